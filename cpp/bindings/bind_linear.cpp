@@ -1,0 +1,156 @@
+// Linear models: TRON fits, prediction and the model format.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include "convert.hpp"
+#include "options.hpp"
+#include "svmkit/model.hpp"
+#include "svmkit/parallel.hpp"
+#include "svmkit/solvers/tron.hpp"
+
+namespace svmkit::py_bind {
+
+SVMKIT_DEFINE_OPTION_CONVERSIONS(TronOptions, tron, SVMKIT_TRON_OPTIONS)
+
+LinearProblem make_problem(const ViewHolder& X, const py::object& y, const py::object& cost,
+                           bool fit_intercept, double intercept_scaling,
+                           bool regularize_intercept, std::vector<py::object>& keep) {
+  LinearProblem p;
+  p.X = X.view;
+  const auto n = static_cast<long long>(rows_of(X.view));
+  p.y = double_ptr(y, n, "y", keep);
+  p.cost = double_ptr(cost, n, "sample costs", keep);
+  p.fit_intercept = fit_intercept;
+  p.intercept_scaling = intercept_scaling;
+  p.regularize_intercept = regularize_intercept;
+  return p;
+}
+
+LossSpec make_loss(const std::string& loss, double sigma, double epsilon) {
+  LossSpec spec;
+  spec.kind = loss_kind_from_string(loss);
+  spec.sigma = sigma;
+  spec.epsilon = epsilon;
+  return spec;
+}
+
+py::dict fit_tron(const py::object& X, const py::object& y, const py::object& cost,
+                  const std::string& loss, double sigma, double epsilon, bool fit_intercept,
+                  double intercept_scaling, bool regularize_intercept, const py::object& w0,
+                  const py::dict& options, const py::object& callback) {
+  ViewHolder view = to_view(X);
+  std::vector<py::object> keep;
+  const LinearProblem problem =
+      make_problem(view, y, cost, fit_intercept, intercept_scaling, regularize_intercept, keep);
+  const LossSpec spec = make_loss(loss, sigma, epsilon);
+  const TronOptions opt = tron_from_dict(options);
+  const double* w0p =
+      w0.is_none() ? nullptr : double_ptr(w0, solution_size(problem), "initial solution", keep);
+  PythonCallbacks cb = make_callbacks(callback);
+  SolveResult res;
+  {
+    py::gil_scoped_release release;
+    res = solve_tron(problem, spec, opt, cb.callbacks, w0p);
+  }
+  cb.rethrow_if_any();
+  return result_to_dict(res);
+}
+
+LinearModel model_from_arrays(const std::string& task, const py::array_t<double>& coef,
+                              const py::array_t<double>& intercept, const py::object& classes) {
+  LinearModel m;
+  m.task = task;
+  if (coef.ndim() != 2) throw_invalid("coef must be 2-D");
+  m.n_rows = coef.shape(0);
+  m.n_features = coef.shape(1);
+  auto c = coef.unchecked<2>();
+  m.coef.resize(static_cast<std::size_t>(m.n_rows * m.n_features));
+  for (Index r = 0; r < m.n_rows; ++r)
+    for (Index j = 0; j < m.n_features; ++j) m.coef[r * m.n_features + j] = c(r, j);
+  auto b = intercept.unchecked<1>();
+  for (py::ssize_t i = 0; i < b.shape(0); ++i) m.intercept.push_back(b(i));
+  if (!classes.is_none()) m.classes = classes.cast<std::vector<double>>();
+  return m;
+}
+
+// A classification model over the given weights, for decision values and class indices.
+LinearModel prediction_model(const py::array_t<double>& coef, const py::array_t<double>& intercept) {
+  LinearModel m = model_from_arrays("classification", coef, intercept, py::none());
+  m.classes.assign(m.n_rows == 1 ? 2 : static_cast<std::size_t>(m.n_rows), 0.0);
+  return m;
+}
+
+py::dict model_to_dict(const LinearModel& m) {
+  py::dict d;
+  d["kind"] = "linear";
+  d["task"] = m.task;
+  d["solver"] = m.solver;
+  d["loss"] = m.loss;
+  py::array_t<double> coef({static_cast<py::ssize_t>(m.n_rows), static_cast<py::ssize_t>(m.n_features)});
+  std::copy(m.coef.begin(), m.coef.end(), coef.mutable_data());
+  d["coef"] = coef;
+  d["intercept"] = py::array_t<double>(static_cast<py::ssize_t>(m.intercept.size()), m.intercept.data());
+  d["classes"] = m.task == "classification"
+                     ? py::object(py::array_t<double>(static_cast<py::ssize_t>(m.classes.size()), m.classes.data()))
+                     : py::object(py::none());
+  d["intercept_scaling"] = m.intercept_scaling;
+  return d;
+}
+
+void bind_linear(py::module_& m) {
+  m.def("tron_defaults", [] { return tron_to_dict(TronOptions{}); },
+        "Default TRON options (the single source of the defaults).");
+  m.def("fit_tron", &fit_tron, py::arg("X"), py::arg("y"), py::arg("cost"), py::arg("loss"),
+        py::arg("sigma"), py::arg("epsilon"), py::arg("fit_intercept"),
+        py::arg("intercept_scaling"), py::arg("regularize_intercept"), py::arg("w0"),
+        py::arg("options"), py::arg("callback"));
+  m.def(
+      "linear_decision_function",
+      [](const py::object& X, const py::array_t<double>& coef, const py::array_t<double>& intercept,
+         int n_threads) {
+        ViewHolder view = to_view(X);
+        const LinearModel model = prediction_model(coef, intercept);
+        const auto n = static_cast<py::ssize_t>(rows_of(view.view));
+        py::array_t<double> out({n, static_cast<py::ssize_t>(model.n_rows)});
+        double* o = out.mutable_data();
+        {
+          py::gil_scoped_release release;
+          decision_function(model, view.view, o, n_threads);
+        }
+        return out;
+      },
+      py::arg("X"), py::arg("coef"), py::arg("intercept"), py::arg("n_threads") = 0);
+  m.def(
+      "linear_predict_class_indices",
+      [](const py::object& X, const py::array_t<double>& coef, const py::array_t<double>& intercept,
+         int n_threads) {
+        ViewHolder view = to_view(X);
+        const LinearModel model = prediction_model(coef, intercept);
+        std::vector<Index> idx;
+        {
+          py::gil_scoped_release release;
+          idx = predict_class_indices(model, view.view, n_threads);
+        }
+        return py::array_t<Index>(static_cast<py::ssize_t>(idx.size()), idx.data());
+      },
+      py::arg("X"), py::arg("coef"), py::arg("intercept"), py::arg("n_threads") = 0);
+  m.def(
+      "save_linear_model",
+      [](const std::string& path, const std::string& task, const std::string& solver,
+         const std::string& loss, const py::array_t<double>& coef,
+         const py::array_t<double>& intercept, const py::object& classes,
+         double intercept_scaling) {
+        LinearModel model = model_from_arrays(task, coef, intercept, classes);
+        model.solver = solver;
+        model.loss = loss;
+        model.intercept_scaling = intercept_scaling;
+        save_model(model, path);
+      },
+      py::arg("path"), py::arg("task"), py::arg("solver"), py::arg("loss"), py::arg("coef"),
+      py::arg("intercept"), py::arg("classes"), py::arg("intercept_scaling"));
+  m.def("load_linear_model", [](const std::string& path) { return model_to_dict(load_model(path)); },
+        py::arg("path"));
+  m.def("default_threads", &default_threads);
+}
+
+}  // namespace svmkit::py_bind

@@ -1,0 +1,193 @@
+#include "convert.hpp"
+
+#include <cstdint>
+
+#include "svmkit/status.hpp"
+
+namespace svmkit::py_bind {
+
+namespace {
+template <class T>
+MatrixView dense_view(const py::array& a) {
+  const auto item = static_cast<py::ssize_t>(sizeof(T));
+  const py::ssize_t rows = a.shape(0), cols = a.shape(1);
+  const py::ssize_t s0 = a.strides(0), s1 = a.strides(1);
+  const T* data = static_cast<const T*>(a.data());
+  // A dimension of length 1 has an arbitrary stride; treat it as contiguous.
+  const bool c_inner = s1 == item || cols == 1;
+  const bool f_inner = s0 == item || rows == 1;
+  if (c_inner && (rows == 1 || (s0 > 0 && s0 % item == 0 && s0 / item >= cols)))
+    return DenseRowMajorView<T>{data, rows, cols, rows == 1 ? cols : s0 / item};
+  if (f_inner && (cols == 1 || (s1 > 0 && s1 % item == 0 && s1 / item >= rows)))
+    return DenseColMajorView<T>{data, rows, cols, cols == 1 ? rows : s1 / item};
+  throw_invalid("X must be contiguous along rows or columns (C or Fortran order)");
+}
+
+template <class T, class I>
+MatrixView csr_view(const py::array& data, const py::array& indices, const py::array& indptr,
+                    long long rows, long long cols) {
+  if (indptr.ndim() != 1 || indptr.shape(0) != rows + 1)
+    throw_invalid("CSR indptr must have n_rows + 1 entries");
+  if (indices.ndim() != 1 || data.ndim() != 1 || indices.shape(0) != data.shape(0))
+    throw_invalid("CSR data and indices must be 1-D arrays of equal length");
+  for (const py::array* a : {&data, &indices, &indptr})
+    if (!(a->flags() & py::array::c_style)) throw_invalid("CSR arrays must be contiguous");
+  const I* ip = static_cast<const I*>(indptr.data());
+  if (ip[rows] > static_cast<I>(data.shape(0)))
+    throw_invalid("CSR indptr[-1] exceeds the number of stored entries");
+  return CsrView<T, I>{static_cast<const T*>(data.data()), static_cast<const I*>(indices.data()),
+                       ip, rows, cols};
+}
+}  // namespace
+
+ViewHolder to_view(const py::object& X) {
+  ViewHolder h;
+  if (py::isinstance<py::tuple>(X)) {
+    auto t = X.cast<py::tuple>();
+    if (t.size() != 5) throw_invalid("a CSR matrix is passed as (data, indices, indptr, n_rows, n_cols)");
+    auto data = t[0].cast<py::array>();
+    auto indices = t[1].cast<py::array>();
+    auto indptr = t[2].cast<py::array>();
+    const auto rows = t[3].cast<long long>(), cols = t[4].cast<long long>();
+    h.keep_alive = {data, indices, indptr};
+    if (!indices.dtype().is(indptr.dtype()))
+      throw_invalid("CSR indices and indptr must have the same integer type");
+    const bool f32 = data.dtype().is(py::dtype::of<float>());
+    const bool f64 = data.dtype().is(py::dtype::of<double>());
+    const bool i32 = indices.dtype().is(py::dtype::of<std::int32_t>());
+    const bool i64 = indices.dtype().is(py::dtype::of<std::int64_t>());
+    if (!(f32 || f64)) throw_invalid("X values must be float32 or float64");
+    if (!(i32 || i64)) throw_invalid("CSR indices must be int32 or int64");
+    if (f32 && i32) h.view = csr_view<float, std::int32_t>(data, indices, indptr, rows, cols);
+    if (f64 && i32) h.view = csr_view<double, std::int32_t>(data, indices, indptr, rows, cols);
+    if (f32 && i64) h.view = csr_view<float, std::int64_t>(data, indices, indptr, rows, cols);
+    if (f64 && i64) h.view = csr_view<double, std::int64_t>(data, indices, indptr, rows, cols);
+    return h;
+  }
+  if (!py::isinstance<py::array>(X)) throw_invalid("X must be a numpy array or a CSR tuple");
+  auto a = X.cast<py::array>();
+  if (a.ndim() != 2) throw_invalid("X must be a 2-D array, got " + std::to_string(a.ndim()) + "-D");
+  h.keep_alive = {a};
+  if (a.dtype().is(py::dtype::of<float>()))
+    h.view = dense_view<float>(a);
+  else if (a.dtype().is(py::dtype::of<double>()))
+    h.view = dense_view<double>(a);
+  else
+    throw_invalid("X must be float32 or float64");
+  return h;
+}
+
+const double* double_ptr(const py::object& obj, long long expected, const char* name,
+                         std::vector<py::object>& keep_alive) {
+  if (!py::isinstance<py::array>(obj)) throw_invalid(std::string(name) + " must be a numpy array");
+  auto a = obj.cast<py::array>();
+  if (!a.dtype().is(py::dtype::of<double>()) || a.ndim() != 1 || !(a.flags() & py::array::c_style))
+    throw_invalid(std::string(name) + " must be a contiguous 1-D float64 array");
+  if (expected >= 0 && a.shape(0) != expected)
+    throw_invalid(std::string(name) + " has length " + std::to_string(a.shape(0)) + ", expected " +
+                  std::to_string(expected));
+  keep_alive.push_back(a);
+  return static_cast<const double*>(a.data());
+}
+
+void PythonCallbacks::rethrow_if_any() {
+  if (error && error->has_value()) {
+    py::error_already_set e = std::move(**error);
+    error->reset();
+    throw e;
+  }
+}
+
+PythonCallbacks make_callbacks(const py::object& on_iteration) {
+  PythonCallbacks pc;
+  pc.error = std::make_shared<std::optional<py::error_already_set>>();
+  auto err = pc.error;
+  pc.callbacks.interrupted = [err]() {
+    py::gil_scoped_acquire gil;
+    if (err->has_value()) return true;
+    if (PyErr_CheckSignals() != 0) {
+      err->emplace();  // takes the pending KeyboardInterrupt
+      return true;
+    }
+    return false;
+  };
+  if (!on_iteration.is_none()) {
+    py::object fn = on_iteration;
+    pc.callbacks.on_iteration = [err, fn](const IterationRecord& r) {
+      py::gil_scoped_acquire gil;
+      try {
+        py::object out = fn(record_to_dict(r));
+        return out.is_none() || out.cast<bool>();
+      } catch (py::error_already_set& e) {
+        err->emplace(std::move(e));
+        return false;
+      }
+    };
+  }
+  return pc;
+}
+
+py::dict record_to_dict(const IterationRecord& r) {
+  py::dict d;
+  d["iteration"] = r.iteration;
+  d["objective"] = r.objective;
+  d["optimality"] = r.optimality;
+  d["step"] = r.step;
+  d["inner_iterations"] = r.inner_iterations;
+  d["active_size"] = r.active_size;
+  d["smoothing"] = r.smoothing;
+  d["radius"] = r.radius;
+  d["passes"] = r.passes;
+  d["time"] = r.time;
+  d["accepted"] = r.accepted;
+  return d;
+}
+
+std::string status_name(SolverStatus s) { return to_string(s); }
+
+py::dict result_to_dict(const SolveResult& r) {
+  py::dict d;
+  d["status"] = status_name(r.status);
+  d["solution"] = py::array_t<double>(static_cast<py::ssize_t>(r.solution.size()), r.solution.data());
+  d["objective"] = r.objective;
+  d["optimality"] = r.optimality;
+  d["iterations"] = r.iterations;
+  d["inner_iterations"] = r.inner_iterations;
+  d["passes"] = r.passes;
+  d["time"] = r.time;
+  // History as columns, ready for plotting.
+  const auto n = static_cast<py::ssize_t>(r.history.size());
+  py::array_t<long long> it(n), inner(n), active(n), passes(n);
+  py::array_t<double> obj(n), opt(n), step(n), smooth(n), radius(n), time(n);
+  py::array_t<bool> accepted(n);
+  for (py::ssize_t i = 0; i < n; ++i) {
+    const auto& h = r.history[static_cast<std::size_t>(i)];
+    it.mutable_at(i) = h.iteration;
+    inner.mutable_at(i) = h.inner_iterations;
+    active.mutable_at(i) = h.active_size;
+    passes.mutable_at(i) = h.passes;
+    obj.mutable_at(i) = h.objective;
+    opt.mutable_at(i) = h.optimality;
+    step.mutable_at(i) = h.step;
+    smooth.mutable_at(i) = h.smoothing;
+    radius.mutable_at(i) = h.radius;
+    time.mutable_at(i) = h.time;
+    accepted.mutable_at(i) = h.accepted;
+  }
+  py::dict hist;
+  hist["iteration"] = it;
+  hist["objective"] = obj;
+  hist["optimality"] = opt;
+  hist["step"] = step;
+  hist["inner_iterations"] = inner;
+  hist["active_size"] = active;
+  hist["smoothing"] = smooth;
+  hist["radius"] = radius;
+  hist["passes"] = passes;
+  hist["time"] = time;
+  hist["accepted"] = accepted;
+  d["history"] = hist;
+  return d;
+}
+
+}  // namespace svmkit::py_bind

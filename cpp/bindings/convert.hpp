@@ -1,0 +1,50 @@
+// Conversion between Python objects and svmkit's C++ types. No numerics here.
+#pragma once
+
+#include <pybind11/functional.h>
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "svmkit/data.hpp"
+#include "svmkit/result.hpp"
+
+namespace svmkit::py_bind {
+
+namespace py = pybind11;
+
+// A view over a numpy array or a CSR tuple (data, indices, indptr, n_rows, n_cols), keeping
+// the Python objects alive as long as the view is used. Nothing is copied: arrays that are
+// not in a served layout are rejected (the Python layer converts them first).
+struct ViewHolder {
+  MatrixView view;
+  std::vector<py::object> keep_alive;
+};
+ViewHolder to_view(const py::object& X);
+
+// A read-only double vector of the given length (or any length when expected < 0).
+const double* double_ptr(const py::object& arr, long long expected, const char* name,
+                         std::vector<py::object>& keep_alive);
+
+// Callbacks that call back into Python with the GIL held. interrupted() notices Ctrl-C
+// (PyErr_CheckSignals); on_iteration() calls the Python callable with a dict. A Python
+// exception raised in either is kept and re-raised by rethrow_if_any() after the solve.
+struct PythonCallbacks {
+  Callbacks callbacks;
+  std::shared_ptr<std::optional<py::error_already_set>> error;
+  void rethrow_if_any();
+};
+PythonCallbacks make_callbacks(const py::object& on_iteration);
+
+py::dict record_to_dict(const IterationRecord& r);
+py::dict result_to_dict(const SolveResult& r);
+
+// The status name of a SolveResult.
+std::string status_name(SolverStatus s);
+
+}  // namespace svmkit::py_bind

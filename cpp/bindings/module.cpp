@@ -1,0 +1,34 @@
+// The svmkit._core extension module: registers each part and maps svmkit::Error onto
+// Python exceptions with the same message.
+#include <pybind11/pybind11.h>
+
+#include "svmkit/status.hpp"
+
+namespace py = pybind11;
+
+namespace svmkit::py_bind {
+void bind_linear(py::module_& m);
+}
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "svmkit C++ core (internal; use the svmkit package)";
+  static py::exception<svmkit::Error> format_error(m, "FormatError", PyExc_ValueError);
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const svmkit::Error& e) {
+      switch (e.code()) {
+        case svmkit::ErrorCode::invalid_argument: PyErr_SetString(PyExc_ValueError, e.what()); return;
+        case svmkit::ErrorCode::io_error: PyErr_SetString(PyExc_OSError, e.what()); return;
+        case svmkit::ErrorCode::format_error: py::set_error(format_error, e.what()); return;
+      }
+      PyErr_SetString(PyExc_RuntimeError, e.what());
+    }
+  });
+#ifdef _OPENMP
+  m.attr("openmp") = true;
+#else
+  m.attr("openmp") = false;
+#endif
+  svmkit::py_bind::bind_linear(m);
+}

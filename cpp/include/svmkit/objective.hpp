@@ -1,0 +1,232 @@
+// Objective kernels over a data view: value, gradient, Hessian-vector product and Hessian
+// diagonal of F(w, b) (see problem.hpp), each in a single sweep over X for row-major and
+// CSR data (two for column-major). Every sweep increments passes().
+//
+// fun_grad() evaluates at a trial point and keeps the per-sample curvature D_i = cost_i *
+// loss''(u_i) in a trial buffer; accept() makes the trial point current. hess_vec() uses the
+// current point's D, so a rejected trial step never corrupts it (TRON needs this).
+#pragma once
+
+#include <algorithm>
+#include <vector>
+
+#include "svmkit/data.hpp"
+#include "svmkit/loss.hpp"
+#include "svmkit/problem.hpp"
+
+namespace svmkit {
+
+template <class V, class L>
+class LinearObjective {
+ public:
+  LinearObjective(const V& X, const L& loss, const LinearProblem& p, bool classification,
+                  int n_threads)
+      : X_(X),
+        loss_(loss),
+        y_(p.y),
+        cost_(p.cost),
+        fit_intercept_(p.fit_intercept),
+        scale_(p.intercept_scaling),
+        reg_b_(p.regularize_intercept),
+        classification_(classification),
+        n_threads_(resolve_threads(n_threads)),
+        d_trial_(static_cast<std::size_t>(X.rows)),
+        d_current_(static_cast<std::size_t>(X.rows)) {}
+
+  Index dim() const { return X_.cols + (fit_intercept_ ? 1 : 0); }
+  Index n_features() const { return X_.cols; }
+  Index n_samples() const { return X_.rows; }
+  long long passes() const { return passes_; }
+  int n_threads() const { return n_threads_; }
+
+  // F(w) and its gradient at w; if hdiag is non-null, also diag of the Hessian at w.
+  double fun_grad(const double* w, double* grad, double* hdiag) {
+    const Index d = X_.cols;
+    const double b = fit_intercept_ ? w[d] : 0.0;
+    double loss_sum = 0.0, grad_b = 0.0, hdiag_b = 0.0;
+    if constexpr (is_col_major<V>::value) {
+      std::vector<double>& z = scratch_;
+      z.resize(static_cast<std::size_t>(X_.rows));
+      matvec(X_, w, z.data(), n_threads_);
+      ++passes_;
+      std::vector<double>& coef = scratch2_;
+      coef.resize(static_cast<std::size_t>(X_.rows));
+      for (Index i = 0; i < X_.rows; ++i) {
+        double c1, c2;
+        loss_sum += sample_terms(i, z[i] + b * scale_, &c1, &c2);
+        coef[i] = c1;
+        d_trial_[i] = c2;
+        grad_b += c1;
+        hdiag_b += c2;
+      }
+      parallel_for(d, n_threads_, [&](Index j) {
+        const auto* col = X_.data + j * X_.ld;
+        double g = 0.0, h = 0.0;
+        for (Index i = 0; i < X_.rows; ++i) {
+          const double x = static_cast<double>(col[i]);
+          g += coef[i] * x;
+          h += d_trial_[i] * x * x;
+        }
+        grad[j] = g + w[j];
+        if (hdiag) hdiag[j] = h + 1.0;
+      });
+      ++passes_;
+    } else {
+      const int chunks = reduction_chunks(X_.rows, n_threads_);
+      auto& gbufs = gbuf_.get(chunks, d);
+      auto& hbufs = hbuf_.get(hdiag ? chunks : 0, d);
+      std::vector<double> part(static_cast<std::size_t>(3 * chunks), 0.0);
+      parallel_chunks(X_.rows, chunks, [&](int c, Index begin, Index end) {
+        double* g = gbufs[c].data();
+        double* h = hdiag ? hbufs[c].data() : nullptr;
+        double lsum = 0.0, gb = 0.0, hb = 0.0;
+        for (Index i = begin; i < end; ++i) {
+          double c1, c2;
+          lsum += sample_terms(i, row_dot(X_, i, w) + b * scale_, &c1, &c2);
+          d_trial_[i] = c2;
+          gb += c1;
+          hb += c2;
+          if (h) {
+            for_each_in_row(X_, i, [&](Index j, double x) {
+              g[j] += c1 * x;
+              h[j] += c2 * x * x;
+            });
+          } else if (c1 != 0.0) {
+            row_axpy(X_, i, c1, g);
+          }
+        }
+        part[3 * c] = lsum;
+        part[3 * c + 1] = gb;
+        part[3 * c + 2] = hb;
+      });
+      ++passes_;
+      reduce_chunks(gbufs, chunks, d, grad, n_threads_);
+      for (Index j = 0; j < d; ++j) grad[j] += w[j];
+      if (hdiag) {
+        reduce_chunks(hbufs, chunks, d, hdiag, n_threads_);
+        for (Index j = 0; j < d; ++j) hdiag[j] += 1.0;
+      }
+      for (int c = 0; c < chunks; ++c) {
+        loss_sum += part[3 * c];
+        grad_b += part[3 * c + 1];
+        hdiag_b += part[3 * c + 2];
+      }
+    }
+    double reg = 0.0;
+    for (Index j = 0; j < d; ++j) reg += w[j] * w[j];
+    if (fit_intercept_) {
+      grad[d] = grad_b * scale_ + (reg_b_ ? b : 0.0);
+      if (hdiag) hdiag[d] = hdiag_b * scale_ * scale_ + (reg_b_ ? 1.0 : 0.0);
+      if (reg_b_) reg += b * b;
+    }
+    return 0.5 * reg + loss_sum;
+  }
+
+  // F(w) alone (one pass, no gradient work).
+  double fun(const double* w) {
+    const Index d = X_.cols;
+    const double b = fit_intercept_ ? w[d] : 0.0;
+    const int chunks = reduction_chunks(X_.rows, n_threads_);
+    std::vector<double> part(static_cast<std::size_t>(chunks), 0.0);
+    parallel_chunks(X_.rows, chunks, [&](int c, Index begin, Index end) {
+      double s = 0.0;
+      for (Index i = begin; i < end; ++i) s += sample_value(i, row_dot(X_, i, w) + b * scale_);
+      part[c] = s;
+    });
+    ++passes_;
+    double loss_sum = 0.0;
+    for (double s : part) loss_sum += s;
+    double reg = 0.0;
+    for (Index j = 0; j < d; ++j) reg += w[j] * w[j];
+    if (fit_intercept_ && reg_b_) reg += b * b;
+    return 0.5 * reg + loss_sum;
+  }
+
+  // Makes the last fun_grad point the current one (its curvature is used by hess_vec).
+  void accept() { d_current_.swap(d_trial_); }
+
+  // out = H s with H = I_reg + X~^T D X~ at the current point (one pass; two column-major).
+  void hess_vec(const double* s, double* out) {
+    const Index d = X_.cols;
+    const double sb = fit_intercept_ ? s[d] : 0.0;
+    double out_b = 0.0;
+    if constexpr (is_col_major<V>::value) {
+      std::vector<double>& t = scratch_;
+      t.resize(static_cast<std::size_t>(X_.rows));
+      matvec(X_, s, t.data(), n_threads_);
+      for (Index i = 0; i < X_.rows; ++i) {
+        t[i] = d_current_[i] * (t[i] + sb * scale_);
+        out_b += t[i];
+      }
+      rmatvec(X_, t.data(), out, n_threads_, gbuf_);
+      passes_ += 2;
+    } else {
+      const int chunks = reduction_chunks(X_.rows, n_threads_);
+      auto& bufs = gbuf_.get(chunks, d);
+      std::vector<double> part(static_cast<std::size_t>(chunks), 0.0);
+      parallel_chunks(X_.rows, chunks, [&](int c, Index begin, Index end) {
+        double* acc = bufs[c].data();
+        double ob = 0.0;
+        for (Index i = begin; i < end; ++i) {
+          const double di = d_current_[i];
+          if (di == 0.0) continue;
+          const double a = di * (row_dot(X_, i, s) + sb * scale_);
+          row_axpy(X_, i, a, acc);
+          ob += a;
+        }
+        part[c] = ob;
+      });
+      ++passes_;
+      reduce_chunks(bufs, chunks, d, out, n_threads_);
+      for (double v : part) out_b += v;
+    }
+    for (Index j = 0; j < d; ++j) out[j] += s[j];
+    if (fit_intercept_) out[d] = out_b * scale_ + (reg_b_ ? sb : 0.0);
+  }
+
+  // Decision values z_i = w.x_i + b * scale for all samples (one pass).
+  void decision(const double* w, double* z) {
+    matvec(X_, w, z, n_threads_);
+    ++passes_;
+    if (fit_intercept_) {
+      const double bs = w[X_.cols] * scale_;
+      for (Index i = 0; i < X_.rows; ++i) z[i] += bs;
+    }
+  }
+
+ private:
+  // cost_i * loss(u_i) and its first and second derivative with respect to z_i.
+  double sample_terms(Index i, double z, double* c1, double* c2) const {
+    const double c = cost_[i];
+    if (classification_) {
+      const double u = y_[i] * z;
+      *c1 = c * y_[i] * loss_.d1(u);
+      *c2 = c * loss_.d2(u);
+      return c * loss_.value(u);
+    }
+    const double u = z - y_[i];
+    *c1 = c * loss_.d1(u);
+    *c2 = c * loss_.d2(u);
+    return c * loss_.value(u);
+  }
+  double sample_value(Index i, double z) const {
+    const double u = classification_ ? y_[i] * z : z - y_[i];
+    return cost_[i] * loss_.value(u);
+  }
+
+  V X_;
+  L loss_;
+  const double* y_;
+  const double* cost_;
+  bool fit_intercept_;
+  double scale_;
+  bool reg_b_;
+  bool classification_;
+  int n_threads_;
+  std::vector<double> d_trial_, d_current_;
+  std::vector<double> scratch_, scratch2_;
+  ReductionBuffers gbuf_, hbuf_;
+  long long passes_ = 0;
+};
+
+}  // namespace svmkit

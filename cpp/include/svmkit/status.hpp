@@ -1,0 +1,42 @@
+// Status and error types shared by every solver and by the I/O layer.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace svmkit {
+
+// How a solve ended. Separate from errors: a solve that ran returns a status; a call that
+// could not run (bad input, I/O failure) throws svmkit::Error.
+enum class SolverStatus {
+  converged,           // the stopping rule was met
+  max_iter,            // the iteration limit was reached first
+  line_search_failed,  // no further decrease could be made (step or trust region collapsed)
+  interrupted,         // the interrupt hook or the callback asked to stop
+  numerical_error,     // a non-finite value appeared in the objective or the iterate
+};
+
+const char* to_string(SolverStatus status);
+
+// Categories of error, so that bindings can map them onto their own exception types.
+enum class ErrorCode {
+  invalid_argument,  // a parameter value or an input array is not acceptable
+  io_error,          // a file could not be opened, read or written
+  format_error,      // a file was read but its content is malformed
+};
+
+// The one exception type thrown by svmkit. The message names the problem.
+class Error : public std::runtime_error {
+ public:
+  Error(ErrorCode code, const std::string& message) : std::runtime_error(message), code_(code) {}
+  ErrorCode code() const noexcept { return code_; }
+
+ private:
+  ErrorCode code_;
+};
+
+[[noreturn]] inline void throw_invalid(const std::string& message) {
+  throw Error(ErrorCode::invalid_argument, message);
+}
+
+}  // namespace svmkit

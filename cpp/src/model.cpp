@@ -1,0 +1,223 @@
+#include "svmkit/model.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <iomanip>
+#include <limits>
+#include <sstream>
+
+#include "svmkit/parallel.hpp"
+
+namespace svmkit {
+
+void validate_model(const LinearModel& m) {
+  if (m.task != "classification" && m.task != "regression")
+    throw_invalid("model task must be 'classification' or 'regression', got '" + m.task + "'");
+  if (m.n_features <= 0) throw_invalid("model n_features must be positive");
+  if (m.n_rows <= 0) throw_invalid("model n_rows must be positive");
+  if (static_cast<Index>(m.coef.size()) != m.n_rows * m.n_features)
+    throw_invalid("model coef has " + std::to_string(m.coef.size()) + " values, expected " +
+                  std::to_string(m.n_rows * m.n_features));
+  if (static_cast<Index>(m.intercept.size()) != m.n_rows)
+    throw_invalid("model intercept has " + std::to_string(m.intercept.size()) +
+                  " values, expected " + std::to_string(m.n_rows));
+  if (m.task == "classification") {
+    const Index k = static_cast<Index>(m.classes.size());
+    if (k < 2) throw_invalid("a classification model needs at least two classes");
+    if (!((k == 2 && m.n_rows == 1) || (k > 2 && m.n_rows == k)))
+      throw_invalid("model with " + std::to_string(k) + " classes must have " +
+                    (k == 2 ? std::string("1 weight vector") : std::to_string(k) + " weight vectors"));
+  } else if (m.n_rows != 1) {
+    throw_invalid("a regression model has exactly one weight vector");
+  }
+}
+
+void decision_function(const LinearModel& m, const MatrixView& X, double* out, int n_threads) {
+  validate_model(m);
+  if (cols_of(X) != m.n_features)
+    throw_invalid("X has " + std::to_string(cols_of(X)) + " features, but the model expects " +
+                  std::to_string(m.n_features));
+  const int nt = resolve_threads(n_threads);
+  const Index k = m.n_rows;
+  std::visit(
+      [&](const auto& V) {
+        parallel_for(V.rows, nt, [&](Index i) {
+          for (Index r = 0; r < k; ++r)
+            out[i * k + r] = row_dot(V, i, m.coef.data() + r * m.n_features) + m.intercept[r];
+        });
+      },
+      X);
+}
+
+std::vector<Index> predict_class_indices(const LinearModel& m, const MatrixView& X,
+                                         int n_threads) {
+  const Index n = rows_of(X), k = m.n_rows;
+  std::vector<double> dec(static_cast<std::size_t>(n * k));
+  decision_function(m, X, dec.data(), n_threads);
+  std::vector<Index> idx(static_cast<std::size_t>(n));
+  for (Index i = 0; i < n; ++i) {
+    if (k == 1) {
+      idx[i] = dec[i] > 0.0 ? 1 : 0;
+    } else {
+      Index best = 0;
+      for (Index r = 1; r < k; ++r)
+        if (dec[i * k + r] > dec[i * k + best]) best = r;
+      idx[i] = best;
+    }
+  }
+  return idx;
+}
+
+std::vector<double> predict(const LinearModel& m, const MatrixView& X, int n_threads) {
+  if (m.task == "regression") {
+    std::vector<double> dec(static_cast<std::size_t>(rows_of(X)));
+    decision_function(m, X, dec.data(), n_threads);
+    return dec;
+  }
+  const std::vector<Index> idx = predict_class_indices(m, X, n_threads);
+  std::vector<double> labels(idx.size());
+  for (std::size_t i = 0; i < idx.size(); ++i) labels[i] = m.classes[idx[i]];
+  return labels;
+}
+
+void write_model(const LinearModel& m, std::ostream& out) {
+  validate_model(m);
+  out << std::setprecision(17);
+  out << "svmkit_model " << kModelFormatVersion << "\n";
+  out << "kind linear\n";
+  out << "task " << m.task << "\n";
+  out << "solver " << (m.solver.empty() ? "unknown" : m.solver) << "\n";
+  out << "loss " << (m.loss.empty() ? "unknown" : m.loss) << "\n";
+  out << "n_features " << m.n_features << "\n";
+  if (m.task == "classification") {
+    out << "classes " << m.classes.size();
+    for (double c : m.classes) out << ' ' << c;
+    out << "\n";
+  }
+  out << "intercept_scaling " << m.intercept_scaling << "\n";
+  out << "n_rows " << m.n_rows << "\n";
+  out << "intercept";
+  for (double b : m.intercept) out << ' ' << b;
+  out << "\ncoef\n";
+  for (Index r = 0; r < m.n_rows; ++r) {
+    for (Index j = 0; j < m.n_features; ++j)
+      out << (j ? " " : "") << m.coef[r * m.n_features + j];
+    out << "\n";
+  }
+  out << "end\n";
+  if (!out) throw Error(ErrorCode::io_error, "failed to write the model");
+}
+
+namespace {
+[[noreturn]] void bad(long line, const std::string& what) {
+  throw Error(ErrorCode::format_error, "model file line " + std::to_string(line) + ": " + what);
+}
+double parse_number(const std::string& tok, long line) {
+  try {
+    std::size_t used = 0;
+    const double v = std::stod(tok, &used);
+    if (used != tok.size()) bad(line, "'" + tok + "' is not a number");
+    return v;
+  } catch (const std::logic_error&) {
+    if (tok == "nan" || tok == "inf" || tok == "-inf") bad(line, "non-finite value '" + tok + "'");
+    bad(line, "'" + tok + "' is not a number");
+  }
+}
+}  // namespace
+
+LinearModel read_model(std::istream& in) {
+  LinearModel m;
+  std::string raw;
+  long line = 0;
+  bool header = false, done = false, have_intercept = false, have_coef = false;
+  const auto next_line = [&](std::string& s) {
+    while (std::getline(in, s)) {
+      ++line;
+      if (!s.empty() && s.back() == '\r') s.pop_back();
+      if (s.empty() || s[0] == '#') continue;
+      return true;
+    }
+    return false;
+  };
+  while (!done && next_line(raw)) {
+    std::istringstream ls(raw);
+    std::string key;
+    ls >> key;
+    std::vector<std::string> toks;
+    for (std::string t; ls >> t;) toks.push_back(t);
+    const auto one = [&]() -> const std::string& {
+      if (toks.size() != 1) bad(line, "'" + key + "' takes exactly one value");
+      return toks[0];
+    };
+    if (!header) {
+      if (key != "svmkit_model") bad(line, "not an svmkit model file (missing 'svmkit_model' header)");
+      const int version = static_cast<int>(parse_number(one(), line));
+      if (version != kModelFormatVersion)
+        bad(line, "unsupported model format version " + std::to_string(version) +
+                      " (this build reads version " + std::to_string(kModelFormatVersion) + ")");
+      header = true;
+    } else if (key == "kind") {
+      if (one() != "linear") bad(line, "model kind '" + toks[0] + "' is not supported by this reader");
+    } else if (key == "task") {
+      m.task = one();
+    } else if (key == "solver") {
+      m.solver = one();
+    } else if (key == "loss") {
+      m.loss = one();
+    } else if (key == "n_features") {
+      m.n_features = static_cast<Index>(parse_number(one(), line));
+    } else if (key == "classes") {
+      if (toks.empty()) bad(line, "'classes' needs a count");
+      const auto k = static_cast<std::size_t>(parse_number(toks[0], line));
+      if (toks.size() != k + 1) bad(line, "'classes' count does not match the labels given");
+      for (std::size_t i = 1; i < toks.size(); ++i) m.classes.push_back(parse_number(toks[i], line));
+    } else if (key == "intercept_scaling") {
+      m.intercept_scaling = parse_number(one(), line);
+    } else if (key == "n_rows") {
+      m.n_rows = static_cast<Index>(parse_number(one(), line));
+    } else if (key == "intercept") {
+      for (const auto& t : toks) m.intercept.push_back(parse_number(t, line));
+      have_intercept = true;
+    } else if (key == "coef") {
+      if (m.n_rows <= 0 || m.n_features <= 0) bad(line, "'coef' before n_rows and n_features");
+      m.coef.reserve(static_cast<std::size_t>(m.n_rows * m.n_features));
+      for (Index r = 0; r < m.n_rows; ++r) {
+        if (!next_line(raw)) bad(line, "file ends inside 'coef'");
+        std::istringstream rs(raw);
+        Index count = 0;
+        for (std::string t; rs >> t; ++count) m.coef.push_back(parse_number(t, line));
+        if (count != m.n_features)
+          bad(line, "coef row has " + std::to_string(count) + " values, expected " +
+                        std::to_string(m.n_features));
+      }
+      have_coef = true;
+    } else if (key == "end") {
+      done = true;
+    } else {
+      bad(line, "unknown key '" + key + "'");
+    }
+  }
+  if (!header) throw Error(ErrorCode::format_error, "empty model file");
+  if (!done) bad(line, "missing 'end'");
+  if (!have_intercept || !have_coef) bad(line, "missing 'intercept' or 'coef'");
+  try {
+    validate_model(m);
+  } catch (const Error& e) {
+    throw Error(ErrorCode::format_error, std::string("inconsistent model file: ") + e.what());
+  }
+  return m;
+}
+
+void save_model(const LinearModel& m, const std::string& path) {
+  std::ofstream out(path);
+  if (!out) throw Error(ErrorCode::io_error, "cannot open '" + path + "' for writing");
+  write_model(m, out);
+}
+
+LinearModel load_model(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw Error(ErrorCode::io_error, "cannot open model file '" + path + "'");
+  return read_model(in);
+}
+
+}  // namespace svmkit

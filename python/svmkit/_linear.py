@@ -1,0 +1,512 @@
+"""Linear SVM estimators: LinearSVC and LinearSVR."""
+
+from __future__ import annotations
+
+import numbers
+import sys
+import warnings
+from typing import Any, Callable
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils.class_weight import compute_class_weight
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from . import _core
+from ._solvers import LinearFitRequest, SolverSpec, pick_solver
+from ._validation import (
+    as_core_matrix,
+    check_choice,
+    check_n_jobs,
+    check_sample_weight,
+    check_scalar_param,
+)
+
+_PENALTIES = ("l2", "l1", "elasticnet")
+
+
+def _verbose_printer(name: str) -> Callable[[dict], bool]:
+    def show(rec: dict) -> bool:
+        parts = [f"{name} iter {rec['iteration']:4d}", f"f {rec['objective']:.8e}"]
+        if np.isfinite(rec["optimality"]):
+            parts.append(f"opt {rec['optimality']:.3e}")
+        if rec["inner_iterations"] >= 0:
+            parts.append(f"inner {rec['inner_iterations']}")
+        if rec["active_size"] >= 0:
+            parts.append(f"active {rec['active_size']}")
+        if np.isfinite(rec["smoothing"]):
+            parts.append(f"smooth {rec['smoothing']:.2e}")
+        parts.append(f"passes {rec['passes']}")
+        parts.append(f"t {rec['time']:.3f}s")
+        print("  ".join(parts), file=sys.stdout, flush=True)
+        return True
+
+    return show
+
+
+class _BaseLinear(BaseEstimator):
+    """Shared machinery: parameter checks, the solver call, warm start, results."""
+
+    _estimator_kind = "classifier"
+
+    def _check_common_params(self) -> None:
+        name = type(self).__name__
+        check_scalar_param(self.C, "C", low=0.0, low_inclusive=False)
+        check_scalar_param(self.tol, "tol", low=0.0, allow_none=True)
+        check_scalar_param(
+            self.max_iter, "max_iter", kind=numbers.Integral, low=0, allow_none=True
+        )
+        check_scalar_param(self.fit_intercept, "fit_intercept", kind=(bool, np.bool_))
+        check_scalar_param(
+            self.intercept_scaling, "intercept_scaling", low=0.0, low_inclusive=False
+        )
+        check_scalar_param(
+            self.regularize_intercept, "regularize_intercept", kind=(bool, np.bool_)
+        )
+        check_scalar_param(self.sigma, "sigma", low=0.0, low_inclusive=False)
+        check_scalar_param(self.verbose, "verbose", kind=(numbers.Integral, bool), low=0)
+        check_scalar_param(self.warm_start, "warm_start", kind=(bool, np.bool_))
+        check_choice(self.penalty, "penalty", _PENALTIES)
+        check_scalar_param(self.l1_ratio, "l1_ratio", low=0.0, high=1.0)
+        if self.solver_options is not None and not isinstance(self.solver_options, dict):
+            raise TypeError(f"{name}: solver_options must be a dict or None")
+        if self.callback is not None and not callable(self.callback):
+            raise TypeError(f"{name}: callback must be callable or None")
+        if self.random_state is not None and not isinstance(
+            self.random_state, (numbers.Integral, np.random.RandomState, np.random.Generator)
+        ):
+            raise TypeError("random_state must be None, an int, or a numpy random generator")
+
+    def _seed(self) -> int | None:
+        rs = self.random_state
+        if rs is None:
+            return None
+        if isinstance(rs, numbers.Integral):
+            return int(rs)
+        if isinstance(rs, np.random.RandomState):
+            return int(rs.randint(0, 2**31 - 1))
+        return int(rs.integers(0, 2**31 - 1))
+
+    def _solver_options(self, spec: SolverSpec, n_threads: int) -> dict:
+        opts = dict(self.solver_options or {})
+        if self.tol is not None:
+            opts["tol"] = float(self.tol)
+        if self.max_iter is not None:
+            opts["max_iter"] = int(self.max_iter)
+        opts["n_threads"] = n_threads
+        opts["check_input"] = False  # validated here, including finiteness of X
+        return opts
+
+    def _callback(self, spec: SolverSpec) -> Callable[[dict], Any] | None:
+        user = self.callback
+        show = _verbose_printer(spec.name) if self.verbose else None
+        if user is None:
+            return show
+        if show is None:
+            return user
+
+        def both(rec: dict) -> Any:
+            show(rec)
+            return user(rec)
+
+        return both
+
+    def _run(
+        self,
+        spec: SolverSpec,
+        Xc: Any,
+        y: np.ndarray,
+        cost: np.ndarray,
+        w0: np.ndarray | None,
+        n_threads: int,
+        loss: str,
+        epsilon: float,
+    ) -> dict:
+        req = LinearFitRequest(
+            X=Xc,
+            y=np.ascontiguousarray(y, dtype=np.float64),
+            cost=np.ascontiguousarray(cost, dtype=np.float64),
+            loss=loss,
+            sigma=float(self.sigma),
+            epsilon=float(epsilon),
+            penalty=self.penalty,
+            l1_ratio=float(self.l1_ratio),
+            C=float(self.C),
+            fit_intercept=bool(self.fit_intercept),
+            intercept_scaling=float(self.intercept_scaling),
+            regularize_intercept=bool(self.regularize_intercept),
+            w0=w0,
+            options=self._solver_options(spec, n_threads),
+            callback=self._callback(spec),
+            random_state=self._seed(),
+        )
+        result = spec.fit(req)
+        if result["status"] == "max_iter":
+            warnings.warn(
+                f"{type(self).__name__} ({spec.name}) did not converge in "
+                f"{result['iterations']} iterations; increase max_iter or tol",
+                ConvergenceWarning,
+                stacklevel=3,
+            )
+        elif result["status"] in ("numerical_error",):
+            raise FloatingPointError(
+                f"{type(self).__name__} ({spec.name}): the solver stopped on a non-finite value; "
+                "check the scale of X and the value of C"
+            )
+        elif result["status"] == "interrupted":
+            warnings.warn(
+                f"{type(self).__name__} ({spec.name}): fit stopped by the callback",
+                ConvergenceWarning,
+                stacklevel=3,
+            )
+        return result
+
+    def _split_solution(self, sol: np.ndarray, n_features: int) -> tuple[np.ndarray, float]:
+        w = np.array(sol[:n_features], dtype=np.float64)
+        b = float(sol[n_features]) * float(self.intercept_scaling) if self.fit_intercept else 0.0
+        return w, b
+
+    def _warm_start_vector(self, k: int, n_features: int, n_rows: int) -> np.ndarray | None:
+        if not self.warm_start or not hasattr(self, "coef_"):
+            return None
+        coef = np.atleast_2d(self.coef_)
+        if coef.shape != (n_rows, n_features):
+            return None
+        w0 = coef[k]
+        if self.fit_intercept:
+            b = np.atleast_1d(self.intercept_)[k] / float(self.intercept_scaling)
+            w0 = np.append(w0, b)
+        return np.ascontiguousarray(w0, dtype=np.float64)
+
+    def _decision(self, X: Any) -> np.ndarray:
+        check_is_fitted(self, "coef_")
+        X = validate_data(self, X, accept_sparse="csr", dtype=[np.float64, np.float32], reset=False)
+        coef = np.ascontiguousarray(np.atleast_2d(self.coef_), dtype=np.float64)
+        intercept = np.ascontiguousarray(np.atleast_1d(self.intercept_), dtype=np.float64)
+        return _core.linear_decision_function(
+            as_core_matrix(X), coef, intercept, check_n_jobs(self.n_jobs)
+        )
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
+
+class LinearSVC(ClassifierMixin, _BaseLinear):
+    """Linear support vector classification.
+
+    Minimizes, for each binary problem (classes mapped to y_i in {-1, +1}),
+
+        F(w, b) = 1/2 ||w||^2 + [regularize_intercept] 1/2 b^2
+                  + C * sum_i s_i c_{y_i} loss(y_i (w.x_i + b * intercept_scaling))
+
+    with s_i the sample weights and c_k the class weights. The intercept is the extra
+    coordinate b of a constant feature intercept_scaling, as in LIBLINEAR; with the default
+    regularize_intercept=True the bias IS regularized (1/2 b^2, exactly LIBLINEAR's and
+    scikit-learn's LinearSVC objective); regularize_intercept=False leaves it unpenalized.
+    The fitted intercept_ is b * intercept_scaling.
+
+    Mapping onto the papers' form lambda/2 ||w||^2 + 1/N sum loss: dividing F by C N gives
+    lambda = 1 / (C N). The smoothing parameter sigma is paper 002's sigma for
+    loss="smoothed_hinge" (psi_M, equal to paper 000's phi_alpha with alpha = sigma) and
+    loss="gaussian_smoothed_hinge" (psi_G).
+
+    Parameters
+    ----------
+    penalty : {"l2", "l1", "elasticnet"}, default="l2"
+        Regularizer on w. "l1" and "elasticnet" (l1_ratio) need a solver that supports them.
+    loss : str, default="squared_hinge"
+        "squared_hinge" max(0, 1-u)^2, "hinge" max(0, 1-u), "smoothed_hinge" psi_M(1-u; sigma),
+        "gaussian_smoothed_hinge" psi_G(1-u; sigma), "logistic" log(1 + exp(-u)).
+    C : float, default=1.0
+        Inverse regularization strength (> 0).
+    tol : float or None, default=None
+        Stopping tolerance of the solver; None uses the solver's own default
+        (`svmkit.solver_defaults(name)["tol"]`). For TRON it is relative:
+        ||grad F(w)|| <= tol * ||grad F(0)||.
+    max_iter : int or None, default=None
+        Maximum number of outer iterations; None uses the solver's default.
+    fit_intercept : bool, default=True
+        Whether to fit the bias b.
+    intercept_scaling : float, default=1.0
+        Value of the constant feature that multiplies b (see above).
+    regularize_intercept : bool, default=True
+        Whether 1/2 b^2 is part of the objective (LIBLINEAR's convention when True).
+    class_weight : dict, "balanced" or None, default=None
+        Per-class multipliers c_k of C.
+    solver : str, default="auto"
+        "tron" (trust-region Newton, paper 002) for the smooth losses. "auto" picks the
+        solver for the loss.
+    sigma : float, default=0.1
+        Smoothing parameter of the smoothed hinge losses (> 0).
+    l1_ratio : float, default=0.5
+        Mix of l1 in the "elasticnet" penalty.
+    multi_class : {"ovr"}, default="ovr"
+        One-vs-rest for more than two classes: one binary problem per class.
+    verbose : int, default=0
+        Print one line per solver iteration (from the C++ callback).
+    random_state : int, RandomState, Generator or None, default=None
+        Seed for stochastic solvers (TRON is deterministic).
+    n_jobs : int or None, default=None
+        OpenMP threads for the solver and prediction (None: OpenMP default; -1: all cores).
+    warm_start : bool, default=False
+        Start from the previous solution when refitting with the same classes and features.
+    solver_options : dict or None, default=None
+        Further options of the solver's C++ options table (e.g. {"cg_tol": 0.05} for TRON);
+        unknown names raise ValueError.
+    callback : callable or None, default=None
+        Called with a dict per solver iteration; returning False stops the fit.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (1, n_features) or (n_classes, n_features)
+    intercept_ : ndarray of shape (1,) or (n_classes,)
+    classes_ : ndarray of shape (n_classes,)
+    n_iter_ : int
+        Largest number of solver iterations over the binary problems.
+    n_passes_ : int
+        Total passes over the data, summed over the binary problems.
+    result_ : list of dict
+        The solver's result for each binary problem, with its per-iteration history.
+    n_features_in_ : int
+    """
+
+    def __init__(
+        self,
+        penalty: str = "l2",
+        loss: str = "squared_hinge",
+        *,
+        C: float = 1.0,
+        tol: float | None = None,
+        max_iter: int | None = None,
+        fit_intercept: bool = True,
+        intercept_scaling: float = 1.0,
+        regularize_intercept: bool = True,
+        class_weight: Any = None,
+        solver: str = "auto",
+        sigma: float = 0.1,
+        l1_ratio: float = 0.5,
+        multi_class: str = "ovr",
+        verbose: int = 0,
+        random_state: Any = None,
+        n_jobs: int | None = None,
+        warm_start: bool = False,
+        solver_options: dict | None = None,
+        callback: Callable[[dict], Any] | None = None,
+    ) -> None:
+        self.penalty = penalty
+        self.loss = loss
+        self.C = C
+        self.tol = tol
+        self.max_iter = max_iter
+        self.fit_intercept = fit_intercept
+        self.intercept_scaling = intercept_scaling
+        self.regularize_intercept = regularize_intercept
+        self.class_weight = class_weight
+        self.solver = solver
+        self.sigma = sigma
+        self.l1_ratio = l1_ratio
+        self.multi_class = multi_class
+        self.verbose = verbose
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        self.warm_start = warm_start
+        self.solver_options = solver_options
+        self.callback = callback
+
+    _LOSSES = ("squared_hinge", "hinge", "smoothed_hinge", "gaussian_smoothed_hinge", "logistic")
+
+    def fit(self, X: Any, y: Any, sample_weight: Any = None) -> LinearSVC:
+        """Fit the model. X: array or sparse matrix (n_samples, n_features); y: labels."""
+        self._check_common_params()
+        check_choice(self.loss, "loss", self._LOSSES)
+        check_choice(self.multi_class, "multi_class", ("ovr",))
+        if not isinstance(self.solver, str):
+            raise TypeError("solver must be a string")
+        spec = pick_solver(self.solver, self.loss, self.penalty, "LinearSVC")
+        n_threads = check_n_jobs(self.n_jobs)
+        X, y = validate_data(
+            self, X, y, accept_sparse="csr", dtype=[np.float64, np.float32], order=None
+        )
+        check_classification_targets(y)
+        classes, y_idx = np.unique(y, return_inverse=True)
+        if classes.shape[0] < 2:
+            raise ValueError(
+                "LinearSVC needs samples of at least two classes in the data, but the data "
+                f"contains only one class: {classes[0]!r}"
+            )
+        sw = check_sample_weight(sample_weight, X.shape[0])
+        cw = self._class_weights(classes, y)
+        cost = float(self.C) * sw * cw[y_idx]
+        Xc = as_core_matrix(X)
+        n_features = X.shape[1]
+        binary = classes.shape[0] == 2
+        n_rows = 1 if binary else classes.shape[0]
+        coef = np.empty((n_rows, n_features))
+        intercept = np.zeros(n_rows)
+        results = []
+        for k in range(n_rows):
+            positive = 1 if binary else k
+            yk = np.where(y_idx == positive, 1.0, -1.0)
+            w0 = self._warm_start_vector(k, n_features, n_rows)
+            res = self._run(spec, Xc, yk, cost, w0, n_threads, self.loss, 0.0)
+            coef[k], intercept[k] = self._split_solution(res["solution"], n_features)
+            results.append(res)
+        self.classes_ = classes
+        self.coef_ = coef
+        self.intercept_ = intercept
+        self.solver_ = spec.name
+        self.result_ = results
+        self.n_iter_ = int(max(r["iterations"] for r in results))
+        self.n_passes_ = int(sum(r["passes"] for r in results))
+        return self
+
+    def _class_weights(self, classes: np.ndarray, y: np.ndarray) -> np.ndarray:
+        cw = self.class_weight
+        if cw is None:
+            return np.ones(classes.shape[0])
+        if isinstance(cw, str) and cw == "balanced":
+            return compute_class_weight("balanced", classes=classes, y=y)
+        if isinstance(cw, dict):
+            unknown = [c for c in cw if c not in set(classes.tolist())]
+            if unknown:
+                raise ValueError(f"class_weight names classes not in y: {unknown!r}")
+            out = np.ones(classes.shape[0])
+            for i, c in enumerate(classes):
+                if c in cw:
+                    v = cw[c]
+                    check_scalar_param(v, f"class_weight[{c!r}]", low=0.0)
+                    out[i] = float(v)
+            return out
+        raise ValueError(f"class_weight must be None, 'balanced' or a dict, got {cw!r}")
+
+    def decision_function(self, X: Any) -> np.ndarray:
+        """Signed distances w.x + b: shape (n_samples,) for two classes, else (n, n_classes)."""
+        dec = self._decision(X)
+        return dec[:, 0] if dec.shape[1] == 1 else dec
+
+    def predict(self, X: Any) -> np.ndarray:
+        """Predicted class labels."""
+        check_is_fitted(self, "coef_")
+        X = validate_data(self, X, accept_sparse="csr", dtype=[np.float64, np.float32], reset=False)
+        coef = np.ascontiguousarray(self.coef_, dtype=np.float64)
+        intercept = np.ascontiguousarray(self.intercept_, dtype=np.float64)
+        idx = _core.linear_predict_class_indices(
+            as_core_matrix(X), coef, intercept, check_n_jobs(self.n_jobs)
+        )
+        return self.classes_[idx]
+
+
+class LinearSVR(RegressorMixin, _BaseLinear):
+    """Linear support vector regression.
+
+    Minimizes
+
+        F(w, b) = 1/2 ||w||^2 + [regularize_intercept] 1/2 b^2
+                  + C * sum_i s_i loss(w.x_i + b * intercept_scaling - y_i)
+
+    with loss "squared_epsilon_insensitive" max(0, |r| - epsilon)^2 (the default, solved by
+    TRON), "epsilon_insensitive" max(0, |r| - epsilon) (needs a non-smooth solver), or
+    "smoothed_epsilon_insensitive" psi_M(r - epsilon; sigma) + psi_M(-r - epsilon; sigma).
+    Note: scikit-learn's LinearSVR defaults to "epsilon_insensitive"; svmkit's default is the
+    squared form, which its Newton solver handles. As in LinearSVC the bias is the coefficient
+    of a constant feature intercept_scaling and is regularized unless
+    regularize_intercept=False; lambda = 1 / (C N) in the papers' averaged form.
+
+    Parameters are those of LinearSVC (without class_weight and multi_class), plus
+    epsilon : float, default=0.0, the half width of the insensitive zone.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (n_features,)
+    intercept_ : ndarray of shape (1,)
+    n_iter_, n_passes_, result_, n_features_in_ : as in LinearSVC
+    """
+
+    def __init__(
+        self,
+        *,
+        epsilon: float = 0.0,
+        loss: str = "squared_epsilon_insensitive",
+        C: float = 1.0,
+        tol: float | None = None,
+        max_iter: int | None = None,
+        fit_intercept: bool = True,
+        intercept_scaling: float = 1.0,
+        regularize_intercept: bool = True,
+        solver: str = "auto",
+        sigma: float = 0.1,
+        penalty: str = "l2",
+        l1_ratio: float = 0.5,
+        verbose: int = 0,
+        random_state: Any = None,
+        n_jobs: int | None = None,
+        warm_start: bool = False,
+        solver_options: dict | None = None,
+        callback: Callable[[dict], Any] | None = None,
+    ) -> None:
+        self.epsilon = epsilon
+        self.loss = loss
+        self.C = C
+        self.tol = tol
+        self.max_iter = max_iter
+        self.fit_intercept = fit_intercept
+        self.intercept_scaling = intercept_scaling
+        self.regularize_intercept = regularize_intercept
+        self.solver = solver
+        self.sigma = sigma
+        self.penalty = penalty
+        self.l1_ratio = l1_ratio
+        self.verbose = verbose
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        self.warm_start = warm_start
+        self.solver_options = solver_options
+        self.callback = callback
+
+    _LOSSES = (
+        "squared_epsilon_insensitive",
+        "epsilon_insensitive",
+        "smoothed_epsilon_insensitive",
+    )
+
+    def fit(self, X: Any, y: Any, sample_weight: Any = None) -> LinearSVR:
+        """Fit the model. X: array or sparse matrix (n_samples, n_features); y: targets."""
+        self._check_common_params()
+        check_choice(self.loss, "loss", self._LOSSES)
+        check_scalar_param(self.epsilon, "epsilon", low=0.0)
+        if not isinstance(self.solver, str):
+            raise TypeError("solver must be a string")
+        spec = pick_solver(self.solver, self.loss, self.penalty, "LinearSVR")
+        n_threads = check_n_jobs(self.n_jobs)
+        X, y = validate_data(
+            self,
+            X,
+            y,
+            accept_sparse="csr",
+            dtype=[np.float64, np.float32],
+            order=None,
+            y_numeric=True,
+        )
+        y = np.asarray(y, dtype=np.float64)
+        sw = check_sample_weight(sample_weight, X.shape[0])
+        cost = float(self.C) * sw
+        Xc = as_core_matrix(X)
+        n_features = X.shape[1]
+        w0 = self._warm_start_vector(0, n_features, 1)
+        res = self._run(spec, Xc, y, cost, w0, n_threads, self.loss, float(self.epsilon))
+        w, b = self._split_solution(res["solution"], n_features)
+        self.coef_ = w
+        self.intercept_ = np.array([b])
+        self.solver_ = spec.name
+        self.result_ = [res]
+        self.n_iter_ = int(res["iterations"])
+        self.n_passes_ = int(res["passes"])
+        return self
+
+    def predict(self, X: Any) -> np.ndarray:
+        """Predicted values w.x + b."""
+        return self._decision(X)[:, 0]

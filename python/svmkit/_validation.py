@@ -1,0 +1,141 @@
+"""Input validation and zero-copy conversion to what the C++ core accepts.
+
+Everything a user passes is checked here, before it reaches C++, so that bad input gets a
+ValueError or TypeError naming the problem. Arrays that are already in a layout the core
+serves (float32/float64, C or Fortran order; CSR with int32/int64 indices) are passed as
+views, never copied.
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+CoreMatrix = Any  # a 2-D numpy array or a CSR tuple (data, indices, indptr, n_rows, n_cols)
+
+
+def as_core_matrix(X: Any) -> CoreMatrix:
+    """Return X in a form the C++ core views without copying.
+
+    X must already be validated (2-D, numeric, finite). Dense arrays in C or Fortran order
+    and float32/float64 pass through; other dense arrays are copied to C order. CSR matrices
+    with float32/float64 values and int32/int64 indices pass through; any other sparse format
+    is converted to CSR (a copy).
+    """
+    if sp.issparse(X):
+        if X.format != "csr":
+            X = X.tocsr()
+        data = X.data
+        if data.dtype not in (np.float32, np.float64):
+            data = data.astype(np.float64)
+        indices, indptr = X.indices, X.indptr
+        if indices.dtype not in (np.int32, np.int64):
+            indices = indices.astype(np.int64)
+        if indptr.dtype != indices.dtype:
+            common = np.promote_types(indptr.dtype, indices.dtype)
+            indices, indptr = indices.astype(common, copy=False), indptr.astype(common, copy=False)
+        return (
+            np.ascontiguousarray(data),
+            np.ascontiguousarray(indices),
+            np.ascontiguousarray(indptr),
+            int(X.shape[0]),
+            int(X.shape[1]),
+        )
+    X = np.asarray(X)
+    if X.dtype not in (np.float32, np.float64):
+        X = X.astype(np.float64)
+    if not (_inner_contiguous(X, 1) or _inner_contiguous(X, 0)):
+        X = np.ascontiguousarray(X)
+    return X
+
+
+def _inner_contiguous(X: np.ndarray, axis: int) -> bool:
+    """Whether X is contiguous along `axis` with a regular stride along the other one."""
+    item = X.itemsize
+    other = 1 - axis
+    if X.shape[axis] > 1 and X.strides[axis] != item:
+        return False
+    if X.shape[other] > 1:
+        s = X.strides[other]
+        return s > 0 and s % item == 0 and s // item >= X.shape[axis]
+    return True
+
+
+def check_scalar_param(
+    value: Any,
+    name: str,
+    *,
+    kind: type | tuple[type, ...] = numbers.Real,
+    low: float | None = None,
+    high: float | None = None,
+    low_inclusive: bool = True,
+    high_inclusive: bool = True,
+    allow_none: bool = False,
+) -> None:
+    """Raise TypeError/ValueError naming `name` when value is not acceptable."""
+    if value is None and allow_none:
+        return
+    if isinstance(value, bool) and kind is not bool and bool not in np.atleast_1d(kind):
+        raise TypeError(f"{name} must be a number, got {value!r}")
+    if not isinstance(value, kind):
+        raise TypeError(f"{name} must be of type {_kind_name(kind)}, got {type(value).__name__}")
+    if isinstance(value, numbers.Real) and not np.isfinite(value):
+        raise ValueError(f"{name} must be finite, got {value!r}")
+    if low is not None and (value < low or (value == low and not low_inclusive)):
+        op = ">=" if low_inclusive else ">"
+        raise ValueError(f"{name} must be {op} {low}, got {value!r}")
+    if high is not None and (value > high or (value == high and not high_inclusive)):
+        op = "<=" if high_inclusive else "<"
+        raise ValueError(f"{name} must be {op} {high}, got {value!r}")
+
+
+def _kind_name(kind: type | tuple[type, ...]) -> str:
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    names = {numbers.Real: "float", numbers.Integral: "int", bool: "bool", str: "str"}
+    return " or ".join(names.get(k, k.__name__) for k in kinds)
+
+
+def check_choice(value: Any, name: str, choices: tuple[str, ...]) -> None:
+    if not isinstance(value, str) or value not in choices:
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}; got {value!r}")
+
+
+def check_n_jobs(n_jobs: Any) -> int:
+    """Map scikit-learn's n_jobs onto an OpenMP thread count (0 = OpenMP default)."""
+    if n_jobs is None:
+        return 0
+    check_scalar_param(n_jobs, "n_jobs", kind=numbers.Integral)
+    if n_jobs == 0:
+        raise ValueError("n_jobs must be a nonzero integer or None, got 0")
+    if n_jobs < 0:
+        import os
+
+        return max(1, (os.cpu_count() or 1) + 1 + int(n_jobs))
+    return int(n_jobs)
+
+
+def check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray:
+    """Validate sample weights (None means all ones); returns a float64 array."""
+    if sample_weight is None:
+        return np.ones(n_samples, dtype=np.float64)
+    if isinstance(sample_weight, numbers.Number):
+        return np.full(n_samples, float(sample_weight), dtype=np.float64)
+    sw = np.asarray(sample_weight)
+    if sw.ndim != 1:
+        raise ValueError(f"sample_weight must be 1-D, got shape {sw.shape}")
+    if sw.shape[0] != n_samples:
+        raise ValueError(
+            f"sample_weight has {sw.shape[0]} entries, but X has {n_samples} samples"
+        )
+    try:
+        sw = sw.astype(np.float64)
+    except (TypeError, ValueError) as exc:
+        raise TypeError("sample_weight must be numeric") from exc
+    if not np.all(np.isfinite(sw)):
+        raise ValueError("sample_weight contains NaN or infinity")
+    if np.any(sw < 0):
+        raise ValueError("sample_weight must be non-negative")
+    return sw
