@@ -1,0 +1,29 @@
+"""Shared test helpers: the ../shared/datasets folder and small reference computations."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def shared_datasets_dir() -> Path | None:
+    """../shared/datasets beside the repository (or $SVMKIT_SHARED_DIR/datasets), if present."""
+    env = os.environ.get("SVMKIT_SHARED_DIR")
+    root = Path(env) if env else REPO.parent / "shared"
+    d = root / "datasets"
+    return d if d.is_dir() else None
+
+
+@pytest.fixture(scope="session")
+def shared_datasets() -> Path:
+    d = shared_datasets_dir()
+    if d is None:
+        pytest.skip(
+            "../shared/datasets is not present beside this checkout; the same requirement is "
+            "covered by the tests on scikit-learn's bundled datasets"
+        )
+    return d
