@@ -378,7 +378,8 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
             for i, c in enumerate(classes):
                 if c in cw:
                     v = cw[c]
-                    check_scalar_param(v, f"class_weight[{c!r}]", low=0.0)
+                    label = c.item() if isinstance(c, np.generic) else c
+                    check_scalar_param(v, f"class_weight[{label!r}]", low=0.0)
                     out[i] = float(v)
             return out
         raise ValueError(f"class_weight must be None, 'balanced' or a dict, got {cw!r}")

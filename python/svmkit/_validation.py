@@ -138,4 +138,6 @@ def check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray:
         raise ValueError("sample_weight contains NaN or infinity")
     if np.any(sw < 0):
         raise ValueError("sample_weight must be non-negative")
+    if not np.any(sw > 0):
+        raise ValueError("sample_weight is zero for every sample; at least one must be positive")
     return sw
