@@ -4,8 +4,18 @@ from __future__ import annotations
 
 from harness import BENCH, RESULTS
 
-ORDER = ["linear", "reader", "smsvm", "smsvm_table3", "smo", "smo_tables", "nssvm",
-         "first_order", "homotopy", "adagrad_dual"]
+ORDER = [
+    "linear",
+    "reader",
+    "smsvm",
+    "smsvm_table3",
+    "smo",
+    "smo_tables",
+    "nssvm",
+    "first_order",
+    "homotopy",
+    "adagrad_dual",
+]
 
 
 def main() -> None:

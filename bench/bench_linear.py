@@ -19,11 +19,17 @@ import warnings
 
 import numpy as np
 import scipy.sparse as sp
-from harness import Table, command_line, measure, squared_hinge_objective, time_to_objective, write_section
+import svmkit
+from harness import (
+    Table,
+    command_line,
+    measure,
+    squared_hinge_objective,
+    time_to_objective,
+    write_section,
+)
 from liblinear.liblinearutil import parameter, problem, train
 from sklearn.svm import LinearSVC as SkLinearSVC
-
-import svmkit
 from svmkit.datasets import load_shared, make_sparse_text_like, make_two_gaussians
 
 C = 1.0
@@ -69,17 +75,39 @@ def run_case(name, Xtr, ytr, Xte, yte, table: Table) -> None:
     for label, m, w, b in anchors:
         f_a = squared_hinge_objective(Xtr, ytr, w, b, C)
         t_s = time_to_objective(ours.seconds, res, f_a)
-        table.add(name, label, m.seconds, f_a, acc(w, b), m.peak_extra_mb, "-", t_s, t_s / m.seconds)
-    table.add(name, "svmkit tron (tol 1e-9)", ours.seconds, f_s, acc(w_s, b_s), ours.peak_extra_mb,
-              res["passes"], float("nan"), float("nan"))
+        table.add(
+            name, label, m.seconds, f_a, acc(w, b), m.peak_extra_mb, "-", t_s, t_s / m.seconds
+        )
+    table.add(
+        name,
+        "svmkit tron (tol 1e-9)",
+        ours.seconds,
+        f_s,
+        acc(w_s, b_s),
+        ours.peak_extra_mb,
+        res["passes"],
+        float("nan"),
+        float("nan"),
+    )
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="smaller synthetic cases")
     args = ap.parse_args()
-    table = Table(["data", "solver", "fit s", "objective", "test acc %", "peak extra MB",
-                   "passes", "svmkit s to this objective", "ratio svmkit/anchor"])
+    table = Table(
+        [
+            "data",
+            "solver",
+            "fit s",
+            "objective",
+            "test acc %",
+            "peak extra MB",
+            "passes",
+            "svmkit s to this objective",
+            "ratio svmkit/anchor",
+        ]
+    )
     n_tall = 58101 if args.quick else 581012
     X, y = make_two_gaussians(n_tall, 54, random_state=0)
     run_case(f"tall {n_tall}x54", *split(X, y), table)
@@ -87,10 +115,16 @@ def main() -> None:
     n_sp, d_sp = (10000, 5000) if args.quick else (100000, 50000)
     X, y = make_sparse_text_like(n_sp, d_sp, 0.001 if not args.quick else 0.01, random_state=0)
     run_case(f"sparse {n_sp}x{d_sp}", *split(X, y), table)
-    for name, test in (("a9a/a9a", "a9a/a9a.t"), ("covtype/covtype.5000.train", "covtype/covtype.5000.test"),
-                       ("mushrooms/mushrooms", None), ("splice/splice", None)):
+    for name, test in (
+        ("a9a/a9a", "a9a/a9a.t"),
+        ("covtype/covtype.5000.train", "covtype/covtype.5000.test"),
+        ("mushrooms/mushrooms", None),
+        ("splice/splice", None),
+    ):
         try:
-            Xtr, ytr = load_shared(name, n_features=None if test is None else 123 if "a9a" in name else 54)
+            Xtr, ytr = load_shared(
+                name, n_features=None if test is None else 123 if "a9a" in name else 54
+            )
         except (FileNotFoundError, OSError) as exc:
             print(f"skipping {name}: {exc}")
             continue

@@ -117,11 +117,14 @@ class Table:
 def machine_line() -> str:
     try:
         cpu = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
-        model = next((l.split(":", 1)[1].strip() for l in cpu.splitlines() if "Model name" in l), "")
+        model = next(
+            (l.split(":", 1)[1].strip() for l in cpu.splitlines() if "Model name" in l), ""
+        )
     except OSError:
         model = ""
     return (
-        f"{platform.machine()} {model}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+        f"{platform.machine()} {model}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}, "
         f"OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')}"
     )
 

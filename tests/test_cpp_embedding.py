@@ -9,11 +9,10 @@ import subprocess
 
 import numpy as np
 import pytest
+from conftest import REPO
 from sklearn.datasets import load_breast_cancer
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import LinearSVC as SkLinearSVC
-
-from conftest import REPO
 
 pytestmark = pytest.mark.slow
 
@@ -31,12 +30,32 @@ def consumer(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("cpp")
     prefix = tmp / "prefix"
     jobs = ["--parallel", "2"]
-    run(["cmake", "-S", str(REPO), "-B", str(tmp / "lib"), "-DCMAKE_BUILD_TYPE=Release",
-         "-DSVMKIT_PYTHON=OFF", "-DSVMKIT_INSTALL=ON", f"-DCMAKE_INSTALL_PREFIX={prefix}"])
+    run(
+        [
+            "cmake",
+            "-S",
+            str(REPO),
+            "-B",
+            str(tmp / "lib"),
+            "-DCMAKE_BUILD_TYPE=Release",
+            "-DSVMKIT_PYTHON=OFF",
+            "-DSVMKIT_INSTALL=ON",
+            f"-DCMAKE_INSTALL_PREFIX={prefix}",
+        ]
+    )
     run(["cmake", "--build", str(tmp / "lib"), *jobs])
     run(["cmake", "--install", str(tmp / "lib")])
-    run(["cmake", "-S", str(REPO / "examples" / "consumer"), "-B", str(tmp / "consumer"),
-         f"-DCMAKE_PREFIX_PATH={prefix}", "-DCMAKE_BUILD_TYPE=Release"])
+    run(
+        [
+            "cmake",
+            "-S",
+            str(REPO / "examples" / "consumer"),
+            "-B",
+            str(tmp / "consumer"),
+            f"-DCMAKE_PREFIX_PATH={prefix}",
+            "-DCMAKE_BUILD_TYPE=Release",
+        ]
+    )
     run(["cmake", "--build", str(tmp / "consumer"), *jobs])
     exe = tmp / "consumer" / "svmkit_consumer"
     assert exe.exists()
@@ -53,7 +72,9 @@ def test_consumer_trains_saves_loads_and_predicts(consumer) -> None:
         f.write(f"{X.shape[0]} {X.shape[1]}\n")
         for yi, row in zip(y_pm, X):
             f.write(" ".join(repr(float(v)) for v in (yi, *row)) + "\n")
-    out = run([str(exe), str(data), str(tmp / "model.txt")], env={**os.environ, "OMP_NUM_THREADS": "2"})
+    out = run(
+        [str(exe), str(data), str(tmp / "model.txt")], env={**os.environ, "OMP_NUM_THREADS": "2"}
+    )
     lines = out.splitlines()
     f_cpp = float(lines[0].split()[1])
     assert lines[1] in ("status converged", "status line_search_failed")
@@ -61,7 +82,7 @@ def test_consumer_trains_saves_loads_and_predicts(consumer) -> None:
     w, b = ref.coef_[0], ref.intercept_[0]
     f_ref = 0.5 * (w @ w + b * b) + np.sum(np.maximum(0.0, 1 - y_pm * (X @ w + b)) ** 2)
     assert abs(f_cpp - f_ref) <= 1e-6 * f_ref
-    pred = np.array([float(v) for v in lines[2:2 + len(y)]])
+    pred = np.array([float(v) for v in lines[2 : 2 + len(y)]])
     assert np.mean(pred == ref.predict(X)) == 1.0
     assert lines[2 + len(y)].startswith("error cannot open model file")
     # The model file written by C++ is the one Python reads.

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from sklearn.utils.estimator_checks import parametrize_with_checks
-
 import svmkit
+from sklearn.utils.estimator_checks import parametrize_with_checks
 
 ESTIMATORS = [
     svmkit.LinearSVC(),

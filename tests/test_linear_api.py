@@ -14,10 +14,9 @@ import time
 import numpy as np
 import pytest
 import scipy.sparse as sp
+import svmkit
 from sklearn.datasets import load_breast_cancer, load_wine
 from sklearn.preprocessing import StandardScaler
-
-import svmkit
 from svmkit._validation import as_core_matrix
 
 
@@ -43,7 +42,9 @@ def test_class_weight_equals_sample_weight(cancer) -> None:
     np.testing.assert_allclose(a.coef_, b.coef_, rtol=1e-9)
     bal = svmkit.LinearSVC(class_weight="balanced", tol=1e-10).fit(X, y)
     n0, n1 = np.bincount(y)
-    c = svmkit.LinearSVC(class_weight={0: len(y) / (2 * n0), 1: len(y) / (2 * n1)}, tol=1e-10).fit(X, y)
+    c = svmkit.LinearSVC(class_weight={0: len(y) / (2 * n0), 1: len(y) / (2 * n1)}, tol=1e-10).fit(
+        X, y
+    )
     np.testing.assert_allclose(bal.coef_, c.coef_, rtol=1e-12)
 
 
@@ -159,8 +160,12 @@ def test_model_file_round_trip_regression(tmp_path) -> None:
 
 def test_inputs_are_viewed_not_copied() -> None:
     rng = np.random.default_rng(0)
-    for X in (rng.standard_normal((50, 4)), np.asfortranarray(rng.standard_normal((50, 4))),
-              rng.standard_normal((50, 4)).astype(np.float32), rng.standard_normal((50, 8))[:, ::1]):
+    for X in (
+        rng.standard_normal((50, 4)),
+        np.asfortranarray(rng.standard_normal((50, 4))),
+        rng.standard_normal((50, 4)).astype(np.float32),
+        rng.standard_normal((50, 8))[:, ::1],
+    ):
         assert as_core_matrix(X) is X
     S = sp.random(50, 8, density=0.3, format="csr", random_state=0)
     data, indices, indptr, n, d = as_core_matrix(S)
@@ -190,9 +195,13 @@ ZERO_COPY_SCRIPT = textwrap.dedent(
 @pytest.mark.slow
 def test_fit_on_1gb_float32_does_not_copy() -> None:
     n = 2**30 // 400  # 1 GiB of float32 with 100 features
-    out = subprocess.run([sys.executable, "-c", ZERO_COPY_SCRIPT.format(n=n)],
-                         capture_output=True, text=True, timeout=600,
-                         env={"OMP_NUM_THREADS": "2", **__import__("os").environ})
+    out = subprocess.run(
+        [sys.executable, "-c", ZERO_COPY_SCRIPT.format(n=n)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={"OMP_NUM_THREADS": "2", **__import__("os").environ},
+    )
     assert out.returncode == 0, out.stderr
     extra_mb, data_mb = map(float, out.stdout.split())
     assert data_mb > 1000
@@ -242,7 +251,8 @@ def test_ctrl_c_in_process(cancer) -> None:
     timer.start()
     t0 = time.perf_counter()
     with pytest.raises(KeyboardInterrupt):
-        svmkit.LinearSVC(loss="logistic", C=1e10, tol=0.0, max_iter=100000,
-                         solver_options={"cg_tol": 1e-6}).fit(X, y)
+        svmkit.LinearSVC(
+            loss="logistic", C=1e10, tol=0.0, max_iter=100000, solver_options={"cg_tol": 1e-6}
+        ).fit(X, y)
     assert time.perf_counter() - t0 < 2.0
     timer.join()

@@ -5,7 +5,6 @@ from __future__ import annotations
 import mpmath as mp
 import numpy as np
 import pytest
-
 from svmkit import _core
 
 mp.mp.dps = 60

@@ -6,7 +6,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import scipy.sparse as sp
-
 from svmkit import _core
 from svmkit._validation import as_core_matrix
 
@@ -78,8 +77,12 @@ def test_value_gradient_hessian(layout, dtype, loss, classification) -> None:
     fd = np.array(
         [
             (
-                numpy_objective(X, y, cost, loss, 0.5, 0.2, w + h * e, True, 1.3, True, classification)
-                - numpy_objective(X, y, cost, loss, 0.5, 0.2, w - h * e, True, 1.3, True, classification)
+                numpy_objective(
+                    X, y, cost, loss, 0.5, 0.2, w + h * e, True, 1.3, True, classification
+                )
+                - numpy_objective(
+                    X, y, cost, loss, 0.5, 0.2, w - h * e, True, 1.3, True, classification
+                )
             )
             / (2 * h)
             for e in np.eye(dim)

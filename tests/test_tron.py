@@ -8,13 +8,12 @@ import warnings
 import numpy as np
 import pytest
 import scipy.optimize
+import svmkit
 from sklearn.datasets import load_breast_cancer, load_diabetes, load_digits, load_svmlight_file
 from sklearn.linear_model import LogisticRegression
 from sklearn.preprocessing import MaxAbsScaler, StandardScaler
 from sklearn.svm import LinearSVC as SkLinearSVC
 from sklearn.svm import LinearSVR as SkLinearSVR
-
-import svmkit
 from svmkit import _core
 
 TIGHT = {"tol": 1e-12, "max_iter": 2000}
@@ -81,8 +80,12 @@ def test_squared_epsilon_insensitive_matches_liblinear() -> None:
     ref = SkLinearSVR(
         loss="squared_epsilon_insensitive", C=C, epsilon=eps, dual=False, tol=1e-12, max_iter=100000
     ).fit(X, y)
-    f_ours = primal_objective(X, y, ours.coef_, ours.intercept_[0], C, "squared_epsilon_insensitive", epsilon=eps)
-    f_ref = primal_objective(X, y, ref.coef_, ref.intercept_[0], C, "squared_epsilon_insensitive", epsilon=eps)
+    f_ours = primal_objective(
+        X, y, ours.coef_, ours.intercept_[0], C, "squared_epsilon_insensitive", epsilon=eps
+    )
+    f_ref = primal_objective(
+        X, y, ref.coef_, ref.intercept_[0], C, "squared_epsilon_insensitive", epsilon=eps
+    )
     assert abs(f_ours - f_ref) <= 1e-6 * abs(f_ref)
     np.testing.assert_allclose(ours.predict(X), ref.predict(X), rtol=1e-4, atol=1e-4)
 
@@ -100,8 +103,13 @@ def test_smooth_hinge_losses_match_lbfgs(loss: str, sigma: float) -> None:
         v, d1, _ = _core.loss_eval(loss, u, sigma, 0.0)
         return 0.5 * w @ w + C * v.sum(), w + C * Xa.T @ (d1 * y_pm)
 
-    ref = scipy.optimize.minimize(fg, np.zeros(Xa.shape[1]), jac=True, method="L-BFGS-B",
-                                  options={"gtol": 1e-11, "ftol": 1e-15, "maxiter": 100000})
+    ref = scipy.optimize.minimize(
+        fg,
+        np.zeros(Xa.shape[1]),
+        jac=True,
+        method="L-BFGS-B",
+        options={"gtol": 1e-11, "ftol": 1e-15, "maxiter": 100000},
+    )
     ours = svmkit.LinearSVC(loss=loss, sigma=sigma, C=C, **TIGHT).fit(X, y)
     f_ours = fg(np.r_[ours.coef_[0], ours.intercept_[0]])[0]
     assert f_ours <= ref.fun * (1 + 1e-8)
@@ -202,8 +210,12 @@ def test_svr_matches_liblinear_on_shared_datasets(shared_datasets, name):
     ref = SkLinearSVR(
         loss="squared_epsilon_insensitive", C=C, epsilon=eps, dual=False, tol=1e-12, max_iter=100000
     ).fit(X, y)
-    f_ours = primal_objective(X, y, ours.coef_, ours.intercept_[0], C, "squared_epsilon_insensitive", epsilon=eps)
-    f_ref = primal_objective(X, y, ref.coef_, ref.intercept_[0], C, "squared_epsilon_insensitive", epsilon=eps)
+    f_ours = primal_objective(
+        X, y, ours.coef_, ours.intercept_[0], C, "squared_epsilon_insensitive", epsilon=eps
+    )
+    f_ref = primal_objective(
+        X, y, ref.coef_, ref.intercept_[0], C, "squared_epsilon_insensitive", epsilon=eps
+    )
     assert abs(f_ours - f_ref) <= 1e-6 * abs(f_ref)
 
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from sklearn.exceptions import NotFittedError
-
 import svmkit
+from sklearn.exceptions import NotFittedError
 from svmkit import _core
 
 rng = np.random.default_rng(0)
@@ -69,7 +68,11 @@ def test_bad_data_linear_svc(Xb, yb, exc, match) -> None:
         ({"n_jobs": 1.5}, TypeError, "n_jobs must be of type int"),
         ({"multi_class": "crammer_singer"}, ValueError, "multi_class must be one of"),
         ({"l1_ratio": 1.5}, ValueError, "l1_ratio must be <= 1"),
-        ({"solver_options": {"no_such_option": 1}}, ValueError, "unknown tron option 'no_such_option'"),
+        (
+            {"solver_options": {"no_such_option": 1}},
+            ValueError,
+            "unknown tron option 'no_such_option'",
+        ),
         ({"solver_options": {"cg_tol": "x"}}, ValueError, "option 'cg_tol' has the wrong type"),
         ({"solver_options": {"cg_tol": 2.0}}, ValueError, r"cg_tol must be in \(0, 1\)"),
         ({"solver_options": [1]}, TypeError, "solver_options must be a dict"),
@@ -135,9 +138,17 @@ def test_predict_errors() -> None:
 
 
 def core_fit(Xc, yc, cost, **kw):
-    args = dict(loss="squared_hinge", sigma=0.1, epsilon=0.0, fit_intercept=True,
-                intercept_scaling=1.0, regularize_intercept=True, w0=None,
-                options={}, callback=None)
+    args = dict(
+        loss="squared_hinge",
+        sigma=0.1,
+        epsilon=0.0,
+        fit_intercept=True,
+        intercept_scaling=1.0,
+        regularize_intercept=True,
+        w0=None,
+        options={},
+        callback=None,
+    )
     args.update(kw)
     return _core.fit_tron(Xc, yc, cost, **args)
 
@@ -145,7 +156,10 @@ def core_fit(Xc, yc, cost, **kw):
 @pytest.mark.parametrize(
     ("kwargs", "match"),
     [
-        ({"yc": with_value(np.where(y > 0, 1.0, -1.0), 2, 0.5)}, r"targets must be -1 or \+1; y\[2\]"),
+        (
+            {"yc": with_value(np.where(y > 0, 1.0, -1.0), 2, 0.5)},
+            r"targets must be -1 or \+1; y\[2\]",
+        ),
         ({"cost": with_value(np.ones(40), 7, -1.0)}, r"costs must be finite and >= 0; cost\[7\]"),
         ({"Xc": with_value(X, (1, 1), np.nan)}, "X contains NaN or infinity"),
         ({"yc": np.ones(39)}, "y has length 39, expected 40"),
@@ -158,12 +172,34 @@ def core_fit(Xc, yc, cost, **kw):
         ({"Xc": X.astype(np.int64)}, "X must be float32 or float64"),
         ({"Xc": X[::2, ::2]}, "contiguous along rows or columns"),
         ({"Xc": X[0]}, "X must be a 2-D array"),
-        ({"Xc": (np.ones(3), np.array([0, 5, 1], dtype=np.int32), np.array([0, 1, 2, 3], dtype=np.int32), 3, 3)},
-         "column index 5 out of range"),
-        ({"Xc": (np.ones(3), np.array([0, 1, 1], dtype=np.int32), np.array([0, 2, 1, 3], dtype=np.int32), 3, 3)},
-         "indptr is not non-decreasing"),
-        ({"Xc": (np.ones(3), np.zeros(3, dtype=np.int32), np.zeros(4, dtype=np.int64), 3, 3)},
-         "same integer type"),
+        (
+            {
+                "Xc": (
+                    np.ones(3),
+                    np.array([0, 5, 1], dtype=np.int32),
+                    np.array([0, 1, 2, 3], dtype=np.int32),
+                    3,
+                    3,
+                )
+            },
+            "column index 5 out of range",
+        ),
+        (
+            {
+                "Xc": (
+                    np.ones(3),
+                    np.array([0, 1, 1], dtype=np.int32),
+                    np.array([0, 2, 1, 3], dtype=np.int32),
+                    3,
+                    3,
+                )
+            },
+            "indptr is not non-decreasing",
+        ),
+        (
+            {"Xc": (np.ones(3), np.zeros(3, dtype=np.int32), np.zeros(4, dtype=np.int64), 3, 3)},
+            "same integer type",
+        ),
     ],
 )
 def test_core_rejects_bad_input(kwargs, match) -> None:

@@ -14,8 +14,8 @@ namespace svmkit::py_bind {
 SVMKIT_DEFINE_OPTION_CONVERSIONS(TronOptions, tron, SVMKIT_TRON_OPTIONS)
 
 LinearProblem make_problem(const ViewHolder& X, const py::object& y, const py::object& cost,
-                           bool fit_intercept, double intercept_scaling,
-                           bool regularize_intercept, std::vector<py::object>& keep) {
+                           bool fit_intercept, double intercept_scaling, bool regularize_intercept,
+                           std::vector<py::object>& keep) {
   LinearProblem p;
   p.X = X.view;
   const auto n = static_cast<long long>(rows_of(X.view));
@@ -75,7 +75,8 @@ LinearModel model_from_arrays(const std::string& task, const py::array_t<double>
 }
 
 // A classification model over the given weights, for decision values and class indices.
-LinearModel prediction_model(const py::array_t<double>& coef, const py::array_t<double>& intercept) {
+LinearModel prediction_model(const py::array_t<double>& coef,
+                             const py::array_t<double>& intercept) {
   LinearModel m = model_from_arrays("classification", coef, intercept, py::none());
   m.classes.assign(m.n_rows == 1 ? 2 : static_cast<std::size_t>(m.n_rows), 0.0);
   return m;
@@ -87,12 +88,15 @@ py::dict model_to_dict(const LinearModel& m) {
   d["task"] = m.task;
   d["solver"] = m.solver;
   d["loss"] = m.loss;
-  py::array_t<double> coef({static_cast<py::ssize_t>(m.n_rows), static_cast<py::ssize_t>(m.n_features)});
+  py::array_t<double> coef(
+      {static_cast<py::ssize_t>(m.n_rows), static_cast<py::ssize_t>(m.n_features)});
   std::copy(m.coef.begin(), m.coef.end(), coef.mutable_data());
   d["coef"] = coef;
-  d["intercept"] = py::array_t<double>(static_cast<py::ssize_t>(m.intercept.size()), m.intercept.data());
+  d["intercept"] =
+      py::array_t<double>(static_cast<py::ssize_t>(m.intercept.size()), m.intercept.data());
   d["classes"] = m.task == "classification"
-                     ? py::object(py::array_t<double>(static_cast<py::ssize_t>(m.classes.size()), m.classes.data()))
+                     ? py::object(py::array_t<double>(static_cast<py::ssize_t>(m.classes.size()),
+                                                      m.classes.data()))
                      : py::object(py::none());
   d["intercept_scaling"] = m.intercept_scaling;
   return d;
@@ -163,8 +167,9 @@ void bind_linear(py::module_& m) {
         py::arg("loss"), py::arg("sigma"), py::arg("epsilon"), py::arg("fit_intercept"),
         py::arg("intercept_scaling"), py::arg("regularize_intercept"), py::arg("w"), py::arg("s"),
         py::arg("n_threads"));
-  m.def("tron_defaults", [] { return tron_to_dict(TronOptions{}); },
-        "Default TRON options (the single source of the defaults).");
+  m.def(
+      "tron_defaults", [] { return tron_to_dict(TronOptions{}); },
+      "Default TRON options (the single source of the defaults).");
   m.def("fit_tron", &fit_tron, py::arg("X"), py::arg("y"), py::arg("cost"), py::arg("loss"),
         py::arg("sigma"), py::arg("epsilon"), py::arg("fit_intercept"),
         py::arg("intercept_scaling"), py::arg("regularize_intercept"), py::arg("w0"),
@@ -213,8 +218,9 @@ void bind_linear(py::module_& m) {
       },
       py::arg("path"), py::arg("task"), py::arg("solver"), py::arg("loss"), py::arg("coef"),
       py::arg("intercept"), py::arg("classes"), py::arg("intercept_scaling"));
-  m.def("load_linear_model", [](const std::string& path) { return model_to_dict(load_model(path)); },
-        py::arg("path"));
+  m.def(
+      "load_linear_model", [](const std::string& path) { return model_to_dict(load_model(path)); },
+      py::arg("path"));
   m.def("default_threads", &default_threads);
 }
 

@@ -59,7 +59,8 @@ ViewHolder to_view(const py::object& X) {
   ViewHolder h;
   if (py::isinstance<py::tuple>(X)) {
     auto t = X.cast<py::tuple>();
-    if (t.size() != 5) throw_invalid("a CSR matrix is passed as (data, indices, indptr, n_rows, n_cols)");
+    if (t.size() != 5)
+      throw_invalid("a CSR matrix is passed as (data, indices, indptr, n_rows, n_cols)");
     auto data = t[0].cast<py::array>();
     auto indices = t[1].cast<py::array>();
     auto indptr = t[2].cast<py::array>();
@@ -158,12 +159,15 @@ py::dict record_to_dict(const IterationRecord& r) {
   return d;
 }
 
-std::string status_name(SolverStatus s) { return to_string(s); }
+std::string status_name(SolverStatus s) {
+  return to_string(s);
+}
 
 py::dict result_to_dict(const SolveResult& r) {
   py::dict d;
   d["status"] = status_name(r.status);
-  d["solution"] = py::array_t<double>(static_cast<py::ssize_t>(r.solution.size()), r.solution.data());
+  d["solution"] =
+      py::array_t<double>(static_cast<py::ssize_t>(r.solution.size()), r.solution.data());
   d["objective"] = r.objective;
   d["optimality"] = r.optimality;
   d["iterations"] = r.iterations;

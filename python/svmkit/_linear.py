@@ -55,16 +55,12 @@ class _BaseLinear(BaseEstimator):
         name = type(self).__name__
         check_scalar_param(self.C, "C", low=0.0, low_inclusive=False)
         check_scalar_param(self.tol, "tol", low=0.0, allow_none=True)
-        check_scalar_param(
-            self.max_iter, "max_iter", kind=numbers.Integral, low=0, allow_none=True
-        )
+        check_scalar_param(self.max_iter, "max_iter", kind=numbers.Integral, low=0, allow_none=True)
         check_scalar_param(self.fit_intercept, "fit_intercept", kind=(bool, np.bool_))
         check_scalar_param(
             self.intercept_scaling, "intercept_scaling", low=0.0, low_inclusive=False
         )
-        check_scalar_param(
-            self.regularize_intercept, "regularize_intercept", kind=(bool, np.bool_)
-        )
+        check_scalar_param(self.regularize_intercept, "regularize_intercept", kind=(bool, np.bool_))
         check_scalar_param(self.sigma, "sigma", low=0.0, low_inclusive=False)
         check_scalar_param(self.verbose, "verbose", kind=(numbers.Integral, bool), low=0)
         check_scalar_param(self.warm_start, "warm_start", kind=(bool, np.bool_))
