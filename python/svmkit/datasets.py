@@ -65,9 +65,7 @@ def _check_n_jobs(n_jobs: Any) -> int:
     return int(n_jobs)
 
 
-def _parse_one(
-    f: PathOrFile, single: bool, zero_based: str, query_id: bool, n_jobs: int
-) -> dict:
+def _parse_one(f: PathOrFile, single: bool, zero_based: str, query_id: bool, n_jobs: int) -> dict:
     """Parse one file into the raw arrays of the C++ reader (indices as written)."""
     if isinstance(f, (str, os.PathLike)):
         path = os.fspath(f)
@@ -123,9 +121,7 @@ def _assemble(
     raws: list[dict], n_features: Any, dt: np.dtype, zero_based: Any, query_id: bool
 ) -> list:
     zb = _check_zero_based(zero_based)
-    shift = zb == "no" or (
-        zb == "auto" and all(r["nnz"] > 0 and r["min_index"] > 0 for r in raws)
-    )
+    shift = zb == "no" or (zb == "auto" and all(r["nnz"] > 0 and r["min_index"] > 0 for r in raws))
     if shift:
         for r in raws:
             ind = r["indices"]
