@@ -14,7 +14,6 @@ import scipy.sparse as sp
 import sklearn.datasets as skd
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from svmkit import _core, datasets
 from svmkit.datasets import (
     dump_svmlight_file,
