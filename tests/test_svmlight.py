@@ -302,7 +302,12 @@ def test_dump_round_trip_dense_and_sparse(tmp_path: Path, zero_based: bool) -> N
     X[X < -0.5] = 0.0
     y = y * 1.5
     X32 = X.astype(np.float32)
-    cases = (("dense", X, X), ("csr", sp.csr_matrix(X), X), ("f32", X32, X32.astype(np.float64)))
+    cases = (
+        ("dense", X, X),
+        ("csr", sp.csr_matrix(X), X),
+        ("f32", X32, X32.astype(np.float64)),
+        ("fortran", np.asfortranarray(X), X),
+    )
     for kind, Xin, expected in cases:
         p = tmp_path / f"{kind}.txt"
         dump_svmlight_file(Xin, y, p, zero_based=zero_based)

@@ -24,6 +24,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from . import _core
+from ._validation import as_core_matrix
 
 PathOrFile = Union[str, "os.PathLike[str]", IO[bytes]]
 
@@ -299,19 +300,10 @@ def dump_svmlight_file(
         if qid.dtype.kind not in "iu":
             raise ValueError(f"query_id must hold integers, got dtype {qid.dtype}")
         qid = np.ascontiguousarray(qid, dtype=np.int64)
-    if sp.issparse(Xv):
-        if not Xv.has_canonical_format:
-            Xv = Xv.copy()
-            Xv.sum_duplicates()
-        core = (
-            Xv.data,
-            Xv.indices,
-            Xv.indptr,
-            int(Xv.shape[0]),
-            int(Xv.shape[1]),
-        )
-    else:
-        core = np.ascontiguousarray(Xv)
+    if sp.issparse(Xv) and not Xv.has_canonical_format:
+        Xv = Xv.copy()  # sorted, duplicate-free rows, without touching the caller's matrix
+        Xv.sum_duplicates()
+    core = as_core_matrix(Xv)
     yv = np.ascontiguousarray(yv)
     zb = bool(zero_based)
     if isinstance(f, (str, os.PathLike)):
