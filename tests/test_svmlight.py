@@ -456,3 +456,28 @@ def test_datasets_is_a_submodule() -> None:
     import svmkit
 
     assert svmkit.datasets is datasets
+
+
+def test_core_argument_errors(tmp_path: Path) -> None:
+    """The C++ layer checks its own inputs too (for embedders), with the same messages."""
+    with pytest.raises(ValueError, match="block_bytes must be >= 1024"):
+        _core.SvmlightParser("x", block_bytes=10)
+    with pytest.raises(ValueError, match="zero_based must be 'auto', 'yes' or 'no'"):
+        _core.SvmlightParser("x", zero_based="maybe")
+    parser = _core.SvmlightParser("x")
+    parser.feed(b"1 1:1\n")
+    assert parser.finish()["n_rows"] == 1
+    with pytest.raises(ValueError, match=r"finish\(\) called twice"):
+        parser.finish()
+    with pytest.raises(ValueError, match=r"after finish\(\)"):
+        parser.feed(b"1 1:1\n")
+    unsorted = (np.array([1.0, 2.0]), np.array([1, 0], np.int32), np.array([0, 2], np.int32), 1, 2)
+    y = np.ones(1)
+    with pytest.raises(ValueError, match="row 0 has unsorted or duplicate column indices"):
+        _core.format_svmlight_rows(unsorted, y, None, False, "", 0, 1)
+    with pytest.raises(ValueError, match="row range out of bounds"):
+        _core.format_svmlight_rows(np.eye(2), np.ones(2), None, False, "", 0, 3)
+    with pytest.raises(ValueError, match="comment contains a NUL byte"):
+        _core.format_svmlight_rows(np.eye(2), np.ones(2), None, False, "a\0b", 0, 2)
+    with pytest.raises(ValueError, match="query_id must be a 1-D integer array"):
+        _core.format_svmlight_rows(np.eye(2), np.ones(2), np.ones(3, np.int64), False, "", 0, 2)

@@ -267,15 +267,14 @@ struct SvmlightParser::Impl {
   }
 };
 
-SvmlightParser::SvmlightParser(std::string source, SvmlightReadOptions options) : impl_(new Impl) {
+SvmlightParser::SvmlightParser(std::string source, SvmlightReadOptions options)
+    : impl_(std::make_unique<Impl>()) {
   if (options.block_bytes < 1024) throw_invalid("SvmlightReadOptions.block_bytes must be >= 1024");
   impl_->source = std::move(source);
   impl_->opt = options;
 }
 
-SvmlightParser::~SvmlightParser() {
-  delete impl_;
-}
+SvmlightParser::~SvmlightParser() = default;
 
 char* SvmlightParser::prepare(std::size_t n) {
   if (impl_->finished) throw_invalid("SvmlightParser: prepare() after finish()");

@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <iosfwd>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -96,7 +97,7 @@ class SvmlightParser {
 
  private:
   struct Impl;
-  Impl* impl_;
+  std::unique_ptr<Impl> impl_;
 };
 
 // Applies the zero-based rule to one or more files read together: with ZeroBased::no, or
