@@ -97,6 +97,7 @@ def main() -> int:
     )
     print(f"same X and y: {same}")
     threads = os.environ.get("OMP_NUM_THREADS") or str(os.cpu_count())
+    load = ", ".join(f"{v:.1f}" for v in os.getloadavg())
     cmd = "python bench/bench_reader.py " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     lines = [
         "## LIBSVM reader: svmkit vs scikit-learn",
@@ -107,7 +108,8 @@ def main() -> int:
         f"(seeded, seed {args.seed}; generated in a temporary folder).",
         f"Machine: {platform.machine()}, {os.cpu_count()} cores visible, threads: {threads}; "
         f"Python {platform.python_version()}, scikit-learn {sklearn.__version__}, "
-        f"svmkit {svmkit.__version__}.",
+        f"svmkit {svmkit.__version__}. Load average during the run: {load}"
+        " (other jobs share this machine; the multi-threaded time suffers most from that).",
         "",
         "| reader | time (s) | MB/s | speedup vs scikit-learn |",
         "|---|---:|---:|---:|",

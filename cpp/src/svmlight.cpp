@@ -213,7 +213,11 @@ struct SvmlightParser::Impl {
   // Parses [data, data + n) (complete lines) in parallel parts and appends the pieces in order.
   void parse_block(const char* data, std::size_t n) {
     if (n == 0) return;
-    int parts = resolve_threads(opt.num_threads);
+    const int threads = resolve_threads(opt.num_threads);
+    // More parts than threads, handed out dynamically: a thread that is descheduled (the
+    // machine may be shared) holds up the block less. The pieces keep file order, so the
+    // result does not depend on which thread parsed which part.
+    int parts = threads == 1 ? 1 : 4 * threads;
     if (n < (std::size_t{1} << 18)) parts = 1;  // not worth starting threads
     // Part boundaries: right after the first newline at or past an equal split.
     std::vector<std::size_t> bounds(static_cast<std::size_t>(parts) + 1, n);
@@ -227,14 +231,20 @@ struct SvmlightParser::Impl {
     pieces.resize(first + static_cast<std::size_t>(parts));
     const bool reject_zero = opt.zero_based == ZeroBased::no;
     const bool keep_qid = opt.query_id;
-    parallel_chunks(parts, parts, [&](int, std::int64_t b, std::int64_t e) {
-      for (std::int64_t k = b; k < e; ++k) {
-        Piece& pc = pieces[first + static_cast<std::size_t>(k)];
-        const std::size_t lo = bounds[static_cast<std::size_t>(k)];
-        const std::size_t hi = bounds[static_cast<std::size_t>(k) + 1];
-        parse_range(data + lo, data + hi, pc, reject_zero, keep_qid);
-      }
-    });
+    auto parse_part = [&](int k) {
+      Piece& pc = pieces[first + static_cast<std::size_t>(k)];
+      const std::size_t lo = bounds[static_cast<std::size_t>(k)];
+      const std::size_t hi = bounds[static_cast<std::size_t>(k) + 1];
+      parse_range(data + lo, data + hi, pc, reject_zero, keep_qid);
+    };
+    if (parts == 1) {
+      parse_part(0);
+    } else {
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+#endif
+      for (int k = 0; k < parts; ++k) parse_part(k);
+    }
     // Report the first malformed line in file order (deterministic whatever the threads).
     for (std::size_t k = first; k < pieces.size(); ++k) {
       const Piece& pc = pieces[k];
