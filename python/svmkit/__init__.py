@@ -6,6 +6,7 @@ Estimators follow scikit-learn's conventions. See the README for the formulation
 from ._linear import LinearSVC, LinearSVR
 from ._model_io import load_model, save_model
 from ._solvers import solver_defaults
+from ._sparse_svc import SparseSVC, nssvm_defaults  # noqa: F401
 
 __version__ = "0.1.0"
 
