@@ -29,7 +29,8 @@
 //   3. picks T_{k+1} = the s largest |alpha - eta g| by partial selection (O(m), ties broken
 //      by the smaller index, so the solver is deterministic and seedless).
 // The bias is mu, refined (refine_bias) by b' = mean_{i in T} (y_i - <w, x_i>) when b' gives a
-// higher training accuracy (the paper's refinement). The iterate with the highest training
+// higher training accuracy (the paper's refinement), and at the end (bias_search) by the bias
+// that maximizes the training accuracy of the returned w. The iterate with the highest training
 // accuracy is kept (the algorithm box's MaxACC bookkeeping) and returned when the final
 // iterate is worse by more than acc_tol (keep_best). With tune, the sparsity level grows,
 // s <- min(m, ceil(tune_ratio * s)), every tune_every iterations and whenever the iteration
@@ -76,6 +77,9 @@ struct NssvmOptions {
   double acc_tol = 1e-4;        // accuracy tolerance of the stopping rule and of keep_best
   bool refine_bias = true;      // try b' = mean_T (y_i - <w, x_i>) and keep the better bias
   bool keep_best = true;        // return the most accurate iterate if the last one is worse
+  bool bias_search = true;      // finally replace the bias by the training-accuracy-maximizing
+                                // one for w when strictly better (exact, O(m log m) once;
+                                // the listing's final bias search)
   long long cg_threshold = 1000;  // use CG for the Newton system when min(n, s) exceeds this
   double cg_tol = 1e-10;        // CG stops when ||r||^2 <= cg_tol ||r_0||^2
   long long max_cg_iter = 0;    // CG iteration limit per solve; <= 0 means s + 1
@@ -86,7 +90,7 @@ struct NssvmOptions {
 
 #define SVMKIT_NSSVM_OPTIONS(X)                                                            \
   X(C) X(c) X(c_ratio) X(eta) X(eta_max) X(s0) X(s0_scale) X(tol) X(max_iter) X(tune)      \
-  X(tune_ratio) X(tune_every) X(max_tunes) X(acc_tol) X(refine_bias) X(keep_best)          \
+  X(tune_ratio) X(tune_every) X(max_tunes) X(acc_tol) X(refine_bias) X(keep_best) X(bias_search)          \
   X(cg_threshold) X(cg_tol) X(max_cg_iter) X(n_threads) X(record_history) X(check_input)
 
 void validate_options(const NssvmOptions& options);
