@@ -181,8 +181,7 @@ NssvmResult solve_impl(const V& X, const double* y, const NssvmOptions& opt, con
       throw_invalid("nssvm: labels y must be -1 or +1 (entry " + std::to_string(i) + " is " +
                     std::to_string(y[i]) + ")");
   }
-  if (n_pos == 0 || n_neg == 0)
-    throw_invalid("nssvm: y must contain both classes (-1 and +1)");
+  if (n_pos == 0 || n_neg == 0) throw_invalid("nssvm: y must contain both classes (-1 and +1)");
 
   const double C = opt.C;
   const double c = opt.c > 0.0 ? opt.c : opt.c_ratio * C;
@@ -323,7 +322,8 @@ NssvmResult solve_impl(const V& X, const double* y, const NssvmOptions& opt, con
     const double d_mu = (ay - yT.dot(u)) / yT.dot(v);
     std::vector<double> alpha_T(static_cast<std::size_t>(sT));
     for (Index a = 0; a < sT; ++a)
-      alpha_T[static_cast<std::size_t>(a)] = alpha[T[static_cast<std::size_t>(a)]] - (u(a) + d_mu * v(a));
+      alpha_T[static_cast<std::size_t>(a)] =
+          alpha[T[static_cast<std::size_t>(a)]] - (u(a) + d_mu * v(a));
     std::fill(alpha.begin(), alpha.end(), 0.0);
     alpha_sq = 0.0;
     for (Index a = 0; a < sT; ++a) {
@@ -349,7 +349,8 @@ NssvmResult solve_impl(const V& X, const double* y, const NssvmOptions& opt, con
     // One pass: g = Q^T w - 1 + E alpha + mu y and the accuracies of the biases mu and b'.
     if constexpr (is_col_major<V>::value) matvec(X, w.data(), work.data(), threads);
     const int chunks = reduction_chunks(m, threads);
-    std::vector<Index> ok_mu(static_cast<std::size_t>(chunks), 0), ok_b2(static_cast<std::size_t>(chunks), 0);
+    std::vector<Index> ok_mu(static_cast<std::size_t>(chunks), 0),
+        ok_b2(static_cast<std::size_t>(chunks), 0);
     parallel_chunks(m, chunks, [&](int ch, Index b, Index e) {
       Index c1 = 0, c2 = 0;
       for (Index i = b; i < e; ++i) {
@@ -383,7 +384,8 @@ NssvmResult solve_impl(const V& X, const double* y, const NssvmOptions& opt, con
     const std::vector<Index> T_prev = T;
     if (opt.tune && tunes < opt.max_tunes && s < m &&
         (force_tune || (opt.tune_every > 0 && iter % opt.tune_every == 0))) {
-      s = std::min<long long>(m, static_cast<long long>(std::ceil(opt.tune_ratio * static_cast<double>(s))));
+      s = std::min<long long>(
+          m, static_cast<long long>(std::ceil(opt.tune_ratio * static_cast<double>(s))));
       ++tunes;
     }
     force_tune = false;
@@ -436,9 +438,8 @@ NssvmResult solve_impl(const V& X, const double* y, const NssvmOptions& opt, con
     matvec(X, w.data(), work.data(), threads);
     std::vector<Index> order(static_cast<std::size_t>(m));
     for (Index i = 0; i < m; ++i) order[i] = i;
-    std::sort(order.begin(), order.end(), [&](Index a, Index b) {
-      return work[a] < work[b] || (work[a] == work[b] && a < b);
-    });
+    std::sort(order.begin(), order.end(),
+              [&](Index a, Index b) { return work[a] < work[b] || (work[a] == work[b] && a < b); });
     Index ok = 0;
     for (Index i = 0; i < m; ++i) ok += ((work[i] + bias > 0.0) == (y[i] > 0.0));
     Index correct = n_pos, best_correct = ok;  // cut 0: everything predicted positive
@@ -448,9 +449,8 @@ NssvmResult solve_impl(const V& X, const double* y, const NssvmOptions& opt, con
       const double lo = work[order[k - 1]], hi = work[order[k]];
       if (!(hi > lo)) continue;
       const double b = -0.5 * (lo + hi);
-      if (correct > best_correct ||
-          (correct == best_correct && best_correct > ok &&
-           std::abs(b - bias) < std::abs(best_b - bias))) {
+      if (correct > best_correct || (correct == best_correct && best_correct > ok &&
+                                     std::abs(b - bias) < std::abs(best_b - bias))) {
         best_correct = correct;
         best_b = b;
       }

@@ -59,39 +59,40 @@
 namespace svmkit {
 
 struct NssvmOptions {
-  double C = 0.25;              // penalty of positive alpha: h = t^2/(2C) for t >= 0 (Table 2)
-  double c = 0.0;               // penalty of negative alpha: t^2/(2c) for t < 0; <= 0 means
-                                // c = c_ratio * C (must not exceed C)
-  double c_ratio = 0.01;        // c = C / 100 by default (Table 2: 0.25 and 0.0025)
-  double eta = 0.0;             // step of the selection alpha - eta g; <= 0 means min(1/m, eta_max)
-  double eta_max = 1e-4;        // cap of the default eta (eta = min(1/m, 1e-4))
-  long long s0 = 0;             // initial sparsity level; <= 0 means the formula above;
-                                // values above m are clamped to m
-  double s0_scale = 1.0;        // factor of n (ln(m/n))^2 in the s0 formula
-  double tol = 1e-6;            // stop when ||F(z; T)|| <= tol (with the accuracy condition)
-  long long max_iter = 1000;    // maximum number of Newton iterations
-  bool tune = false;            // sparsity-level tuning (the listing's default is off)
-  double tune_ratio = 1.1;      // r in s <- ceil(r s) (> 1)
-  long long tune_every = 10;    // tune every this many iterations (the box: multiples of 10)
-  long long max_tunes = 10;     // at most this many increases of s
-  double acc_tol = 1e-4;        // accuracy tolerance of the stopping rule and of keep_best
-  bool refine_bias = true;      // try b' = mean_T (y_i - <w, x_i>) and keep the better bias
-  bool keep_best = true;        // return the most accurate iterate if the last one is worse
-  bool bias_search = true;      // finally replace the bias by the training-accuracy-maximizing
-                                // one for w when strictly better (exact, O(m log m) once;
-                                // the listing's final bias search)
+  double C = 0.25;            // penalty of positive alpha: h = t^2/(2C) for t >= 0 (Table 2)
+  double c = 0.0;             // penalty of negative alpha: t^2/(2c) for t < 0; <= 0 means
+                              // c = c_ratio * C (must not exceed C)
+  double c_ratio = 0.01;      // c = C / 100 by default (Table 2: 0.25 and 0.0025)
+  double eta = 0.0;           // step of the selection alpha - eta g; <= 0 means min(1/m, eta_max)
+  double eta_max = 1e-4;      // cap of the default eta (eta = min(1/m, 1e-4))
+  long long s0 = 0;           // initial sparsity level; <= 0 means the formula above;
+                              // values above m are clamped to m
+  double s0_scale = 1.0;      // factor of n (ln(m/n))^2 in the s0 formula
+  double tol = 1e-6;          // stop when ||F(z; T)|| <= tol (with the accuracy condition)
+  long long max_iter = 1000;  // maximum number of Newton iterations
+  bool tune = false;          // sparsity-level tuning (the listing's default is off)
+  double tune_ratio = 1.1;    // r in s <- ceil(r s) (> 1)
+  long long tune_every = 10;  // tune every this many iterations (the box: multiples of 10)
+  long long max_tunes = 10;   // at most this many increases of s
+  double acc_tol = 1e-4;      // accuracy tolerance of the stopping rule and of keep_best
+  bool refine_bias = true;    // try b' = mean_T (y_i - <w, x_i>) and keep the better bias
+  bool keep_best = true;      // return the most accurate iterate if the last one is worse
+  bool bias_search = true;    // finally replace the bias by the training-accuracy-maximizing
+                              // one for w when strictly better (exact, O(m log m) once;
+                              // the listing's final bias search)
   long long cg_threshold = 1000;  // use CG for the Newton system when min(n, s) exceeds this
-  double cg_tol = 1e-10;        // CG stops when ||r||^2 <= cg_tol ||r_0||^2
-  long long max_cg_iter = 0;    // CG iteration limit per solve; <= 0 means s + 1
-  int n_threads = 0;            // OpenMP threads; <= 0 uses the OpenMP default
-  bool record_history = true;   // keep one IterationRecord per iteration (and the extras)
-  bool check_input = true;      // validate X (structure and finiteness) and y first
+  double cg_tol = 1e-10;          // CG stops when ||r||^2 <= cg_tol ||r_0||^2
+  long long max_cg_iter = 0;      // CG iteration limit per solve; <= 0 means s + 1
+  int n_threads = 0;              // OpenMP threads; <= 0 uses the OpenMP default
+  bool record_history = true;     // keep one IterationRecord per iteration (and the extras)
+  bool check_input = true;        // validate X (structure and finiteness) and y first
 };
 
-#define SVMKIT_NSSVM_OPTIONS(X)                                                            \
-  X(C) X(c) X(c_ratio) X(eta) X(eta_max) X(s0) X(s0_scale) X(tol) X(max_iter) X(tune)      \
-  X(tune_ratio) X(tune_every) X(max_tunes) X(acc_tol) X(refine_bias) X(keep_best) X(bias_search)          \
-  X(cg_threshold) X(cg_tol) X(max_cg_iter) X(n_threads) X(record_history) X(check_input)
+#define SVMKIT_NSSVM_OPTIONS(X)                                                                \
+  X(C)                                                                                         \
+  X(c) X(c_ratio) X(eta) X(eta_max) X(s0) X(s0_scale) X(tol) X(max_iter) X(tune) X(tune_ratio) \
+      X(tune_every) X(max_tunes) X(acc_tol) X(refine_bias) X(keep_best) X(bias_search)         \
+          X(cg_threshold) X(cg_tol) X(max_cg_iter) X(n_threads) X(record_history) X(check_input)
 
 void validate_options(const NssvmOptions& options);
 
@@ -103,19 +104,19 @@ void validate_options(const NssvmOptions& options);
 // iteration k, working_set_changed[k] whether T changed.
 struct NssvmResult {
   SolveResult base;
-  std::vector<Index> support;        // indices i with alpha_i != 0, increasing
-  std::vector<double> alpha;         // alpha_i on support (dual coefficients, y_i alpha_i is
-                                     // the weight of x_i in w)
-  std::vector<Index> working_set;    // the final T (increasing)
-  double mu = 0.0;                   // multiplier of <alpha, y> = 0 at the returned point
-  double bias = 0.0;                 // the returned intercept (mu or its refinement)
-  double accuracy = 0.0;             // training accuracy of the returned model
-  double best_accuracy = 0.0;        // best training accuracy over the iterates
-  bool returned_best = false;        // whether keep_best replaced the last iterate
-  long long s = 0;                   // final sparsity level
-  long long s0 = 0;                  // initial sparsity level (after defaults)
-  double eta = 0.0;                  // eta used
-  double c = 0.0;                    // c used
+  std::vector<Index> support;      // indices i with alpha_i != 0, increasing
+  std::vector<double> alpha;       // alpha_i on support (dual coefficients, y_i alpha_i is
+                                   // the weight of x_i in w)
+  std::vector<Index> working_set;  // the final T (increasing)
+  double mu = 0.0;                 // multiplier of <alpha, y> = 0 at the returned point
+  double bias = 0.0;               // the returned intercept (mu or its refinement)
+  double accuracy = 0.0;           // training accuracy of the returned model
+  double best_accuracy = 0.0;      // best training accuracy over the iterates
+  bool returned_best = false;      // whether keep_best replaced the last iterate
+  long long s = 0;                 // final sparsity level
+  long long s0 = 0;                // initial sparsity level (after defaults)
+  double eta = 0.0;                // eta used
+  double c = 0.0;                  // c used
   std::vector<double> accuracy_history;
   std::vector<double> bias_history;
 };
