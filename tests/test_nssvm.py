@@ -22,7 +22,6 @@ from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import MaxAbsScaler, StandardScaler
 from sklearn.svm import LinearSVC as SkLinearSVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
-
 from svmkit import SparseSVC, _core, nssvm_defaults
 
 # Paper 003, Table 4: support vectors for m = 1000, 2000, 4000, 8000 (half used for training).

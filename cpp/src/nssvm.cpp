@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -236,6 +237,7 @@ NssvmResult solve_impl(const V& X, const double* y, const NssvmOptions& opt, con
   };
 
   // T <- the s largest |alpha - eta g| (ties: smaller index first), sorted; O(m) on average.
+  std::vector<Index> ties, support_prev;  // support_prev: where alpha may be nonzero
   auto select = [&](long long s_new) {
     if (s_new >= m) {
       T.resize(static_cast<std::size_t>(m));
@@ -245,13 +247,21 @@ NssvmResult solve_impl(const V& X, const double* y, const NssvmOptions& opt, con
     parallel_for(m, threads, [&](Index i) { work[i] = std::abs(alpha[i] - eta * g[i]); });
     std::nth_element(work.begin(), work.begin() + (s_new - 1), work.end(), std::greater<double>());
     const double thr = work[static_cast<std::size_t>(s_new - 1)];
-    Index above = 0;
-    for (Index i = 0; i < m; ++i) above += work[i] > thr;
-    Index ties = s_new - above;
+    // Keys above the threshold are all taken; among keys equal to it, the smallest indices.
     T.clear();
+    ties.clear();
     for (Index i = 0; i < m; ++i) {
       const double key = std::abs(alpha[i] - eta * g[i]);
-      if (key > thr || (key == thr && ties-- > 0)) T.push_back(i);
+      if (key > thr)
+        T.push_back(i);
+      else if (key == thr)
+        ties.push_back(i);
+    }
+    ties.resize(static_cast<std::size_t>(s_new) - T.size());
+    if (!ties.empty()) {
+      const std::size_t mid = T.size();
+      T.insert(T.end(), ties.begin(), ties.end());
+      std::inplace_merge(T.begin(), T.begin() + static_cast<std::ptrdiff_t>(mid), T.end());
     }
   };
 
@@ -324,12 +334,13 @@ NssvmResult solve_impl(const V& X, const double* y, const NssvmOptions& opt, con
     for (Index a = 0; a < sT; ++a)
       alpha_T[static_cast<std::size_t>(a)] =
           alpha[T[static_cast<std::size_t>(a)]] - (u(a) + d_mu * v(a));
-    std::fill(alpha.begin(), alpha.end(), 0.0);
+    for (Index i : support_prev) alpha[i] = 0.0;  // alpha_{T^c} <- 0 (alpha lives on the last T)
     alpha_sq = 0.0;
     for (Index a = 0; a < sT; ++a) {
       alpha[T[static_cast<std::size_t>(a)]] = alpha_T[static_cast<std::size_t>(a)];
       alpha_sq += alpha_T[static_cast<std::size_t>(a)] * alpha_T[static_cast<std::size_t>(a)];
     }
+    support_prev = T;
     mu += d_mu;
 
     // w = Q_T alpha_T (O(s n)), the refined bias b' = mean_T (y_i - <w, x_i>), D(alpha).
@@ -436,19 +447,35 @@ NssvmResult solve_impl(const V& X, const double* y, const NssvmOptions& opt, con
     // (closest to the current bias among equals). Replaces the listing's descent on a step
     // function; O(m log m) once.
     matvec(X, w.data(), work.data(), threads);
-    std::vector<Index> order(static_cast<std::size_t>(m));
-    for (Index i = 0; i < m; ++i) order[i] = i;
-    std::sort(order.begin(), order.end(),
-              [&](Index a, Index b) { return work[a] < work[b] || (work[a] == work[b] && a < b); });
+    // Decision values of each class, sorted (the two sorts run in parallel); then a merge
+    // scan over the distinct values: cutting just above value v predicts negative for all
+    // values <= v, so the correct count is #negatives <= v + #positives > v.
+    std::vector<double> pv, nv;
+    pv.reserve(static_cast<std::size_t>(n_pos));
+    nv.reserve(static_cast<std::size_t>(n_neg));
     Index ok = 0;
-    for (Index i = 0; i < m; ++i) ok += ((work[i] + bias > 0.0) == (y[i] > 0.0));
-    Index correct = n_pos, best_correct = ok;  // cut 0: everything predicted positive
+    for (Index i = 0; i < m; ++i) {
+      (y[i] > 0.0 ? pv : nv).push_back(work[i]);
+      ok += ((work[i] + bias > 0.0) == (y[i] > 0.0));
+    }
+    parallel_chunks(2, std::min(2, threads), [&](int, Index b0, Index e0) {
+      for (Index k = b0; k < e0; ++k) {
+        auto& v = k == 0 ? pv : nv;
+        std::sort(v.begin(), v.end());
+      }
+    });
+    Index best_correct = ok;
     double best_b = bias;
-    for (Index k = 1; k < m; ++k) {
-      correct += y[order[k - 1]] > 0.0 ? -1 : 1;
-      const double lo = work[order[k - 1]], hi = work[order[k]];
-      if (!(hi > lo)) continue;
-      const double b = -0.5 * (lo + hi);
+    std::size_t ip = 0, in = 0;
+    const double inf = std::numeric_limits<double>::infinity();
+    while (ip < pv.size() || in < nv.size()) {
+      const double cur = std::min(ip < pv.size() ? pv[ip] : inf, in < nv.size() ? nv[in] : inf);
+      while (ip < pv.size() && pv[ip] == cur) ++ip;
+      while (in < nv.size() && nv[in] == cur) ++in;
+      if (ip == pv.size() && in == nv.size()) break;  // cutting above the largest: trivial
+      const double nxt = std::min(ip < pv.size() ? pv[ip] : inf, in < nv.size() ? nv[in] : inf);
+      const Index correct = static_cast<Index>(in + (pv.size() - ip));
+      const double b = -0.5 * (cur + nxt);
       if (correct > best_correct || (correct == best_correct && best_correct > ok &&
                                      std::abs(b - bias) < std::abs(best_b - bias))) {
         best_correct = correct;
