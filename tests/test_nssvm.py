@@ -288,9 +288,10 @@ def test_newton_solve_paths_agree() -> None:
 
 def test_deterministic_across_threads_and_runs() -> None:
     Xtr, ytr, _, _ = synthetic(8000, seed=4)
-    a = SparseSVC(n_jobs=1).fit(Xtr, ytr)
-    b = SparseSVC(n_jobs=2).fit(Xtr, ytr)
-    c = SparseSVC(n_jobs=2).fit(Xtr, ytr)
+    par = {"parallel_min_rows": 0}  # threads even on this small problem
+    a = SparseSVC(n_jobs=1, solver_options=par).fit(Xtr, ytr)
+    b = SparseSVC(n_jobs=2, solver_options=par).fit(Xtr, ytr)
+    c = SparseSVC(n_jobs=2, solver_options=par).fit(Xtr, ytr)
     for other in (b, c):
         np.testing.assert_array_equal(a.coef_, other.coef_)
         np.testing.assert_array_equal(a.support_, other.support_)

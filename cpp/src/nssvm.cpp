@@ -167,7 +167,9 @@ NssvmResult solve_impl(const V& X, const double* y, const NssvmOptions& opt, con
   auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - t0).count(); };
   const Index m = X.rows;
   const Index n = X.cols;
-  const int threads = resolve_threads(opt.n_threads);
+  // Threads only pay off for long passes: on a busy machine every parallel region can cost
+  // a scheduler time slice, which dominates short passes.
+  const int threads = m >= opt.parallel_min_rows ? resolve_threads(opt.n_threads) : 1;
   NssvmResult out;
   SolveResult& res = out.base;
 
@@ -244,7 +246,7 @@ NssvmResult solve_impl(const V& X, const double* y, const NssvmOptions& opt, con
       for (Index i = 0; i < m; ++i) T[i] = i;
       return;
     }
-    parallel_for(m, threads, [&](Index i) { work[i] = std::abs(alpha[i] - eta * g[i]); });
+    // work[i] = |alpha_i - eta g_i| was filled by the gradient pass.
     std::nth_element(work.begin(), work.begin() + (s_new - 1), work.end(), std::greater<double>());
     const double thr = work[static_cast<std::size_t>(s_new - 1)];
     // Keys above the threshold are all taken; among keys equal to it, the smallest indices.
@@ -357,7 +359,8 @@ NssvmResult solve_impl(const V& X, const double* y, const NssvmOptions& opt, con
     for (double wj : w) wsq += wj * wj;
     objective = 0.5 * wsq + hsum - asum;
 
-    // One pass: g = Q^T w - 1 + E alpha + mu y and the accuracies of the biases mu and b'.
+    // One pass: g = Q^T w - 1 + E alpha + mu y, the selection keys, and the accuracies of
+    // the biases mu and b'.
     if constexpr (is_col_major<V>::value) matvec(X, w.data(), work.data(), threads);
     const int chunks = reduction_chunks(m, threads);
     std::vector<Index> ok_mu(static_cast<std::size_t>(chunks), 0),
@@ -372,6 +375,7 @@ NssvmResult solve_impl(const V& X, const double* y, const NssvmOptions& opt, con
           xw = row_dot(X, i, w.data());
         const double yi = y[i];
         g[i] = yi * xw - 1.0 + mu * yi + (alpha[i] != 0.0 ? e_of(alpha[i]) * alpha[i] : 0.0);
+        work[i] = std::abs(alpha[i] - eta * g[i]);  // selection key of the next T
         c1 += ((xw + mu > 0.0) == (yi > 0.0));
         c2 += ((xw + b2 > 0.0) == (yi > 0.0));
       }

@@ -80,19 +80,23 @@ struct NssvmOptions {
   bool bias_search = true;    // finally replace the bias by the training-accuracy-maximizing
                               // one for w when strictly better (exact, O(m log m) once;
                               // the listing's final bias search)
-  long long cg_threshold = 1000;  // use CG for the Newton system when min(n, s) exceeds this
-  double cg_tol = 1e-10;          // CG stops when ||r||^2 <= cg_tol ||r_0||^2
-  long long max_cg_iter = 0;      // CG iteration limit per solve; <= 0 means s + 1
-  int n_threads = 0;              // OpenMP threads; <= 0 uses the OpenMP default
-  bool record_history = true;     // keep one IterationRecord per iteration (and the extras)
-  bool check_input = true;        // validate X (structure and finiteness) and y first
+  long long cg_threshold = 1000;         // use CG for the Newton system when min(n, s) exceeds this
+  double cg_tol = 1e-10;                 // CG stops when ||r||^2 <= cg_tol ||r_0||^2
+  long long max_cg_iter = 0;             // CG iteration limit per solve; <= 0 means s + 1
+  int n_threads = 0;                     // OpenMP threads; <= 0 uses the OpenMP default
+  long long parallel_min_rows = 100000;  // use n_threads only when m >= this (short passes
+                                         // run faster on one thread on a busy machine)
+  bool record_history = true;            // keep one IterationRecord per iteration (and the extras)
+  bool check_input = true;               // validate X (structure and finiteness) and y first
 };
 
-#define SVMKIT_NSSVM_OPTIONS(X)                                                                \
-  X(C)                                                                                         \
-  X(c) X(c_ratio) X(eta) X(eta_max) X(s0) X(s0_scale) X(tol) X(max_iter) X(tune) X(tune_ratio) \
-      X(tune_every) X(max_tunes) X(acc_tol) X(refine_bias) X(keep_best) X(bias_search)         \
-          X(cg_threshold) X(cg_tol) X(max_cg_iter) X(n_threads) X(record_history) X(check_input)
+#define SVMKIT_NSSVM_OPTIONS(X)                                                                    \
+  X(C)                                                                                             \
+  X(c)                                                                                             \
+  X(c_ratio)                                                                                       \
+  X(eta) X(eta_max) X(s0) X(s0_scale) X(tol) X(max_iter) X(tune) X(tune_ratio) X(tune_every)       \
+      X(max_tunes) X(acc_tol) X(refine_bias) X(keep_best) X(bias_search) X(cg_threshold) X(cg_tol) \
+          X(max_cg_iter) X(n_threads) X(parallel_min_rows) X(record_history) X(check_input)
 
 void validate_options(const NssvmOptions& options);
 
