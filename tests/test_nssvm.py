@@ -257,8 +257,9 @@ def test_shared_datasets_vs_linearsvc(shared_datasets: Path, entry) -> None:
 def test_dense_and_sparse_give_the_same_model() -> None:
     Xtr, ytr, Xte, _ = synthetic(2000, seed=3)
     a = SparseSVC().fit(Xtr, ytr)
-    for Xs in (sp.csr_matrix(Xtr), sp.csr_matrix(Xtr.astype(np.float64)).astype(np.float64),
-               np.asfortranarray(Xtr)):
+    X64 = sp.csr_matrix(Xtr)
+    X64.indices, X64.indptr = X64.indices.astype(np.int64), X64.indptr.astype(np.int64)
+    for Xs in (sp.csr_matrix(Xtr), X64, np.asfortranarray(Xtr)):
         b = SparseSVC().fit(Xs, ytr)
         np.testing.assert_array_equal(a.support_, b.support_)
         np.testing.assert_allclose(a.coef_, b.coef_, rtol=1e-10, atol=1e-13)
@@ -266,6 +267,12 @@ def test_dense_and_sparse_give_the_same_model() -> None:
     np.testing.assert_allclose(
         a.decision_function(Xte), a.decision_function(sp.csr_matrix(Xte)), rtol=1e-12
     )
+    # float32 data: dense and CSR agree with each other, and closely with float64.
+    d32 = SparseSVC().fit(Xtr.astype(np.float32), ytr)
+    s32 = SparseSVC().fit(sp.csr_matrix(Xtr.astype(np.float32)), ytr)
+    np.testing.assert_array_equal(d32.support_, s32.support_)
+    np.testing.assert_allclose(d32.coef_, s32.coef_, rtol=1e-10, atol=1e-13)
+    np.testing.assert_allclose(d32.coef_, a.coef_, rtol=1e-3, atol=1e-4)
 
 
 def test_newton_solve_paths_agree() -> None:

@@ -90,13 +90,14 @@ struct NssvmOptions {
   bool check_input = true;               // validate X (structure and finiteness) and y first
 };
 
-#define SVMKIT_NSSVM_OPTIONS(X)                                                                    \
-  X(C)                                                                                             \
-  X(c)                                                                                             \
-  X(c_ratio)                                                                                       \
-  X(eta) X(eta_max) X(s0) X(s0_scale) X(tol) X(max_iter) X(tune) X(tune_ratio) X(tune_every)       \
-      X(max_tunes) X(acc_tol) X(refine_bias) X(keep_best) X(bias_search) X(cg_threshold) X(cg_tol) \
-          X(max_cg_iter) X(n_threads) X(parallel_min_rows) X(record_history) X(check_input)
+// The option fields (clang-format lays this macro out differently on every run).
+// clang-format off
+#define SVMKIT_NSSVM_OPTIONS(X)                                                            \
+  X(C) X(c) X(c_ratio) X(eta) X(eta_max) X(s0) X(s0_scale) X(tol) X(max_iter) X(tune)      \
+  X(tune_ratio) X(tune_every) X(max_tunes) X(acc_tol) X(refine_bias) X(keep_best)          \
+  X(bias_search) X(cg_threshold) X(cg_tol) X(max_cg_iter) X(n_threads)                     \
+  X(parallel_min_rows) X(record_history) X(check_input)
+// clang-format on
 
 void validate_options(const NssvmOptions& options);
 
