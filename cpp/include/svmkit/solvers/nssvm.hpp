@@ -32,16 +32,20 @@
 // higher training accuracy (the paper's refinement), and at the end (bias_search) by the bias
 // that maximizes the training accuracy of the returned w. The iterate with the highest training
 // accuracy is kept (the algorithm box's MaxACC bookkeeping) and returned when the final
-// iterate is worse by more than acc_tol (keep_best). With tune, the sparsity level grows,
-// s <- min(m, ceil(tune_ratio * s)), every tune_every iterations and whenever the iteration
-// has converged at the current level while the accuracy is still below the best one, at most
-// max_tunes times (the paper's sparsity-level tuning, r = 1.1).
+// iterate is worse by more than acc_tol (keep_best); that kept iterate need not be
+// eta-stationary. With tune, the sparsity level grows, s <- min(m, ceil(tune_ratio * s)),
+// every tune_every iterations and whenever the iteration has converged at the current level
+// (the first time always, later only while the accuracy still improved by more than acc_tol
+// over the previous level), at most max_tunes times (the paper's tuning, r = 1.1). The
+// listing's restarts from alpha = 0 after a tuning step are not done.
 //
-// Stopping rule (the algorithm box): ||F(z_k; T_k)|| <= tol and |ACC(alpha_k) - MaxACC| <=
-// acc_tol, where MaxACC is the best training accuracy of the iterates so far. Once
-// ||F|| <= tol and the iterate is a fixed point (T unchanged) with no tuning left, the
-// accuracy cannot change any more and the solve stops as converged. Otherwise it stops at
-// max_iter iterations.
+// Stopping rule (the algorithm box): ||F(z_k; T_k)|| <= tol together with the accuracy test
+// |ACC(alpha_k) - MaxACC| <= acc_tol. ||F|| <= tol makes z_k a fixed point of the iteration
+// (the Newton step is 0 and T_{k+1} = T_k), so without tuning (or with its budget spent, or
+// when growing s stopped improving the accuracy) the accuracy can no longer change and the
+// solve stops as converged; keep_best then returns the MaxACC iterate. Otherwise it stops at
+// max_iter iterations. There is no globalization (the paper has none): an eta much larger
+// than the default can make the iteration diverge, which ends with status numerical_error.
 //
 // Defaults (paper 003, Table 2 and the defaults of its listing): C = 0.25, c = C / 100,
 // eta = min(1/m, 1e-4), s0 = ceil(s0_scale * n * (ln(m/n))^2) with s0_scale = 1. The s0
