@@ -9,6 +9,7 @@ namespace py = pybind11;
 namespace svmkit::py_bind {
 void bind_linear(py::module_& m);
 void bind_svmlight(py::module_& m);
+void bind_nssvm(py::module_& m);
 }
 
 PYBIND11_MODULE(_core, m) {
@@ -39,4 +40,5 @@ PYBIND11_MODULE(_core, m) {
 #endif
   svmkit::py_bind::bind_linear(m);
   svmkit::py_bind::bind_svmlight(m);
+  svmkit::py_bind::bind_nssvm(m);
 }

@@ -7,6 +7,7 @@ from . import datasets
 from ._linear import LinearSVC, LinearSVR
 from ._model_io import load_model, save_model
 from ._solvers import solver_defaults
+from ._sparse_svc import SparseSVC, nssvm_defaults
 
 __version__ = "0.1.0"
 
@@ -14,6 +15,8 @@ __all__ = [
     "datasets",
     "LinearSVC",
     "LinearSVR",
+    "SparseSVC",
+    "nssvm_defaults",
     "load_model",
     "save_model",
     "solver_defaults",
