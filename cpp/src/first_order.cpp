@@ -273,7 +273,10 @@ class FirstOrderSolver {
 
   // g = (n / k) sum_{i in rows} grad of C_i loss_i at w (loss part only).
   void batch_gradient(const double* w, const Index* rows, Index k, double* g) {
-    const int chunks = static_cast<int>(std::min<Index>(n_threads_, std::max<Index>(1, k / 64)));
+    // Parallel only when the batch carries enough work to pay for a parallel region.
+    const Index work = k * std::max<Index>(1, dim_);
+    const int chunks =
+        static_cast<int>(std::min<Index>(n_threads_, std::max<Index>(1, work / 16384)));
     auto& bufs = buf_.get(chunks, dim_);
     parallel_chunks(k, chunks, [&](int c, Index b, Index e) {
       double* acc = bufs[c].data();

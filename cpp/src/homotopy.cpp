@@ -60,7 +60,7 @@ class Homotopy {
 
     while (s < opt_.max_iter) {
       const double k = s0 + static_cast<double>(s);
-      lambda = std::max(std::pow(k, -p), opt_.lambda_min);
+      lambda = std::max(opt_.lambda_scale * std::pow(k, -p), opt_.lambda_min);
       const long long t = static_cast<long long>(std::ceil(std::pow(k, r) - 1e-9));
       const double eta = K * std::pow(k - 1.0, -alpha) / std::sqrt(static_cast<double>(t));
       w = wbar;
@@ -164,7 +164,7 @@ class Homotopy {
         out.separable = false;
         break;
       }
-      if (opt_.lambda_min <= 0.0 && gap <= opt_.tol) {
+      if (opt_.lambda_min <= 0.0 && gap < opt_.tol) {
         res.status = SolverStatus::converged;
         break;
       }
@@ -205,7 +205,10 @@ class Homotopy {
   // Adds the violation indicator (times c_j) to freq.
   double violator_sum(const double* w, const Index* rows, Index k, double* g,
                       std::vector<double>* freq) {
-    const int chunks = static_cast<int>(std::min<Index>(n_threads_, std::max<Index>(1, k / 64)));
+    // Parallel only when the batch carries enough work to pay for a parallel region.
+    const Index work = k * std::max<Index>(1, dim_);
+    const int chunks =
+        static_cast<int>(std::min<Index>(n_threads_, std::max<Index>(1, work / 16384)));
     auto& bufs = buf_.get(chunks, dim_);
     std::vector<double> part(static_cast<std::size_t>(chunks), 0.0);
     parallel_chunks(k, chunks, [&](int c, Index b, Index e) {
@@ -357,6 +360,8 @@ void validate_options(const HomotopyOptions& o) {
     throw_invalid("s0 must be a finite number > 2, got " + std::to_string(o.s0));
   if (!(o.step_constant >= 0.0) || !std::isfinite(o.step_constant))
     throw_invalid("step_constant must be a finite number >= 0 (0 = Algorithm 1's formula)");
+  if (!(o.lambda_scale > 0.0) || !std::isfinite(o.lambda_scale))
+    throw_invalid("lambda_scale must be a finite number > 0");
   if (!(o.lambda_min >= 0.0) || !std::isfinite(o.lambda_min))
     throw_invalid("lambda_min must be a finite number >= 0");
   if (o.iterate != "average" && o.iterate != "best")

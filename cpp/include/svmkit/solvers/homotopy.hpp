@@ -9,7 +9,7 @@
 // F_{lambda_min} (= the LIBLINEAR form with C = 1 / (lambda_min n)).
 //
 // Method: paper 004 (Molitor, Needell, Ward), Algorithm 1. Outer iteration s = 0, 1, ...:
-//   lambda_s = max((s0 + s)^-p, lambda_min), t_s = ceil((s0 + s)^r),
+//   lambda_s = max(lambda_scale (s0 + s)^-p, lambda_min), t_s = ceil((s0 + s)^r),
 //   eta_s = K (s0 + s - 1)^-alpha / sqrt(t_s),
 // with eps0 = (log s0 - log(s0 - 1)) / log s0, alpha = min((r - 2p) / (2 (1 + eps0)), 1 - p),
 // K = max(4, s0^p (s0 - 1)^alpha / 2) (the algorithm box's constant C, here `step_constant`).
@@ -30,7 +30,8 @@
 // the inner iterations) the max margin is at most ||sum_j a_j y_j x_j|| (homogeneous case:
 // the min-norm point of the hull of {y_j x_j}) or half the distance between a point of each
 // class's hull (unregularized bias). The solve stops when (upper - lower) / upper <= tol,
-// after max_iter outer iterations, or when the data look non-separable: gamma(w) <= 0 for
+// (strict, so tol = 0 runs all max_iter outer iterations), after max_iter outer iterations,
+// or when the data look non-separable: gamma(w) <= 0 for
 // `separability_patience` consecutive outer iterations after `separability_check_after`
 // outer iterations; then HomotopyResult::separable is false (the bindings warn).
 #pragma once
@@ -45,17 +46,21 @@
 namespace svmkit {
 
 struct HomotopyOptions {
-  long long max_iter = 100;         // maximum number of outer iterations S
-  double tol = 1e-4;                // relative margin-gap tolerance (certificate above)
-  double p = 0.5;                   // lambda_s = (s0 + s)^-p, 0 < p < 1
-  double r = 2.0;                   // t_s = (s0 + s)^r inner steps, r > 2p
-  double s0 = 10.0;                 // initial offset, s0 > 2
-  double step_constant = 0.0;       // the algorithm box's C in eta_s; <= 0 = the box's formula
-  double lambda_min = 0.0;          // floor of lambda_s; 0 = hard margin (C = inf)
-  std::string iterate = "average";  // "average" (Algorithm 1) or "best" (section 6.4)
-  bool normalized_steps = false;    // section 6.1: steps of length eta_s along g / ||g||
-  long long batch_size = 0;         // section 6.3: rows per subgradient; 0 (or >= n) = all
-  std::uint64_t seed = 0;           // seed of the solver's own std::mt19937_64 (stochastic)
+  long long max_iter = 100;    // maximum number of outer iterations S
+  double tol = 1e-4;           // relative margin-gap tolerance (certificate above)
+  double p = 0.5;              // lambda_s = (s0 + s)^-p, 0 < p < 1
+  double r = 2.0;              // t_s = (s0 + s)^r inner steps, r > 2p
+  double s0 = 10.0;            // initial offset, s0 > 2
+  double step_constant = 0.0;  // the algorithm box's C in eta_s; <= 0 = the box's formula
+  double lambda_min = 0.0;     // floor of lambda_s; 0 = hard margin (C = inf)
+  // lambda_s = lambda_scale (s0 + s)^-p; 1 = the paper. A scale k is the same as the loss
+  // multiplied by 1/k (1/n turns the paper's mean hinge loss into a sum), so lambda_s reaches
+  // the data's lambda' (below which the regularized solution is the hard-margin one) sooner.
+  double lambda_scale = 1.0;
+  std::string iterate = "average";          // "average" (Algorithm 1) or "best" (section 6.4)
+  bool normalized_steps = false;            // section 6.1: steps of length eta_s along g / ||g||
+  long long batch_size = 0;                 // section 6.3: rows per subgradient; 0 (or >= n) = all
+  std::uint64_t seed = 0;                   // seed of the solver's own std::mt19937_64 (stochastic)
   long long separability_check_after = 20;  // outer iterations before non-separability is judged
   long long separability_patience = 5;      // consecutive outer iterations with gamma(w) <= 0
   bool record_iterates = false;             // keep the estimate after every outer iteration
@@ -64,10 +69,12 @@ struct HomotopyOptions {
   bool check_input = true;  // validate the problem (including finiteness of X) first
 };
 
-#define SVMKIT_HOMOTOPY_OPTIONS(X)                                                     \
-  X(max_iter)                                                                          \
-  X(tol) X(p) X(r) X(s0) X(step_constant) X(lambda_min) X(iterate) X(normalized_steps) \
-      X(batch_size) X(seed) X(separability_check_after) X(separability_patience)       \
+#define SVMKIT_HOMOTOPY_OPTIONS(X)                                                         \
+  X(max_iter)                                                                              \
+  X(tol)                                                                                   \
+  X(p)                                                                                     \
+  X(r) X(s0) X(step_constant) X(lambda_min) X(lambda_scale) X(iterate) X(normalized_steps) \
+      X(batch_size) X(seed) X(separability_check_after) X(separability_patience)           \
           X(record_iterates) X(n_threads) X(record_history) X(check_input)
 
 struct HomotopyResult {
