@@ -78,7 +78,10 @@ AdaGradDualResult run(const V& X, const AdaGradDualProblem& P, const AdaGradDual
   const bool unreg = opt.variant == "unreg_bias";
   const Index n = X.rows;
   const Index m = P.regression ? 2 * n : n;
-  KernelProduct<V> kp(X, P.kernel, !unreg, opt.max_gram_mb, threads);
+  // Small products do not pay for a parallel region (and suffer badly on a loaded machine).
+  const double work = static_cast<double>(n) *
+                      (P.kernel.kind == KernelKind::linear ? 2.0 * X.cols : static_cast<double>(n));
+  KernelProduct<V> kp(X, P.kernel, !unreg, opt.max_gram_mb, work < 65536.0 ? 1 : threads);
   long long passes = P.kernel.kind == KernelKind::linear ? 0 : 1;
 
   // sigma_k: sign of variable k in beta; q_k: linear term; ub_k: upper bound.
