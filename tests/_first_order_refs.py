@@ -40,8 +40,10 @@ def hinge_primal(
     b = np.concatenate([-np.ones(n), np.zeros(n)])
     x = _solve(P, q, A, b, [clarabel.NonnegativeConeT(2 * n)])
     w, bias = x[:d], x[d]
-    obj = 0.5 * w @ w + (0.5 * bias * bias if regularize_bias else 0.0) + cost @ np.maximum(
-        0.0, 1.0 - y * (X @ w + bias)
+    obj = (
+        0.5 * w @ w
+        + (0.5 * bias * bias if regularize_bias else 0.0)
+        + cost @ np.maximum(0.0, 1.0 - y * (X @ w + bias))
     )
     return w, float(bias), float(obj)
 

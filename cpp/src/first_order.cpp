@@ -197,7 +197,7 @@ class FirstOrderSolver {
   double default_rate(Adaptive ada) {
     switch (ada) {
       case Adaptive::adagrad:
-        return 1.0;
+        return 0.1;
       case Adaptive::adadelta:
         return 1.0;
       case Adaptive::adam:

@@ -26,8 +26,8 @@
 // (x~_i includes the intercept_scaling coordinate; kappa = sup loss'': 2 for the squared
 // losses, 1/(2 sigma) for the smoothed ones, 1 for the non-smooth ones). For the squared and
 // smoothed losses L_F is a true Lipschitz bound of grad F, so the default step is safe.
-// The adaptive rules default to their papers' rates (adagrad 1.0 as paper 001 uses on the
-// dual, adadelta 1.0, adam 0.001 as paper 000).
+// The adaptive rules default to the rates of paper 000's baselines (Flux.jl defaults there:
+// adagrad 0.1, adadelta 1.0 (no rate), adam 0.001).
 //
 // Stopping rule (paper 001 section 7): after each epoch F(w) is evaluated (one pass); the
 // solve stops when F has not decreased below best - tol * max(1, |best|) for
@@ -52,7 +52,7 @@ struct FirstOrderOptions {
   double learning_rate = 0.0;          // step size; <= 0 = default (1/L_F, or the adaptive rule's)
   std::string schedule = "constant";   // "constant", "inv_sqrt" (lr/sqrt(t)), "inv_time" (lr/t),
                                        // t = epoch number (from 1)
-  std::string momentum_type = "none";  // "none", "polyak" (Algorithm 3), "nesterov" (Alg. 4)
+  std::string momentum_type = "nesterov";  // "none", "polyak" (Algorithm 3), "nesterov" (Alg. 4)
   double momentum = 0.5;               // beta in [0, 1) for polyak / nesterov (paper 001 sec. 7)
   std::string adaptive = "none";       // "none", "adagrad", "adadelta", "adam"
   double adagrad_eps = 1e-8;           // AdaGrad offset: step lr / sqrt(s + eps)
