@@ -13,17 +13,15 @@ import clarabel
 import numpy as np
 import pytest
 import scipy.sparse as sp
+import svmkit
+from _first_order_refs import hinge_primal
 from scipy.optimize import minimize
 from sklearn.datasets import load_breast_cancer, load_diabetes, load_svmlight_file, load_wine
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import LinearSVC as SkLinearSVC
 from sklearn.svm import LinearSVR as SkLinearSVR
-
-import svmkit
 from svmkit import LinearSVC, LinearSVR
-
-from ._first_order_refs import hinge_primal
 
 RULES = [
     ("none", "none"),
