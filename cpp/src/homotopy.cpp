@@ -172,6 +172,13 @@ class Homotopy {
     if (interrupted) res.status = SolverStatus::interrupted;
     std::vector<double> sol = wbar;
     if (free_bias_) sol[d_] = eq15_bias(wbar.data());
+    if (opt_.rescale && opt_.lambda_min <= 0.0 && out.separable) {
+      double m = kInf;
+      for (Index i = 0; i < n_; ++i) m = std::min(m, p_.y[i] * z(sol.data(), i));
+      row_visits_ += n_;
+      if (m > 0.0 && std::isfinite(m))
+        for (double& v : sol) v /= m;
+    }
     out.margin = normalized_margin(sol.data(), /*use_given_bias=*/true);
     out.margin_upper = upper_best;
     res.objective = 0.5 * lambda * reg_sq(sol) + full_loss(sol.data());

@@ -58,10 +58,11 @@ struct AdaGradDualOptions {
   bool check_input = true;           // validate the data (including finiteness of X) first
 };
 
-#define SVMKIT_ADAGRAD_DUAL_OPTIONS(X)                                                           \
-  X(variant)                                                                                     \
-  X(rho) X(learning_rate) X(eps) X(tol) X(max_iter) X(max_gram_mb) X(history_every) X(n_threads) \
-      X(record_history) X(check_input)
+// clang-format off
+#define SVMKIT_ADAGRAD_DUAL_OPTIONS(X)                                                      \
+  X(variant) X(rho) X(learning_rate) X(eps) X(tol) X(max_iter) X(max_gram_mb)               \
+  X(history_every) X(n_threads) X(record_history) X(check_input)
+// clang-format on
 
 struct AdaGradDualResult {
   // solution = the dual variables a (n for SVC, 2n = [a+; a-] for SVR); objective = the min-form

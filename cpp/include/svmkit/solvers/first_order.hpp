@@ -45,38 +45,39 @@
 namespace svmkit {
 
 struct FirstOrderOptions {
-  long long max_iter = 5000;           // maximum number of epochs (passes of batches over the data)
-  double tol = 1e-8;                   // relative objective improvement that counts as progress
-  long long n_iter_no_change = 5;      // epochs without progress before stopping (paper 001: 5)
-  long long batch_size = 0;            // rows per step; 0 (or >= n) = full batch, 1 = stochastic
-  double learning_rate = 0.0;          // step size; <= 0 = default (1/L_F, or the adaptive rule's)
-  std::string schedule = "constant";   // "constant", "inv_sqrt" (lr/sqrt(t)), "inv_time" (lr/t),
-                                       // t = epoch number (from 1)
+  long long max_iter = 5000;          // maximum number of epochs (passes of batches over the data)
+  double tol = 1e-8;                  // relative objective improvement that counts as progress
+  long long n_iter_no_change = 5;     // epochs without progress before stopping (paper 001: 5)
+  long long batch_size = 0;           // rows per step; 0 (or >= n) = full batch, 1 = stochastic
+  double learning_rate = 0.0;         // step size; <= 0 = default (1/L_F, or the adaptive rule's)
+  std::string schedule = "constant";  // "constant", "inv_sqrt" (lr/sqrt(t)), "inv_time" (lr/t),
+                                      // t = epoch number (from 1)
   std::string momentum_type = "nesterov";  // "none", "polyak" (Algorithm 3), "nesterov" (Alg. 4)
-  double momentum = 0.5;               // beta in [0, 1) for polyak / nesterov (paper 001 sec. 7)
-  std::string adaptive = "none";       // "none", "adagrad", "adadelta", "adam"
-  double adagrad_eps = 1e-8;           // AdaGrad offset: step lr / sqrt(s + eps)
-  double adadelta_rho = 0.9;           // AdaDelta decay (paper 000: 0.9)
-  double adadelta_eps = 1e-8;          // AdaDelta constant (paper 000: 1e-8)
-  double adam_beta1 = 0.9;             // Adam first-moment decay (paper 000: 0.9)
-  double adam_beta2 = 0.8;             // Adam second-moment decay (paper 000: 0.8)
-  double adam_eps = 1e-8;              // Adam denominator offset
-  double l2_penalty = 1.0;             // coefficient of 1/2 ||w||^2
-  double l1_penalty = 0.0;             // coefficient of ||w||_1 (proximal step; never the bias)
-  bool shuffle = true;                 // draw mini-batches from a fresh permutation every epoch
-  std::uint64_t seed = 0;              // seed of the solver's own std::mt19937_64
-  bool return_best = true;             // return the best iterate seen (by epoch-end objective)
-  int n_threads = 0;                   // OpenMP threads; <= 0 uses the OpenMP default
-  bool record_history = true;          // keep one IterationRecord per epoch
-  bool check_input = true;             // validate the problem (including finiteness of X) first
+  double momentum = 0.5;          // beta in [0, 1) for polyak / nesterov (paper 001 sec. 7)
+  std::string adaptive = "none";  // "none", "adagrad", "adadelta", "adam"
+  double adagrad_eps = 1e-8;      // AdaGrad offset: step lr / sqrt(s + eps)
+  double adadelta_rho = 0.9;      // AdaDelta decay (paper 000: 0.9)
+  double adadelta_eps = 1e-8;     // AdaDelta constant (paper 000: 1e-8)
+  double adam_beta1 = 0.9;        // Adam first-moment decay (paper 000: 0.9)
+  double adam_beta2 = 0.8;        // Adam second-moment decay (paper 000: 0.8)
+  double adam_eps = 1e-8;         // Adam denominator offset
+  double l2_penalty = 1.0;        // coefficient of 1/2 ||w||^2
+  double l1_penalty = 0.0;        // coefficient of ||w||_1 (proximal step; never the bias)
+  bool shuffle = true;            // draw mini-batches from a fresh permutation every epoch
+  std::uint64_t seed = 0;         // seed of the solver's own std::mt19937_64
+  bool return_best = true;        // return the best iterate seen (by epoch-end objective)
+  int n_threads = 0;              // OpenMP threads; <= 0 uses the OpenMP default
+  bool record_history = true;     // keep one IterationRecord per epoch
+  bool check_input = true;        // validate the problem (including finiteness of X) first
 };
 
-#define SVMKIT_FIRST_ORDER_OPTIONS(X)                                                             \
-  X(max_iter)                                                                                     \
-  X(tol) X(n_iter_no_change) X(batch_size) X(learning_rate) X(schedule) X(momentum_type)          \
-      X(momentum) X(adaptive) X(adagrad_eps) X(adadelta_rho) X(adadelta_eps) X(adam_beta1)        \
-          X(adam_beta2) X(adam_eps) X(l2_penalty) X(l1_penalty) X(shuffle) X(seed) X(return_best) \
-              X(n_threads) X(record_history) X(check_input)
+// clang-format off
+#define SVMKIT_FIRST_ORDER_OPTIONS(X)                                                       \
+  X(max_iter) X(tol) X(n_iter_no_change) X(batch_size) X(learning_rate) X(schedule)        \
+  X(momentum_type) X(momentum) X(adaptive) X(adagrad_eps) X(adadelta_rho) X(adadelta_eps)  \
+  X(adam_beta1) X(adam_beta2) X(adam_eps) X(l2_penalty) X(l1_penalty) X(shuffle) X(seed)   \
+  X(return_best) X(n_threads) X(record_history) X(check_input)
+// clang-format on
 
 void validate_options(const FirstOrderOptions& options);
 

@@ -63,19 +63,25 @@ struct HomotopyOptions {
   std::uint64_t seed = 0;                   // seed of the solver's own std::mt19937_64 (stochastic)
   long long separability_check_after = 20;  // outer iterations before non-separability is judged
   long long separability_patience = 5;      // consecutive outer iterations with gamma(w) <= 0
-  bool record_iterates = false;             // keep the estimate after every outer iteration
-  int n_threads = 0;                        // OpenMP threads; <= 0 uses the OpenMP default
-  bool record_history = true;               // keep one IterationRecord per outer iteration
-  bool check_input = true;  // validate the problem (including finiteness of X) first
+  // Hard margin only: divide the final (w, b) by its smallest functional margin
+  // min_j y_j z_j (> 0), so the hard-margin constraints hold with equality at the closest
+  // points. This removes the O(lambda_s) shrinkage of ||w|| that the homotopy has not yet
+  // undone; the direction (angle and margin gaps) is unchanged. false = Algorithm 1's raw
+  // output. Recorded iterates are never rescaled.
+  bool rescale = true;
+  bool record_iterates = false;  // keep the estimate after every outer iteration
+  int n_threads = 0;             // OpenMP threads; <= 0 uses the OpenMP default
+  bool record_history = true;    // keep one IterationRecord per outer iteration
+  bool check_input = true;       // validate the problem (including finiteness of X) first
 };
 
-#define SVMKIT_HOMOTOPY_OPTIONS(X)                                                         \
-  X(max_iter)                                                                              \
-  X(tol)                                                                                   \
-  X(p)                                                                                     \
-  X(r) X(s0) X(step_constant) X(lambda_min) X(lambda_scale) X(iterate) X(normalized_steps) \
-      X(batch_size) X(seed) X(separability_check_after) X(separability_patience)           \
-          X(record_iterates) X(n_threads) X(record_history) X(check_input)
+// clang-format off
+#define SVMKIT_HOMOTOPY_OPTIONS(X)                                                          \
+  X(max_iter) X(tol) X(p) X(r) X(s0) X(step_constant) X(lambda_min) X(lambda_scale)        \
+  X(iterate) X(normalized_steps) X(batch_size) X(seed) X(separability_check_after)         \
+  X(separability_patience) X(rescale) X(record_iterates) X(n_threads) X(record_history)    \
+  X(check_input)
+// clang-format on
 
 struct HomotopyResult {
   // solution = (w, b) with b already in units of the intercept coordinate (b * scale adds to
