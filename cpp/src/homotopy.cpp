@@ -134,7 +134,7 @@ class Homotopy {
                 : kInf;
       if (opt_.record_iterates) {
         std::vector<double> sol = wbar;
-        if (free_bias_) sol[d_] = eq15_bias(wbar.data());
+        if (free_bias_ && opt_.lambda_min <= 0.0) sol[d_] = eq15_bias(wbar.data());
         out.iterates.insert(out.iterates.end(), sol.begin(), sol.end());
       }
       if (opt_.record_history || cb_.on_iteration) {
@@ -171,7 +171,7 @@ class Homotopy {
     }
     if (interrupted) res.status = SolverStatus::interrupted;
     std::vector<double> sol = wbar;
-    if (free_bias_) sol[d_] = eq15_bias(wbar.data());
+    if (free_bias_ && opt_.lambda_min <= 0.0) sol[d_] = eq15_bias(wbar.data());
     if (opt_.rescale && opt_.lambda_min <= 0.0 && out.separable) {
       double m = kInf;
       for (Index i = 0; i < n_; ++i) m = std::min(m, p_.y[i] * z(sol.data(), i));

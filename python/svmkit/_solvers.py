@@ -106,8 +106,10 @@ def _fit_sgd(req: LinearFitRequest) -> dict:
 def _fit_homotopy(req: LinearFitRequest) -> dict:
     """Homotopic subgradient method (paper 004 Algorithm 1) on the hinge loss.
 
-    C = inf is the hard-margin SVM (lambda_s -> 0); a finite C stops the homotopy at
-    lambda_min = 1 / (C n), the soft-margin problem of LinearSVC's objective. The per-sample
+    C = inf is the hard-margin SVM (lambda_s = (s0 + s)^-p -> 0, the paper's schedule). A
+    finite C solves LinearSVC's soft-margin hinge objective: lambda_s = max((s0 + s)^-p / n,
+    1 / (C n)) (defaults lambda_scale = 1/n and lambda_min = 1/(C n)), i.e. a homotopy in
+    C_s = (s0 + s)^p that stops at C. The per-sample
     weights c_j = cost_j / C enter the paper's averaged loss 1/n sum c_j hinge. On data that
     do not look linearly separable (hard margin) a UserWarning is issued and the result's
     status is "not_separable".
@@ -119,6 +121,8 @@ def _fit_homotopy(req: LinearFitRequest) -> dict:
     n = int(req.y.shape[0])
     finite = math.isfinite(req.C)
     opts.setdefault("lambda_min", 1.0 / (req.C * n) if finite else 0.0)
+    if finite:
+        opts.setdefault("lambda_scale", 1.0 / n)
     weights = req.cost / req.C if finite else req.cost
     if req.random_state is not None:
         opts.setdefault("seed", int(req.random_state))

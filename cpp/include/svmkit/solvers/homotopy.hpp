@@ -20,7 +20,8 @@
 // mini-batches drawn from a private std::mt19937_64 (section 6.3).
 // Bias: with fit_intercept and regularize_intercept = false the bias is an unregularized
 // coordinate (subgradient steps, no shrinkage), and the reported bias is recomputed from the
-// final w by eq. (15), b = -(min_{y=+1} x.w + max_{y=-1} x.w) / 2, the best bias for that w.
+// final w by eq. (15), b = -(min_{y=+1} x.w + max_{y=-1} x.w) / 2, the best bias for that w
+// (hard margin only; with lambda_min > 0 the iterate's own bias is reported).
 // With regularize_intercept = true the bias is an ordinary (shrunk) coordinate of the data
 // augmented by intercept_scaling, i.e. the hard-margin problem min ||w||^2 + b^2.
 //
