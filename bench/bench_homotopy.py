@@ -15,7 +15,6 @@ import time
 from pathlib import Path
 
 import numpy as np
-
 import svmkit
 from svmkit import _core
 from svmkit.plotting import plot_series

@@ -96,3 +96,27 @@ def svm_dual(
         A, b, cones = A_box, b_box, [clarabel.NonnegativeConeT(2 * m)]
     a = _solve(sp.csc_matrix(Q), q, A, b, cones)
     return a, float(0.5 * a @ Q @ a + q @ a)
+
+
+def epsilon_qp(X, y, C, eps):
+    """min 1/2 (||w||^2 + b^2) + C sum xi, xi >= |x.w + b - y| - eps, xi >= 0 (clarabel)."""
+    n, d = X.shape
+    P = sp.diags(np.r_[np.ones(d + 1), np.zeros(n)])
+    q = np.r_[np.zeros(d + 1), np.full(n, C)]
+    Xb = sp.csr_matrix(np.hstack([X, np.ones((n, 1))]))
+    A = sp.vstack(
+        [
+            sp.hstack([Xb, -sp.eye(n)]),
+            sp.hstack([-Xb, -sp.eye(n)]),
+            sp.hstack([sp.csr_matrix((n, d + 1)), -sp.eye(n)]),
+        ]
+    ).tocsc()
+    b = np.r_[eps + y, eps - y, np.zeros(n)]
+    s = clarabel.DefaultSettings()
+    s.verbose = False
+    sol = clarabel.DefaultSolver(
+        sp.csc_matrix(P), q, A, b, [clarabel.NonnegativeConeT(3 * n)], s
+    ).solve()
+    x = np.asarray(sol.x)
+    w, b0 = x[:d], x[d]
+    return float(0.5 * (w @ w + b0 * b0) + C * np.maximum(0.0, np.abs(X @ w + b0 - y) - eps).sum())

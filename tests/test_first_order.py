@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 import svmkit
-from _first_order_refs import hinge_primal
+from _first_order_refs import epsilon_qp, hinge_primal
 from scipy.optimize import minimize
 from sklearn.datasets import load_breast_cancer, load_diabetes, load_svmlight_file, load_wine
 from sklearn.exceptions import ConvergenceWarning
@@ -129,29 +129,6 @@ def test_smoothed_hinge_matches_lbfgs(cancer):
     assert abs(f - ref.fun) / ref.fun < 1e-3
 
 
-def epsilon_qp(X, y, C, eps):
-    """min 1/2 (||w||^2 + b^2) + C sum xi, xi >= |x.w + b - y| - eps, xi >= 0 (clarabel)."""
-    n, d = X.shape
-    P = sp.diags(np.r_[np.ones(d + 1), np.zeros(n)])
-    q = np.r_[np.zeros(d + 1), np.full(n, C)]
-    Xb = sp.csr_matrix(np.hstack([X, np.ones((n, 1))]))
-    A = sp.vstack(
-        [
-            sp.hstack([Xb, -sp.eye(n)]),
-            sp.hstack([-Xb, -sp.eye(n)]),
-            sp.hstack([sp.csr_matrix((n, d + 1)), -sp.eye(n)]),
-        ]
-    ).tocsc()
-    b = np.r_[eps + y, eps - y, np.zeros(n)]
-    s = clarabel.DefaultSettings()
-    s.verbose = False
-    sol = clarabel.DefaultSolver(
-        sp.csc_matrix(P), q, A, b, [clarabel.NonnegativeConeT(3 * n)], s
-    ).solve()
-    x = np.asarray(sol.x)
-    return primal_objective(X, y, x[:d], x[d], C, "epsilon_insensitive", eps=eps)
-
-
 @pytest.mark.parametrize("mom,ada", [("nesterov", "none"), ("none", "adam")])
 def test_svr_losses_match_references(diabetes, mom, ada):
     X, y = diabetes
@@ -253,7 +230,7 @@ def test_minibatch_and_stochastic_are_seeded_and_converge(cancer):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         fits = [
-            LinearSVC(C=C, solver="sgd", random_state=s, solver_options=opts, n_jobs=2).fit(X, y)
+            LinearSVC(C=C, solver="sgd", random_state=s, solver_options=opts, n_jobs=1).fit(X, y)
             for s in (3, 3, 4)
         ]
     np.testing.assert_array_equal(fits[0].coef_, fits[1].coef_)
@@ -372,3 +349,24 @@ def test_shared_datasets(shared_datasets):
     m = LinearSVR(C=C, epsilon=0.1, solver="sgd").fit(X, y)
     f = primal_objective(X, y, *fitted_wb(m), C, "squared_epsilon_insensitive", eps=0.1)
     assert abs(f - f_star) / f_star < 1e-3
+
+
+def test_plotting_from_history(cancer):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from svmkit.plotting import objective_gap, plot_convergence
+
+    X, y = cancer
+    runs = [
+        LinearSVC(
+            C=0.1, solver="sgd", n_jobs=1, max_iter=20000, solver_options={"momentum_type": m}
+        ).fit(X, y)
+        for m in ("none", "nesterov")
+    ]
+    it, gap = objective_gap(runs[0].result_[0], f_star=runs[0].result_[0]["objective"])
+    assert it.shape == gap.shape and np.all(gap >= -1e-12)
+    ax = plot_convergence(runs, labels=["none", "nesterov"])
+    assert len(ax.get_lines()) == 2 and ax.get_xscale() == "log" and ax.get_yscale() == "log"
+    with pytest.raises(TypeError, match="expected a solver result"):
+        plot_convergence([42])
