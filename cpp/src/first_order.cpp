@@ -221,6 +221,11 @@ class FirstOrderSolver {
   void adaptive_step(Adaptive ada, double lr, long long t, const std::vector<double>& g,
                      std::vector<double>& s1, std::vector<double>& s2, std::vector<double>& delta,
                      std::vector<double>& eff) const {
+    // Adam's bias corrections depend on the step count only.
+    const double c1 =
+        ada == Adaptive::adam ? 1.0 - std::pow(opt_.adam_beta1, static_cast<double>(t)) : 1.0;
+    const double c2 =
+        ada == Adaptive::adam ? 1.0 - std::pow(opt_.adam_beta2, static_cast<double>(t)) : 1.0;
     for (Index j = 0; j < dim_; ++j) {
       const double gj = g[j];
       switch (ada) {
@@ -245,8 +250,8 @@ class FirstOrderSolver {
           const double b1 = opt_.adam_beta1, b2 = opt_.adam_beta2;
           s1[j] = b1 * s1[j] + (1.0 - b1) * gj;
           s2[j] = b2 * s2[j] + (1.0 - b2) * gj * gj;
-          const double mh = s1[j] / (1.0 - std::pow(b1, static_cast<double>(t)));
-          const double vh = s2[j] / (1.0 - std::pow(b2, static_cast<double>(t)));
+          const double mh = s1[j] / c1;
+          const double vh = s2[j] / c2;
           eff[j] = lr / (std::sqrt(vh) + opt_.adam_eps);
           delta[j] = eff[j] * mh;
           break;
