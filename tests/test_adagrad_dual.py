@@ -160,6 +160,36 @@ def test_error_paths(cancer200):
         fit_adagrad_dual(X, y, sample_weight=-np.ones(len(y)))
     with pytest.raises(ValueError, match="history_every"):
         fit_adagrad_dual(X, y, options={"history_every": 0})
+    with pytest.raises(ValueError, match="rho must be > 0"):
+        fit_adagrad_dual(X, y, rho=0.0)
+    with pytest.raises(ValueError, match="learning_rate must be > 0"):
+        fit_adagrad_dual(X, y, learning_rate=-1.0)
+    with pytest.raises(ValueError, match="tol must be >= 0"):
+        fit_adagrad_dual(X, y, tol=-1.0)
+    with pytest.raises(ValueError, match="max_iter must be >= 0"):
+        fit_adagrad_dual(X, y, max_iter=-1)
+    with pytest.raises(ValueError, match="degree must be >= 1"):
+        fit_adagrad_dual(X, y, kernel="poly", degree=0)
+    with pytest.raises(ValueError, match="epsilon must be >= 0"):
+        fit_adagrad_dual(X, y, "regression", epsilon=-0.1)
+    with pytest.raises(ValueError, match="task must be one of"):
+        fit_adagrad_dual(X, y, "ranking")
+    with pytest.raises(ValueError, match="eps must be > 0"):
+        fit_adagrad_dual(X, y, options={"eps": 0.0})
+    with pytest.raises(ValueError, match="max_gram_mb must be > 0"):
+        fit_adagrad_dual(X, y, options={"max_gram_mb": 0.0})
+    with pytest.raises(ValueError, match="y must be 1-D"):
+        fit_adagrad_dual(X, y[:, None])
+    with pytest.raises(TypeError, match="options must be a dict"):
+        fit_adagrad_dual(X, y, options=[1])
+    with pytest.raises(TypeError, match="callback must be callable"):
+        fit_adagrad_dual(X, y, callback=3)
+    with pytest.raises(ValueError, match="square n x n Gram matrix"):
+        fit_adagrad_dual(X, y, kernel="precomputed")
+    with pytest.raises(ValueError, match="contains NaN"):
+        fit_adagrad_dual(X, np.where(np.arange(len(y)) == 0, np.nan, y), "regression")
+    with pytest.raises(ValueError, match="not finite|NaN or inf|finite"):
+        fit_adagrad_dual(np.where(np.arange(X.size).reshape(X.shape) == 0, np.inf, X), y)
 
 
 def test_shared_heart(shared_datasets):
