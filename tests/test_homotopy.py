@@ -161,7 +161,33 @@ def test_non_separable_warns_and_stops():
     with pytest.warns(UserWarning, match="do not appear to be linearly separable"):
         m.fit(TOY_X, y)
     assert m.result_[0]["status"] == "not_separable"
-    assert m.n_iter_ < svmkit.solver_defaults("homotopy")["max_iter"]
+    assert m.n_iter_ == svmkit.solver_defaults("homotopy")["max_iter"]
+    # the optional early rule stops sooner
+    early = LinearSVC(
+        loss="hinge",
+        C=float("inf"),
+        solver="homotopy",
+        fit_intercept=False,
+        solver_options={"separability_check_after": 20},
+    )
+    with pytest.warns(UserWarning, match="do not appear to be linearly separable"):
+        early.fit(TOY_X, y)
+    assert early.n_iter_ == 20  # gamma <= 0 throughout: stops as soon as s reaches 20
+
+
+def test_small_margin_separable_data_is_not_reported_non_separable():
+    """Standardized breast cancer is separable (clarabel finds w with y(w.x + b) >= 1) but the
+    homotopy does not separate it early: the default makes no early judgement (the run reaches
+    its iteration limit, where it is reported as 'not separable or margin too small')."""
+    from sklearn.datasets import load_breast_cancer
+
+    X, y = load_breast_cancer(return_X_y=True)
+    X = StandardScaler().fit_transform(X)
+    y = np.where(y == 1, 1.0, -1.0)
+    w, b = hard_margin(X, y, fit_intercept=True)  # feasible: the data are separable
+    assert np.all(y * (X @ w + b) >= 1 - 1e-6)
+    r = run(X, y, True, False, max_iter=10)
+    assert r["iterations"] == 10 and r["status"] == "max_iter"  # no early false alarm
 
 
 def test_iris_setosa(shared_datasets=None):

@@ -55,6 +55,7 @@ class Homotopy {
     std::mt19937_64 rng(opt_.seed);
     double upper_best = kInf, lambda = 1.0, gap = kNaN;
     long long nonsep_streak = 0, s = 0, total_inner = 0;
+    double last_lower = kNaN;
     res.status = SolverStatus::max_iter;
     bool interrupted = false;
 
@@ -159,8 +160,9 @@ class Homotopy {
         break;
       }
       nonsep_streak = lower > 0.0 ? 0 : nonsep_streak + 1;
-      if (opt_.lambda_min <= 0.0 && s >= opt_.separability_check_after &&
-          nonsep_streak >= opt_.separability_patience) {
+      last_lower = lower;
+      if (opt_.lambda_min <= 0.0 && opt_.separability_check_after > 0 &&
+          s >= opt_.separability_check_after && nonsep_streak >= opt_.separability_patience) {
         out.separable = false;
         break;
       }
@@ -170,6 +172,11 @@ class Homotopy {
       }
     }
     if (interrupted) res.status = SolverStatus::interrupted;
+    // At the iteration limit an estimate that still does not separate the data is reported as
+    // non-separable (or not yet separated: a first-order method cannot tell the two apart).
+    if (res.status == SolverStatus::max_iter && opt_.lambda_min <= 0.0 && s > 0 &&
+        !(last_lower > 0.0))
+      out.separable = false;
     std::vector<double> sol = wbar;
     if (free_bias_ && opt_.lambda_min <= 0.0) sol[d_] = eq15_bias(wbar.data());
     if (opt_.rescale && opt_.lambda_min <= 0.0 && out.separable) {

@@ -146,8 +146,9 @@ def _fit_homotopy(req: LinearFitRequest) -> dict:
         res["status"] = "not_separable"
         warnings.warn(
             "homotopy: the data do not appear to be linearly separable (the iterates never "
-            f"separated the classes after {res['iterations']} outer iterations); the hard-margin "
-            "SVM does not exist. Use a finite C (soft margin) or another solver.",
+            f"separated the classes in {res['iterations']} outer iterations): either the "
+            "hard-margin SVM does not exist or its margin is too small for max_iter. Use a "
+            "finite C (soft margin), another solver, or a larger max_iter.",
             UserWarning,
             stacklevel=4,
         )

@@ -31,10 +31,15 @@
 // the inner iterations) the max margin is at most ||sum_j a_j y_j x_j|| (homogeneous case:
 // the min-norm point of the hull of {y_j x_j}) or half the distance between a point of each
 // class's hull (unregularized bias). The solve stops when (upper - lower) / upper <= tol,
-// (strict, so tol = 0 runs all max_iter outer iterations), after max_iter outer iterations,
-// or when the data look non-separable: gamma(w) <= 0 for
-// `separability_patience` consecutive outer iterations after `separability_check_after`
-// outer iterations; then HomotopyResult::separable is false (the bindings warn).
+// (strict, so tol = 0 runs all max_iter outer iterations) or after max_iter outer iterations.
+// Non-separable data: the estimate never separates the classes (gamma(w) <= 0). When the
+// iteration limit is reached with gamma(w) <= 0, HomotopyResult::separable is false (the
+// bindings warn): the data are not separable, or their margin is too small to be reached in
+// max_iter outer iterations (a first-order method cannot tell these apart early; e.g. the
+// standardized breast-cancer data are separable but stay unseparated for 60+ outer
+// iterations). Optionally (separability_check_after > 0) the solve stops early once
+// gamma(w) <= 0 held for separability_patience consecutive outer iterations after
+// separability_check_after outer iterations.
 #pragma once
 
 #include <cstdint>
@@ -58,12 +63,12 @@ struct HomotopyOptions {
   // multiplied by 1/k (1/n turns the paper's mean hinge loss into a sum), so lambda_s reaches
   // the data's lambda' (below which the regularized solution is the hard-margin one) sooner.
   double lambda_scale = 1.0;
-  std::string iterate = "average";          // "average" (Algorithm 1) or "best" (section 6.4)
-  bool normalized_steps = false;            // section 6.1: steps of length eta_s along g / ||g||
-  long long batch_size = 0;                 // section 6.3: rows per subgradient; 0 (or >= n) = all
-  std::uint64_t seed = 0;                   // seed of the solver's own std::mt19937_64 (stochastic)
-  long long separability_check_after = 20;  // outer iterations before non-separability is judged
-  long long separability_patience = 5;      // consecutive outer iterations with gamma(w) <= 0
+  std::string iterate = "average";         // "average" (Algorithm 1) or "best" (section 6.4)
+  bool normalized_steps = false;           // section 6.1: steps of length eta_s along g / ||g||
+  long long batch_size = 0;                // section 6.3: rows per subgradient; 0 (or >= n) = all
+  std::uint64_t seed = 0;                  // seed of the solver's own std::mt19937_64 (stochastic)
+  long long separability_check_after = 0;  // > 0: judge non-separability early (see above)
+  long long separability_patience = 5;     // consecutive outer iterations with gamma(w) <= 0
   // Hard margin only: divide the final (w, b) by its smallest functional margin
   // min_j y_j z_j (> 0), so the hard-margin constraints hold with equality at the closest
   // points. This removes the O(lambda_s) shrinkage of ||w|| that the homotopy has not yet
