@@ -10,6 +10,7 @@ namespace svmkit::py_bind {
 void bind_linear(py::module_& m);
 void bind_svmlight(py::module_& m);
 void bind_nssvm(py::module_& m);
+void bind_first_order(py::module_& m);
 }
 
 PYBIND11_MODULE(_core, m) {
@@ -41,4 +42,5 @@ PYBIND11_MODULE(_core, m) {
   svmkit::py_bind::bind_linear(m);
   svmkit::py_bind::bind_svmlight(m);
   svmkit::py_bind::bind_nssvm(m);
+  svmkit::py_bind::bind_first_order(m);
 }

@@ -4,6 +4,7 @@ Estimators follow scikit-learn's conventions. See the README for the formulation
 """
 
 from . import datasets
+from ._adagrad_dual import fit_adagrad_dual
 from ._linear import LinearSVC, LinearSVR
 from ._model_io import load_model, save_model
 from ._solvers import solver_defaults
@@ -17,6 +18,9 @@ __all__ = [
     "LinearSVR",
     "SparseSVC",
     "nssvm_defaults",
+    "LinearSVC",
+    "LinearSVR",
+    "fit_adagrad_dual",
     "load_model",
     "save_model",
     "solver_defaults",
