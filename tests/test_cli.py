@@ -197,12 +197,15 @@ def test_demo_quick_prints_credit_and_table(tmp_path: Path) -> None:
     assert "make_two_gaussians" in out
     for word in ("dataset", "solver", "loss", "test acc", "fit time", "passes", "iters"):
         assert word in out
-    from svmkit import LinearSVC
-    from svmkit._solvers import LINEAR_SOLVERS
+    from svmkit.cli import _demo_runs
 
-    for name, spec in LINEAR_SOLVERS.items():
-        for loss in set(spec.losses) & set(LinearSVC._LOSSES):
-            assert re.search(rf"breast_cancer \S+\s+{name}\s+{loss}\s+\d+\.\d+%", out), loss
+    for label, loss, _ in _demo_runs():
+        pattern = rf"breast_cancer \S+\s+{re.escape(label)}\s+{re.escape(loss)}\s+(\d+\.\d+)%"
+        found = re.search(pattern, out)
+        assert found, (label, loss)
+        assert float(found.group(1)) > 90.0, (label, loss)
+    solvers = {label.split()[0] for label, _, _ in _demo_runs()}
+    assert {"tron", "sgd", "homotopy", "SparseSVC"} <= solvers
     rows = re.findall(r"breast_cancer \S+\s+sklearn LinearSVC\s+squared_hinge\s+([0-9.]+)%", out)
     assert rows and float(rows[0]) > 90.0
 

@@ -13,15 +13,13 @@ from ._sparse_svc import SparseSVC, nssvm_defaults
 __version__ = "0.1.0"
 
 __all__ = [
-    "datasets",
     "LinearSVC",
     "LinearSVR",
     "SparseSVC",
-    "nssvm_defaults",
-    "LinearSVC",
-    "LinearSVR",
+    "datasets",
     "fit_adagrad_dual",
     "load_model",
+    "nssvm_defaults",
     "save_model",
     "solver_defaults",
     "__version__",
