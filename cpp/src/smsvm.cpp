@@ -4,6 +4,7 @@
 #include <Eigen/Dense>
 #include <algorithm>
 #include <chrono>
+#include <limits>
 #include <cmath>
 #include <string>
 #include <variant>
@@ -97,6 +98,14 @@ class Smsvm {
 
   bool is_bias(Index j) const { return p_.fit_intercept && j == m_; }
 
+  // Threads pay off only when a pass has enough work (thread start-up and barriers cost
+  // microseconds, more on a loaded machine): one chunk per ~2^17 matrix entries.
+  int pass_chunks() const {
+    const double work = static_cast<double>(N_) * static_cast<double>(std::max<Index>(m_, 1));
+    const int by_work = static_cast<int>(std::min<double>(threads_, 1.0 + work / 131072.0));
+    return std::max(1, std::min(by_work, reduction_chunks(N_, threads_)));
+  }
+
   // One pass over X at w: z = X~ w, the smoothed/hinge loss sums, ghat (full, loss part +
   // l2 part), Dv_i = v_i phi''(u_i) and, if hess, the active block H = X~_A^T Dv X~_A +
   // diag(l2) (lower triangle).
@@ -104,7 +113,7 @@ class Smsvm {
                const std::vector<double>* z_old) {
     ++passes_;
     const Index k = static_cast<Index>(A_.size());
-    const int chunks = reduction_chunks(N_, threads_);
+    const int chunks = pass_chunks();
     gbufs_.resize(chunks);
     std::vector<PassOut> outs(chunks);
     std::vector<Eigen::MatrixXd> hbufs(hess ? chunks : 0);
@@ -185,7 +194,7 @@ class Smsvm {
       for (Index i = 0; i < N_; ++i) q_[i] += bd;
       return;
     }
-    matvec(X_, d.data(), q_.data(), threads_);
+    matvec(X_, d.data(), q_.data(), pass_chunks());
     for (Index i = 0; i < N_; ++i) q_[i] += bd;
   }
 
@@ -206,7 +215,7 @@ class Smsvm {
   void gather_active() {
     ++passes_;
     XA_.setZero(N_, kw_);
-    parallel_for(N_, threads_, [&](Index i) {
+    parallel_for(N_, pass_chunks(), [&](Index i) {
       for_each_in_row(X_, i, [&](Index j, double x) {
         const Index q = pos_[j];
         if (q >= 0 && q < kw_) XA_(i, q) += x;
@@ -429,64 +438,84 @@ SolveResult Smsvm<V>::run(const SmsvmWarmStart& warm, SmsvmInfo* info) {
     double bcoef = 0.0;
     for (Index j = 0; j < nc_; ++j) bcoef += d[j] * ghat_[j];
     double acoef = 0.0;
-    const bool fused = !adjusted && !woodbury_;
-    if (fused) {
+    bool have_q = false;
+    if (!adjusted && !woodbury_) {
       const Index k = static_cast<Index>(A_.size());
       Vec dA(k);
       for (Index q = 0; q < k; ++q) dA[q] = d[A_[q]];
       acoef = 0.5 * dA.dot(H_.selfadjointView<Eigen::Lower>() * dA);
     } else {
+      // The block H_JJ of newly activated coordinates is not assembled: d^T H d from X d.
       direction_pass(d);
+      have_q = true;
       for (Index i = 0; i < N_; ++i) acoef += dv_[i] * q_[i] * q_[i];
       for (Index j = 0; j < nc_; ++j) acoef += (is_bias(j) ? lam_b_ : lam_) * d[j] * d[j];
       acoef *= 0.5;
     }
+    if (adjusted) rebuild_active();  // the trial pass assembles H on the enlarged set
     const LineSearchL1Result ls =
         line_search_l1(w.data(), d.data(), m_, std::max(acoef, 0.0), bcoef, mu_, o_.s_max);
     double s = ls.s;
+    // Trial point w+ = w + s d (exact zeros at a breakpoint). Coordinates that change sign are
+    // set to zero (Algorithm 2, line 20); that moves w+ off the ray, so the Armijo test below
+    // uses the actual displacement g^T (w+ - w) (equal to s d^T g when nothing flips).
     apply_step_l1(w.data(), d.data(), m_, ls, wt.data());
     if (p_.fit_intercept) wt[m_] = w[m_] + s * d[m_];
-    // Armijo guard on the true smoothed objective f_alpha (Algorithm 2, lines 10-14).
+    bool flipped = false;
+    double sigma_min = std::numeric_limits<double>::infinity();  // first sign change on the ray
+    if (l1) {
+      for (Index j = 0; j < m_; ++j) {
+        if (w[j] != 0.0 && d[j] != 0.0 && ((w[j] > 0.0) != (d[j] > 0.0)))
+          sigma_min = std::min(sigma_min, -w[j] / d[j]);
+        if (w[j] != 0.0 && wt[j] != 0.0 && ((w[j] > 0.0) != (wt[j] > 0.0))) {
+          wt[j] = 0.0;
+          flipped = true;
+        }
+      }
+    }
+    // Armijo guard on the true smoothed objective f_alpha (Algorithm 2, lines 10-14). The
+    // full step is evaluated by a pass that also assembles the gradient and the Hessian block
+    // at w+, so an accepted full step costs one pass; backtracking reuses X d.
     long long halvings = 0;
     bool accepted = false;
     bool gh_at_trial = false;
     if (s > 0.0) {
-      if (fused) {
-        z_keep = z_;
-        std::vector<double> ghat_keep = ghat_, dv_keep = dv_;
-        Eigen::MatrixXd H_keep = H_;
-        const PassOut trial = eval(wt, alpha, true, &z_keep);
-        const double df = trial.dfs + reg_diff(wt, w);
-        if (std::isfinite(df) && df <= o_.c1 * s * dec) {
-          accepted = true;
-          gh_at_trial = true;
-          cur = trial;
-          fh_cur = trial.fh;
-        } else {
-          // Keep the trial's X d for backtracking; restore the state at w.
+      double pred = 0.0;
+      for (Index j = 0; j < nc_; ++j) pred += g[j] * (wt[j] - w[j]);
+      z_keep = z_;
+      const PassOut trial = eval(wt, alpha, !woodbury_, &z_keep);
+      const double df = trial.dfs + reg_diff(wt, w);
+      if (pred < 0.0 && std::isfinite(df) && df <= o_.c1 * pred) {
+        accepted = true;
+        gh_at_trial = true;
+        cur = trial;
+        fh_cur = trial.fh;
+      } else {
+        if (!have_q && !flipped) {
           q_.resize(N_);
           for (Index i = 0; i < N_; ++i) q_[i] = (z_[i] - z_keep[i]) / s;
-          z_ = z_keep;
-          ghat_ = ghat_keep;
-          dv_ = dv_keep;
-          H_ = H_keep;
+          have_q = true;
         }
-      }
-      if (!accepted) {
-        if (fused) {
-          s *= 0.5;
-          ++halvings;
-        }
-        while (s >= o_.s_min) {
+        z_ = z_keep;
+        if (!have_q) direction_pass(d);
+        // Backtrack on the ray, never past the first sign change (where that coordinate
+        // lands on exactly zero), so that z + s X d is exact.
+        s = std::min(0.5 * s, sigma_min);
+        ++halvings;
+        while (true) {
+          const bool landing = s == sigma_min;
+          if (s < o_.s_min && !landing) break;
           for (Index j = 0; j < nc_; ++j) wt[j] = w[j] + s * d[j];
-          if (halvings == 0) apply_step_l1(w.data(), d.data(), m_, ls, wt.data());
+          if (landing)
+            for (Index j = 0; j < m_; ++j)
+              if (w[j] != 0.0 && d[j] != 0.0 && -w[j] / d[j] == s) wt[j] = 0.0;
           double dfs = 0.0;
           for (Index i = 0; i < N_; ++i) {
             const double u0 = 1.0 - p_.y[i] * z_[i];
             dfs += v_[i] * smooth_diff(u0 - p_.y[i] * s * q_[i], u0, alpha);
           }
-          const double df = dfs + reg_diff(wt, w);
-          if (std::isfinite(df) && df <= o_.c1 * s * dec) {
+          const double dff = dfs + reg_diff(wt, w);
+          if (std::isfinite(dff) && dff <= o_.c1 * s * dec) {
             accepted = true;
             break;
           }
@@ -496,42 +525,35 @@ SolveResult Smsvm<V>::run(const SmsvmWarmStart& warm, SmsvmInfo* info) {
         if (accepted) {
           for (Index i = 0; i < N_; ++i) z_[i] += s * q_[i];
           fh_cur = hinge_from_z(z_);
-          have_gh = false;
         }
+        have_gh = false;
       }
     }
     if (!accepted) {
       // Lines 15-18: line search failure reduces alpha; w is kept.
-      if (adjusted) rebuild_active();
       ++ls_fail;
       alpha *= o_.beta;
       adjust = true;
       have_gh = false;
       level_steps = 0;
     } else {
-      // Line 20-21: coordinates that land on zero or change sign leave the active set.
-      bool moved_z = false, dropped = false;
+      // Lines 20-21: coordinates at zero leave the active set (sign changes were zeroed above).
+      bool dropped = false;
       if (l1) {
         for (Index j = 0; j < m_; ++j) {
-          if (!act_[j]) continue;
-          const bool flip = w[j] != 0.0 && wt[j] != 0.0 && ((w[j] > 0.0) != (wt[j] > 0.0));
-          if (wt[j] == 0.0 || flip) {
-            if (wt[j] != 0.0) moved_z = true;
-            wt[j] = 0.0;
+          if (act_[j] && wt[j] == 0.0) {
             act_[j] = 0;
             dropped = true;
           }
         }
       }
       w.swap(wt);
-      if (moved_z) have_gh = false;
-      else if (gh_at_trial) have_gh = true;
-      if (dropped || adjusted) {
+      if (gh_at_trial) have_gh = true;
+      if (dropped) {
         // Restrict H to the new active set when it is still valid.
-        const std::vector<Index> old_A = A_;
         const std::vector<Index> old_pos = pos_;
         rebuild_active();
-        if (have_gh && !woodbury_ && !adjusted) {
+        if (have_gh && !woodbury_) {
           const Index k = static_cast<Index>(A_.size());
           Eigen::MatrixXd Hn(k, k);
           for (Index a = 0; a < k; ++a)
@@ -543,13 +565,6 @@ SolveResult Smsvm<V>::run(const SmsvmWarmStart& warm, SmsvmInfo* info) {
         } else {
           have_gh = false;
         }
-      }
-      if (moved_z) {
-        matvec(X_, w.data(), z_.data(), threads_);
-        ++passes_;
-        const double bw = p_.fit_intercept ? w[m_] * scale_ : 0.0;
-        for (Index i = 0; i < N_; ++i) z_[i] += bw;
-        fh_cur = hinge_from_z(z_);
       }
     }
     if (o_.record_history || cb_.on_iteration) {
@@ -575,7 +590,7 @@ SolveResult Smsvm<V>::run(const SmsvmWarmStart& warm, SmsvmInfo* info) {
   if (interrupted) status = SolverStatus::interrupted;
   // Final objective F at w (hinge, LIBLINEAR scale), from exact margins.
   {
-    matvec(X_, w.data(), z_.data(), threads_);
+    matvec(X_, w.data(), z_.data(), pass_chunks());
     ++passes_;
     const double bw = p_.fit_intercept ? w[m_] * scale_ : 0.0;
     for (Index i = 0; i < N_; ++i) z_[i] += bw;

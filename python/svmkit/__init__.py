@@ -5,8 +5,9 @@ Estimators follow scikit-learn's conventions. See the README for the formulation
 
 from ._linear import LinearSVC, LinearSVR
 from ._model_io import load_model, save_model
+from ._path import smsvm_path
 from ._solvers import solver_defaults
 
 __version__ = "0.1.0"
 
-__all__ = ["LinearSVC", "LinearSVR", "load_model", "save_model", "solver_defaults", "__version__"]
+__all__ = ["LinearSVC", "LinearSVR", "load_model", "save_model", "smsvm_path", "solver_defaults", "__version__"]
