@@ -174,6 +174,7 @@ class Smsvm {
       for (Index j = 0; j < nc_; ++j) ghat_[j] += gbufs_[c][j];
     }
     for (Index j = 0; j < nc_; ++j) ghat_[j] += (is_bias(j) ? lam_b_ : lam_) * w[j];
+    h_valid_ = hess;
     if (hess) {
       H_ = hbufs[0];
       for (int c = 1; c < chunks; ++c) H_ += hbufs[c];
@@ -183,11 +184,11 @@ class Smsvm {
   }
 
   // q = X~ d (one pass), d nonzero only on A.
-  void direction_pass(const std::vector<double>& d) {
+  void direction_pass(const std::vector<double>& d, bool only_active) {
     ++passes_;
     q_.resize(N_);
     const double bd = p_.fit_intercept ? d[m_] * scale_ : 0.0;
-    if (woodbury_) {
+    if (woodbury_ && only_active) {
       Vec dw(kw_);
       for (Index t = 0; t < kw_; ++t) dw[t] = d[A_[t]];
       Eigen::Map<Vec>(q_.data(), N_) = XA_ * dw;
@@ -200,6 +201,7 @@ class Smsvm {
 
   // Rebuilds the active list and the position map from the active flags.
   void rebuild_active() {
+    h_valid_ = false;
     A_.clear();
     pos_.assign(static_cast<std::size_t>(nc_), -1);
     for (Index j = 0; j < m_; ++j)
@@ -329,6 +331,7 @@ class Smsvm {
   std::vector<Index> A_, pos_;
   Index kw_ = 0;
   bool woodbury_ = false;
+  bool h_valid_ = false;  // H_ is the block of the current A_
   RowMat XA_;
   Eigen::MatrixXd G_, H_;
   long long passes_ = 0, woodbury_solves_ = 0;
@@ -378,6 +381,7 @@ SolveResult Smsvm<V>::run(const SmsvmWarmStart& warm, SmsvmInfo* info) {
       interrupted = true;
       break;
     }
+    if (have_gh && !woodbury_ && !h_valid_) have_gh = false;
     if (!have_gh) {
       cur = eval(w, alpha, !woodbury_, nullptr);
       fh_cur = cur.fh;
@@ -446,7 +450,7 @@ SolveResult Smsvm<V>::run(const SmsvmWarmStart& warm, SmsvmInfo* info) {
       acoef = 0.5 * dA.dot(H_.selfadjointView<Eigen::Lower>() * dA);
     } else {
       // The block H_JJ of newly activated coordinates is not assembled: d^T H d from X d.
-      direction_pass(d);
+      direction_pass(d, !adjusted);
       have_q = true;
       for (Index i = 0; i < N_; ++i) acoef += dv_[i] * q_[i] * q_[i];
       for (Index j = 0; j < nc_; ++j) acoef += (is_bias(j) ? lam_b_ : lam_) * d[j] * d[j];
@@ -497,7 +501,7 @@ SolveResult Smsvm<V>::run(const SmsvmWarmStart& warm, SmsvmInfo* info) {
           have_q = true;
         }
         z_ = z_keep;
-        if (!have_q) direction_pass(d);
+        if (!have_q) direction_pass(d, true);
         // Backtrack on the ray, never past the first sign change (where that coordinate
         // lands on exactly zero), so that z + s X d is exact.
         s = std::min(0.5 * s, sigma_min);
@@ -552,8 +556,9 @@ SolveResult Smsvm<V>::run(const SmsvmWarmStart& warm, SmsvmInfo* info) {
       if (dropped) {
         // Restrict H to the new active set when it is still valid.
         const std::vector<Index> old_pos = pos_;
+        const bool h_was_valid = h_valid_;
         rebuild_active();
-        if (have_gh && !woodbury_) {
+        if (have_gh && !woodbury_ && h_was_valid) {
           const Index k = static_cast<Index>(A_.size());
           Eigen::MatrixXd Hn(k, k);
           for (Index a = 0; a < k; ++a)
@@ -562,6 +567,7 @@ SolveResult Smsvm<V>::run(const SmsvmWarmStart& warm, SmsvmInfo* info) {
               Hn(a, b) = oa >= ob ? H_(oa, ob) : H_(ob, oa);
             }
           H_ = Hn;
+          h_valid_ = true;
         } else {
           have_gh = false;
         }
