@@ -33,6 +33,8 @@ void validate_options(const SmsvmOptions& o) {
   if (o.woodbury_max_samples < 0)
     throw_invalid("smsvm option 'woodbury_max_samples' must be >= 0");
   if (o.block_rows < 1) throw_invalid("smsvm option 'block_rows' must be >= 1");
+  if (o.final_level_adjustments < 0)
+    throw_invalid("smsvm option 'final_level_adjustments' must be >= 0");
   if (!(o.tol >= 0.0)) throw_invalid("smsvm option 'tol' must be >= 0");
   if (o.alpha_min > o.alpha0) throw_invalid("smsvm option 'alpha_min' must be <= alpha0");
 }
@@ -99,10 +101,10 @@ class Smsvm {
   bool is_bias(Index j) const { return p_.fit_intercept && j == m_; }
 
   // Threads pay off only when a pass has enough work (thread start-up and barriers cost
-  // microseconds, more on a loaded machine): one chunk per ~2^17 matrix entries.
+  // microseconds, milliseconds on a loaded machine): one chunk per ~2^20 matrix entries.
   int pass_chunks() const {
     const double work = static_cast<double>(N_) * static_cast<double>(std::max<Index>(m_, 1));
-    const int by_work = static_cast<int>(std::min<double>(threads_, 1.0 + work / 131072.0));
+    const int by_work = static_cast<int>(std::min<double>(threads_, 1.0 + work / 1048576.0));
     return std::max(1, std::min(by_work, reduction_chunks(N_, threads_)));
   }
 
@@ -337,8 +339,21 @@ class Smsvm {
   long long passes_ = 0, woodbury_solves_ = 0;
 };
 
+// Eigen parallelizes large products with OpenMP on its own (omp_get_max_threads threads),
+// which ignores n_threads and, on a loaded machine, costs far more than it saves for the
+// small dense products here. The calling thread's nthreads ICV is set to 1 for the solve
+// (restored after); svmkit's own parallel regions pass their thread count explicitly.
+struct SerialEigenGuard {
+#ifdef _OPENMP
+  int saved = omp_get_max_threads();
+  SerialEigenGuard() { omp_set_num_threads(1); }
+  ~SerialEigenGuard() { omp_set_num_threads(saved); }
+#endif
+};
+
 template <class V>
 SolveResult Smsvm<V>::run(const SmsvmWarmStart& warm, SmsvmInfo* info) {
+  const SerialEigenGuard serial_eigen;
   const auto start = Clock::now();
   const auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
   SolveResult res;
@@ -352,7 +367,7 @@ SolveResult Smsvm<V>::run(const SmsvmWarmStart& warm, SmsvmInfo* info) {
   // Algorithm 1: loop while alpha > beta alpha_min; the relative slack absorbs the rounding
   // of repeated alpha <- beta alpha so that alpha_min itself is the last level.
   const double alpha_stop = o_.beta * o_.alpha_min * (1.0 + 1e-9);
-  long long ls_fail = 0, adjustments = 0, level_steps = 0;
+  long long ls_fail = 0, adjustments = 0, level_steps = 0, final_adjust_used = 0;
   bool interrupted = false;
 
   // Algorithm 1, lines 2-5: initial inactive/active sets and the first activation.
@@ -415,7 +430,11 @@ SolveResult Smsvm<V>::run(const SmsvmWarmStart& warm, SmsvmInfo* info) {
       if (l1)
         for (Index j = 0; j < m_; ++j)
           if (!act_[j] && std::fabs(ghat_[j]) > mu_) J.push_back(j);
-      if (!J.empty() && adjust && !tol_done) {
+      const bool last_level = alpha <= o_.alpha_min * (1.0 + 1e-9);
+      const bool may_adjust =
+          adjust || (last_level && final_adjust_used < o_.final_level_adjustments);
+      if (!J.empty() && may_adjust && !tol_done) {
+        if (last_level) ++final_adjust_used;
         for (Index j : J) {
           const double gj = ghat_[j] - mu_ * (ghat_[j] > 0.0 ? 1.0 : -1.0);
           g[j] = gj;

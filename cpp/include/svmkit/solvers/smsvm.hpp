@@ -34,7 +34,9 @@
 // N x N matrix lambda I + D^1/2 X_I X_I^T D^1/2 (the bias by a bordered Schur complement).
 //
 // Stopping rule: the loop of Algorithm 1 ends when alpha <= beta * alpha_min, i.e. after the
-// level alpha = alpha_min has been solved to |d^T g| < eta alpha (status converged). Each
+// level alpha = alpha_min has been solved to |d^T g| < eta alpha (status converged). One
+// refinement of the paper's rule: at the last level the activation of Algorithm 3 may run up
+// to final_level_adjustments times (while some inactive |g^_j| > mu), not once. Each
 // smoothed level changes the averaged objective by at most alpha / 2, so the final hinge
 // objective is within alpha_min / 2 (times S in F's scale) of the optimum of the level's
 // problem. max_iter bounds the total number of Newton steps (status max_iter).
@@ -69,6 +71,11 @@ struct SmsvmOptions {
   long long woodbury_max_samples = 4096;  // sample-space (Woodbury) Newton solve when the
                                           // active block exceeds n_samples and n_samples is
                                           // at most this; otherwise the dense block is used
+  long long final_level_adjustments = 10;  // times the active set may be enlarged at the
+                                          // last level alpha_min (Algorithm 3 allows once per
+                                          // alpha; 1 is the paper exactly). A coordinate
+                                          // that should be nonzero but is still inactive when
+                                          // the last level converges would otherwise stay 0
   long long block_rows = 256;  // rows per GEMM block when assembling X_I^T D X_I
   double tol = 0.0;           // unused by the paper's rule; kept so estimators can pass tol
                               // (> 0: also stop when |d^T g| < tol at alpha <= alpha_min)
@@ -79,7 +86,7 @@ struct SmsvmOptions {
 
 #define SVMKIT_SMSVM_OPTIONS(X)                                                            \
   X(alpha0) X(alpha_min) X(beta) X(eta) X(c1) X(s_min) X(s_max) X(max_iter) X(newton_ridge) \
-  X(woodbury_max_samples) X(block_rows) X(tol) X(n_threads) X(record_history) X(check_input)
+  X(woodbury_max_samples) X(final_level_adjustments) X(block_rows) X(tol) X(n_threads) X(record_history) X(check_input)
 
 // Penalty weights in F's (LIBLINEAR) scale; see the problem statement above.
 struct SmsvmPenalty {
