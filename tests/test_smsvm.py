@@ -17,11 +17,10 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 import sklearn.svm
+import svmkit
 from sklearn.datasets import load_breast_cancer, load_digits, load_svmlight_file, load_wine
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.preprocessing import StandardScaler
-
-import svmkit
 from svmkit import _core
 from svmkit._paper_data import make_paper_gaussians
 
@@ -156,7 +155,8 @@ def test_l1_gives_exact_zeros(cancer):
 def test_sample_costs_are_honoured(cancer):
     X, y = cancer
     c = np.where(y > 0, 2.0, 0.5)
-    r = _core.fit_smsvm(np.ascontiguousarray(X), y, c, 1.0, 0.0, True, 1.0, True, None, 0.0, {}, None)
+    Xc = np.ascontiguousarray(X)
+    r = _core.fit_smsvm(Xc, y, c, 1.0, 0.0, True, 1.0, True, None, 0.0, {}, None)
     assert rel(r["objective"], qp_objective(X, y, c, 1.0, 0.0)) < 1e-4
 
 

@@ -76,12 +76,13 @@ py::dict line_search_l1_py(const py::array_t<double, py::array::c_style | py::ar
 }  // namespace
 
 void bind_smsvm(py::module_& m) {
-  m.def("smsvm_defaults", [] { return smsvm_to_dict(SmsvmOptions{}); },
-        "Default SmSVM options (the single source of the defaults).");
+  m.def(
+      "smsvm_defaults", [] { return smsvm_to_dict(SmsvmOptions{}); },
+      "Default SmSVM options (the single source of the defaults).");
   m.def("fit_smsvm", &fit_smsvm, py::arg("X"), py::arg("y"), py::arg("cost"), py::arg("l2"),
         py::arg("l1"), py::arg("fit_intercept"), py::arg("intercept_scaling"),
-        py::arg("regularize_intercept"), py::arg("w0"), py::arg("warm_alpha"),
-        py::arg("options"), py::arg("callback"));
+        py::arg("regularize_intercept"), py::arg("w0"), py::arg("warm_alpha"), py::arg("options"),
+        py::arg("callback"));
   m.def("line_search_l1", &line_search_l1_py, py::arg("w"), py::arg("d"), py::arg("a"),
         py::arg("b"), py::arg("mu"), py::arg("s_max") = std::numeric_limits<double>::infinity(),
         "Minimizes a s^2 + b s + mu ||w + s d||_1 over [0, s_max] (paper 000, Algorithm 4).");

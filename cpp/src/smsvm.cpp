@@ -4,8 +4,8 @@
 #include <Eigen/Dense>
 #include <algorithm>
 #include <chrono>
-#include <limits>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <variant>
 #include <vector>
@@ -30,8 +30,7 @@ void validate_options(const SmsvmOptions& o) {
   if (o.max_iter < 0) throw_invalid("smsvm option 'max_iter' must be >= 0");
   if (!(o.newton_ridge >= 0.0) || !std::isfinite(o.newton_ridge))
     throw_invalid("smsvm option 'newton_ridge' must be a finite number >= 0");
-  if (o.woodbury_max_samples < 0)
-    throw_invalid("smsvm option 'woodbury_max_samples' must be >= 0");
+  if (o.woodbury_max_samples < 0) throw_invalid("smsvm option 'woodbury_max_samples' must be >= 0");
   if (o.block_rows < 1) throw_invalid("smsvm option 'block_rows' must be >= 1");
   if (o.final_level_adjustments < 0)
     throw_invalid("smsvm option 'final_level_adjustments' must be >= 0");
@@ -76,8 +75,14 @@ class Smsvm {
  public:
   Smsvm(const V& X, const LinearProblem& p, const SmsvmPenalty& pen, const SmsvmOptions& o,
         const Callbacks& cb)
-      : X_(X), p_(p), o_(o), cb_(cb), N_(X.rows), m_(X.cols),
-        nc_(X.cols + (p.fit_intercept ? 1 : 0)), threads_(resolve_threads(o.n_threads)) {
+      : X_(X),
+        p_(p),
+        o_(o),
+        cb_(cb),
+        N_(X.rows),
+        m_(X.cols),
+        nc_(X.cols + (p.fit_intercept ? 1 : 0)),
+        threads_(resolve_threads(o.n_threads)) {
     S_ = 0.0;
     for (Index i = 0; i < N_; ++i) S_ += p.cost[i];
     if (!(S_ > 0.0)) throw_invalid("smsvm: the per-sample costs sum to zero");
@@ -423,7 +428,8 @@ SolveResult Smsvm<V>::run(const SmsvmWarmStart& warm, SmsvmInfo* info) {
     for (Index j : A_) dec += d[j] * g[j];
     last_dec = std::fabs(dec);
     bool adjusted = false;
-    const bool tol_done = o_.tol > 0.0 && alpha <= o_.alpha_min * (1.0 + 1e-9) && std::fabs(dec) < o_.tol;
+    const bool tol_done =
+        o_.tol > 0.0 && alpha <= o_.alpha_min * (1.0 + 1e-9) && std::fabs(dec) < o_.tol;
     if (!(dec < 0.0) || std::fabs(dec) < o_.eta * alpha || tol_done) {
       // Algorithm 3: activate J once per alpha (gradient step on it) or reduce alpha.
       std::vector<Index> J;

@@ -10,4 +10,12 @@ from ._solvers import solver_defaults
 
 __version__ = "0.1.0"
 
-__all__ = ["LinearSVC", "LinearSVR", "load_model", "save_model", "smsvm_path", "solver_defaults", "__version__"]
+__all__ = [
+    "LinearSVC",
+    "LinearSVR",
+    "load_model",
+    "save_model",
+    "smsvm_path",
+    "solver_defaults",
+    "__version__",
+]

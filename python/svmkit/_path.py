@@ -8,7 +8,8 @@ cross-validation grid over (lambda, mu) motivates (Algorithm 5).
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from sklearn.utils.multiclass import check_classification_targets

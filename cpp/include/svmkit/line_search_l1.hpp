@@ -26,12 +26,12 @@
 namespace svmkit {
 
 struct LineSearchL1Result {
-  double s = 0.0;           // the minimizer in [0, s_max]
-  std::int64_t j1 = -1;     // coordinate of the breakpoint bracketing s from the left (-1: 0)
-  std::int64_t j2 = -1;     // coordinate bracketing s from the right (-1: none / s_max)
+  double s = 0.0;              // the minimizer in [0, s_max]
+  std::int64_t j1 = -1;        // coordinate of the breakpoint bracketing s from the left (-1: 0)
+  std::int64_t j2 = -1;        // coordinate bracketing s from the right (-1: none / s_max)
   bool at_breakpoint = false;  // s is a breakpoint: j1 == j2 names its coordinate
-  bool unbounded = false;   // a = 0 and the slope stays negative: s = s_max was forced
-  double slope0 = 0.0;      // j'(0+); the minimizer is 0 when it is >= 0
+  bool unbounded = false;      // a = 0 and the slope stays negative: s = s_max was forced
+  double slope0 = 0.0;         // j'(0+); the minimizer is 0 when it is >= 0
 };
 
 // Minimizes a s^2 + b s + mu ||w + s d||_1 over [0, s_max] (m coordinates).

@@ -57,36 +57,38 @@
 namespace svmkit {
 
 struct SmsvmOptions {
-  double alpha0 = 1.0;        // initial smoothing parameter alpha (paper: "initially large")
-  double alpha_min = 1e-6;    // last smoothing level solved (paper: 1e-6 for test runs)
-  double beta = 0.1;          // alpha <- beta alpha (paper: 0.1)
-  double eta = 0.1;           // level solved when |d^T g| < eta alpha (paper: 1/10)
-  double c1 = 1e-4;           // Armijo sufficient-decrease constant, 0 < c1 < 1
-  double s_min = 1e-10;       // line search failure when the Armijo step falls below it
-  double s_max = 1e10;        // largest step considered by LINESEARCHL1
-  long long max_iter = 1000;  // limit on the total number of Newton steps
+  double alpha0 = 1.0;          // initial smoothing parameter alpha (paper: "initially large")
+  double alpha_min = 1e-6;      // last smoothing level solved (paper: 1e-6 for test runs)
+  double beta = 0.1;            // alpha <- beta alpha (paper: 0.1)
+  double eta = 0.1;             // level solved when |d^T g| < eta alpha (paper: 1/10)
+  double c1 = 1e-4;             // Armijo sufficient-decrease constant, 0 < c1 < 1
+  double s_min = 1e-10;         // line search failure when the Armijo step falls below it
+  double s_max = 1e10;          // largest step considered by LINESEARCHL1
+  long long max_iter = 1000;    // limit on the total number of Newton steps
   double newton_ridge = 1e-12;  // added to the Newton system's diagonal, relative to its
                                 // largest diagonal entry (keeps l1-only or singular blocks
                                 // solvable; the objective is unchanged)
-  long long woodbury_max_samples = 4096;  // sample-space (Woodbury) Newton solve when the
-                                          // active block exceeds n_samples and n_samples is
-                                          // at most this; otherwise the dense block is used
+  long long woodbury_max_samples = 4096;   // sample-space (Woodbury) Newton solve when the
+                                           // active block exceeds n_samples and n_samples is
+                                           // at most this; otherwise the dense block is used
   long long final_level_adjustments = 10;  // times the active set may be enlarged at the
-                                          // last level alpha_min (Algorithm 3 allows once per
-                                          // alpha; 1 is the paper exactly). A coordinate
-                                          // that should be nonzero but is still inactive when
-                                          // the last level converges would otherwise stay 0
-  long long block_rows = 256;  // rows per GEMM block when assembling X_I^T D X_I
-  double tol = 0.0;           // unused by the paper's rule; kept so estimators can pass tol
-                              // (> 0: also stop when |d^T g| < tol at alpha <= alpha_min)
-  int n_threads = 0;          // OpenMP threads; <= 0 uses the OpenMP default
+                                           // last level alpha_min (Algorithm 3 allows once per
+                                           // alpha; 1 is the paper exactly). A coordinate
+                                           // that should be nonzero but is still inactive when
+                                           // the last level converges would otherwise stay 0
+  long long block_rows = 256;              // rows per GEMM block when assembling X_I^T D X_I
+  double tol = 0.0;            // unused by the paper's rule; kept so estimators can pass tol
+                               // (> 0: also stop when |d^T g| < tol at alpha <= alpha_min)
+  int n_threads = 0;           // OpenMP threads; <= 0 uses the OpenMP default
   bool record_history = true;  // keep one IterationRecord per Newton step
-  bool check_input = true;    // validate the problem (including finiteness of X) first
+  bool check_input = true;     // validate the problem (including finiteness of X) first
 };
 
 #define SVMKIT_SMSVM_OPTIONS(X)                                                            \
-  X(alpha0) X(alpha_min) X(beta) X(eta) X(c1) X(s_min) X(s_max) X(max_iter) X(newton_ridge) \
-  X(woodbury_max_samples) X(final_level_adjustments) X(block_rows) X(tol) X(n_threads) X(record_history) X(check_input)
+  X(alpha0)                                                                                \
+  X(alpha_min) X(beta) X(eta) X(c1) X(s_min) X(s_max) X(max_iter) X(newton_ridge)          \
+      X(woodbury_max_samples) X(final_level_adjustments) X(block_rows) X(tol) X(n_threads) \
+          X(record_history) X(check_input)
 
 // Penalty weights in F's (LIBLINEAR) scale; see the problem statement above.
 struct SmsvmPenalty {
@@ -109,7 +111,7 @@ struct SmsvmInfo {
   double smoothed_objective = 0.0;  // f_alpha at the solution, F's scale
   long long line_search_failures = 0;
   long long active_set_adjustments = 0;
-  long long woodbury_solves = 0;    // Newton systems solved in sample space
+  long long woodbury_solves = 0;  // Newton systems solved in sample space
 };
 
 SolveResult solve_smsvm(const LinearProblem& problem, const SmsvmPenalty& penalty,
