@@ -160,9 +160,8 @@ def part_tall(threads: int) -> list[str]:
 
 def part_wide(threads: int) -> list[str]:
     sys.path.insert(0, str(ROOT / "tests"))
-    from test_smsvm import qp_objective
-
     from svmkit._paper_data import make_paper_gaussians
+    from test_smsvm import qp_objective
 
     X, y = make_paper_gaussians(100, 2500, random_state=4)
     out = ["## Synthetic wide data (100 x 2500, C = 1)", ""]

@@ -238,8 +238,14 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
     class_weight : dict, "balanced" or None, default=None
         Per-class multipliers c_k of C.
     solver : str, default="auto"
-        "tron" (trust-region Newton, paper 002) for the smooth losses. "auto" picks the
-        solver for the loss.
+        "tron" (trust-region Newton, paper 002) for the smooth losses; "smsvm" (smoothing
+        active-set Newton, paper 000) for loss="hinge" with penalty "l2", "l1" or
+        "elasticnet". "auto" picks the solver for the loss (smsvm for the hinge loss).
+        SmSVM minimizes (1 - rho)/2 ||w||^2 + rho ||w||_1 + C sum_i s_i c_{y_i} hinge_i with
+        rho = 0 ("l2"), 1 ("l1") or l1_ratio ("elasticnet"): paper 000's lambda = (1 - rho)
+        / (C N) and mu = rho / (C N). The bias is never l1-penalized (l2 as set by
+        regularize_intercept). Its accuracy is set by solver_options alpha_min (last
+        smoothing level, default 1e-6) and eta (default 0.1); tol is not used by it.
     sigma : float, default=0.1
         Smoothing parameter of the smoothed hinge losses (> 0).
     l1_ratio : float, default=0.5
