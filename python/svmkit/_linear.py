@@ -245,7 +245,8 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         rho = 0 ("l2"), 1 ("l1") or l1_ratio ("elasticnet"): paper 000's lambda = (1 - rho)
         / (C N) and mu = rho / (C N). The bias is never l1-penalized (l2 as set by
         regularize_intercept). Its accuracy is set by solver_options alpha_min (last
-        smoothing level, default 1e-6) and eta (default 0.1); tol is not used by it.
+        smoothing level, default 1e-6) and eta (default 0.1); tol, if given, only adds a stop
+        when |d^T g| < tol at the last level.
     sigma : float, default=0.1
         Smoothing parameter of the smoothed hinge losses (> 0).
     l1_ratio : float, default=0.5

@@ -33,7 +33,7 @@ def smsvm_path(
     intercept_scaling: float = 1.0,
     regularize_intercept: bool = True,
     warm_start: bool = True,
-    warm_alpha: float = 1e-2,
+    warm_alpha: float = 0.1,
     solver_options: dict | None = None,
     n_jobs: int | None = None,
 ) -> dict:

@@ -28,10 +28,16 @@
 // reduction |d^T g| < eta alpha, the inactive coordinates with |g^_j| > mu are activated once
 // per alpha (with a gradient step on them), otherwise alpha <- beta alpha. A failed line
 // search (s < s_min) also reduces alpha. Coordinates whose step lands on zero or changes
-// sign leave the active set (Algorithm 2, line 20). With l1 = 0 every coordinate stays
-// active (SmSVM-l2). When the active block is larger than the number of samples (wide
-// data), the Newton system is solved in sample space by the Woodbury identity on the
-// N x N matrix lambda I + D^1/2 X_I X_I^T D^1/2 (the bias by a bordered Schur complement).
+// sign leave the active set (Algorithm 2, line 20). Implementation choice: the sign-changed
+// coordinates are set to zero *before* the Armijo test, which then uses the actual
+// displacement g^T (w+ - w) (without this, zeroing after an accepted step can increase the
+// objective a lot); backtracking stays on the ray w + s d and never passes the first sign
+// change, where that coordinate lands on exactly zero. A full step costs one pass: the pass
+// that evaluates f_alpha at the trial point also assembles the next gradient and block.
+// With l1 = 0 every coordinate stays active (SmSVM-l2). When the active block is larger
+// than the number of samples (wide data), the Newton system is solved in sample space by
+// the Woodbury identity on the N x N matrix lambda I + D^1/2 X_I X_I^T D^1/2 (the bias by
+// a bordered Schur complement).
 //
 // Stopping rule: the loop of Algorithm 1 ends when alpha <= beta * alpha_min, i.e. after the
 // level alpha = alpha_min has been solved to |d^T g| < eta alpha (status converged). One
@@ -84,11 +90,12 @@ struct SmsvmOptions {
   bool check_input = true;     // validate the problem (including finiteness of X) first
 };
 
+// clang-format off
 #define SVMKIT_SMSVM_OPTIONS(X)                                                            \
-  X(alpha0)                                                                                \
-  X(alpha_min) X(beta) X(eta) X(c1) X(s_min) X(s_max) X(max_iter) X(newton_ridge)          \
-      X(woodbury_max_samples) X(final_level_adjustments) X(block_rows) X(tol) X(n_threads) \
-          X(record_history) X(check_input)
+  X(alpha0) X(alpha_min) X(beta) X(eta) X(c1) X(s_min) X(s_max) X(max_iter)                \
+  X(newton_ridge) X(woodbury_max_samples) X(final_level_adjustments) X(block_rows) X(tol)  \
+  X(n_threads) X(record_history) X(check_input)
+// clang-format on
 
 // Penalty weights in F's (LIBLINEAR) scale; see the problem statement above.
 struct SmsvmPenalty {
