@@ -334,6 +334,8 @@ def test_defaults_come_from_cpp():
         ({"woodbury_max_samples": -2}, "woodbury_max_samples"),
         ({"s_min": 0.0}, "s_min"),
         ({"tol": -1.0}, "tol"),
+        ({"alpha0": 0.0}, "alpha0"),
+        ({"s_max": np.inf}, "s_max"),
         ({"final_level_adjustments": -1}, "final_level_adjustments"),
         ({"no_such_option": 1}, "unknown smsvm option"),
         ({"beta": "x"}, "wrong type"),
@@ -383,6 +385,25 @@ def test_path_errors(cancer):
         svmkit.smsvm_path(X, y, [1.0], penalty="l3")
     with pytest.raises(ValueError, match="exactly two classes"):
         svmkit.smsvm_path(X, np.arange(len(y)) % 3, [1.0])
+    with pytest.raises(ValueError, match="warm_alpha"):
+        svmkit.smsvm_path(X, y, [1.0], warm_alpha=-1.0)
+    with pytest.raises(ValueError, match="intercept_scaling"):
+        svmkit.smsvm_path(X, y, [1.0], intercept_scaling=0.0)
+    with pytest.raises(ValueError, match="l1_ratio"):
+        svmkit.smsvm_path(X, y, [1.0], penalty="elasticnet", l1_ratio=2.0)
+    with pytest.raises(ValueError, match="finite"):
+        svmkit.smsvm_path(X, y, lambdas=[np.nan], mus=[0.0])
+
+
+def test_paper_data_generator():
+    X, y = make_paper_gaussians(11, 3, random_state=1)
+    X2, y2 = make_paper_gaussians(11, 3, random_state=1)
+    assert X.shape == (11, 3) and np.array_equal(X, X2) and np.array_equal(y, y2)
+    assert set(np.unique(y)) == {-1.0, 1.0} and abs(np.sum(y)) <= 1
+    with pytest.raises(ValueError, match="n_samples >= 2"):
+        make_paper_gaussians(1, 3)
+    with pytest.raises(ValueError, match="centroid_scale"):
+        make_paper_gaussians(10, 3, centroid_scale=0.0)
 
 
 # ---------------------------------------------------------------------------------------------
