@@ -8,6 +8,9 @@ namespace py = pybind11;
 
 namespace svmkit::py_bind {
 void bind_linear(py::module_& m);
+void bind_svmlight(py::module_& m);
+void bind_nssvm(py::module_& m);
+void bind_first_order(py::module_& m);
 void bind_smsvm(py::module_& m);
 }
 
@@ -19,9 +22,15 @@ PYBIND11_MODULE(_core, m) {
       if (p) std::rethrow_exception(p);
     } catch (const svmkit::Error& e) {
       switch (e.code()) {
-        case svmkit::ErrorCode::invalid_argument: PyErr_SetString(PyExc_ValueError, e.what()); return;
-        case svmkit::ErrorCode::io_error: PyErr_SetString(PyExc_OSError, e.what()); return;
-        case svmkit::ErrorCode::format_error: py::set_error(format_error, e.what()); return;
+        case svmkit::ErrorCode::invalid_argument:
+          PyErr_SetString(PyExc_ValueError, e.what());
+          return;
+        case svmkit::ErrorCode::io_error:
+          PyErr_SetString(PyExc_OSError, e.what());
+          return;
+        case svmkit::ErrorCode::format_error:
+          py::set_error(format_error, e.what());
+          return;
       }
       PyErr_SetString(PyExc_RuntimeError, e.what());
     }
@@ -32,5 +41,8 @@ PYBIND11_MODULE(_core, m) {
   m.attr("openmp") = false;
 #endif
   svmkit::py_bind::bind_linear(m);
+  svmkit::py_bind::bind_svmlight(m);
+  svmkit::py_bind::bind_nssvm(m);
+  svmkit::py_bind::bind_first_order(m);
   svmkit::py_bind::bind_smsvm(m);
 }

@@ -3,16 +3,25 @@
 Estimators follow scikit-learn's conventions. See the README for the formulations.
 """
 
+from . import datasets
+from ._adagrad_dual import fit_adagrad_dual
 from ._linear import LinearSVC, LinearSVR
 from ._model_io import load_model, save_model
 from ._path import smsvm_path
 from ._solvers import solver_defaults
+from ._sparse_svc import SparseSVC, nssvm_defaults
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "datasets",
     "LinearSVC",
     "LinearSVR",
+    "SparseSVC",
+    "nssvm_defaults",
+    "LinearSVC",
+    "LinearSVR",
+    "fit_adagrad_dual",
     "load_model",
     "save_model",
     "smsvm_path",

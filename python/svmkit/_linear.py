@@ -53,18 +53,19 @@ class _BaseLinear(BaseEstimator):
 
     def _check_common_params(self) -> None:
         name = type(self).__name__
-        check_scalar_param(self.C, "C", low=0.0, low_inclusive=False)
+        if not (
+            getattr(self, "solver", None) == "homotopy"
+            and isinstance(self.C, numbers.Real)
+            and self.C == float("inf")
+        ):  # C = inf is the hard-margin mode, only for solver="homotopy"
+            check_scalar_param(self.C, "C", low=0.0, low_inclusive=False)
         check_scalar_param(self.tol, "tol", low=0.0, allow_none=True)
-        check_scalar_param(
-            self.max_iter, "max_iter", kind=numbers.Integral, low=0, allow_none=True
-        )
+        check_scalar_param(self.max_iter, "max_iter", kind=numbers.Integral, low=0, allow_none=True)
         check_scalar_param(self.fit_intercept, "fit_intercept", kind=(bool, np.bool_))
         check_scalar_param(
             self.intercept_scaling, "intercept_scaling", low=0.0, low_inclusive=False
         )
-        check_scalar_param(
-            self.regularize_intercept, "regularize_intercept", kind=(bool, np.bool_)
-        )
+        check_scalar_param(self.regularize_intercept, "regularize_intercept", kind=(bool, np.bool_))
         check_scalar_param(self.sigma, "sigma", low=0.0, low_inclusive=False)
         check_scalar_param(self.verbose, "verbose", kind=(numbers.Integral, bool), low=0)
         check_scalar_param(self.warm_start, "warm_start", kind=(bool, np.bool_))
@@ -222,7 +223,8 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         "squared_hinge" max(0, 1-u)^2, "hinge" max(0, 1-u), "smoothed_hinge" psi_M(1-u; sigma),
         "gaussian_smoothed_hinge" psi_G(1-u; sigma), "logistic" log(1 + exp(-u)).
     C : float, default=1.0
-        Inverse regularization strength (> 0).
+        Inverse regularization strength (> 0). C=float("inf") (hard-margin SVM) is accepted
+        only with solver="homotopy".
     tol : float or None, default=None
         Stopping tolerance of the solver; None uses the solver's own default
         (`svmkit.solver_defaults(name)["tol"]`). For TRON it is relative:
@@ -238,7 +240,11 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
     class_weight : dict, "balanced" or None, default=None
         Per-class multipliers c_k of C.
     solver : str, default="auto"
-        "tron" (trust-region Newton, paper 002) for the smooth losses; "smsvm" (smoothing
+        "tron" (trust-region Newton, paper 002) for the smooth losses. "sgd" (primal
+        (stochastic) subgradient descent with momentum or AdaGrad/AdaDelta/Adam, paper 001;
+        hinge, squared_hinge, smoothed_hinge; l2, l1, elasticnet; options via solver_options,
+        see svmkit.solver_defaults("sgd")). "homotopy" (paper 004's homotopic subgradient
+        method, hinge loss; hard margin with C=inf). "smsvm" (smoothing
         active-set Newton, paper 000) for loss="hinge" with penalty "l2", "l1" or
         "elasticnet". "auto" picks the solver for the loss (smsvm for the hinge loss).
         SmSVM minimizes (1 - rho)/2 ||w||^2 + rho ||w||_1 + C sum_i s_i c_{y_i} hinge_i with
@@ -347,7 +353,8 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
             )
         sw = check_sample_weight(sample_weight, X.shape[0])
         cw = self._class_weights(classes, y)
-        cost = float(self.C) * sw * cw[y_idx]
+        # C = inf (hard margin, solver="homotopy"): the costs carry the weights alone.
+        cost = (float(self.C) if np.isfinite(self.C) else 1.0) * sw * cw[y_idx]
         Xc = as_core_matrix(X)
         n_features = X.shape[1]
         binary = classes.shape[0] == 2
@@ -385,7 +392,8 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
             for i, c in enumerate(classes):
                 if c in cw:
                     v = cw[c]
-                    check_scalar_param(v, f"class_weight[{c!r}]", low=0.0)
+                    label = c.item() if isinstance(c, np.generic) else c
+                    check_scalar_param(v, f"class_weight[{label!r}]", low=0.0)
                     out[i] = float(v)
             return out
         raise ValueError(f"class_weight must be None, 'balanced' or a dict, got {cw!r}")

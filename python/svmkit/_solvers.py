@@ -65,6 +65,96 @@ def _fit_tron(req: LinearFitRequest) -> dict:
     )
 
 
+_PENALTY_WEIGHTS = {"l2": (0.0, 1.0), "l1": (1.0, 0.0)}
+
+
+def _fit_sgd(req: LinearFitRequest) -> dict:
+    """Primal first-order solver (paper 001 Algorithms 1-4; AdaGrad/AdaDelta/Adam of paper 000).
+
+    The estimator's penalty maps onto the C++ options l1_penalty / l2_penalty:
+    "l2" -> 1/2 ||w||^2, "l1" -> ||w||_1, "elasticnet" -> l1_ratio ||w||_1 +
+    (1 - l1_ratio)/2 ||w||^2 (unless solver_options sets them). random_state seeds the
+    solver's own generator. Every other option (batch_size, learning_rate, schedule,
+    momentum_type, momentum, adaptive, n_iter_no_change, ...) comes from solver_options;
+    see svmkit.solver_defaults("sgd") and cpp/include/svmkit/solvers/first_order.hpp.
+    """
+    opts = dict(req.options)
+    if req.penalty == "elasticnet":
+        l1, l2 = float(req.l1_ratio), 1.0 - float(req.l1_ratio)
+    else:
+        l1, l2 = _PENALTY_WEIGHTS[req.penalty]
+    opts.setdefault("l1_penalty", l1)
+    opts.setdefault("l2_penalty", l2)
+    if req.random_state is not None:
+        opts.setdefault("seed", int(req.random_state))
+    return _core.fit_first_order(
+        req.X,
+        req.y,
+        req.cost,
+        req.loss,
+        req.sigma,
+        req.epsilon,
+        req.fit_intercept,
+        req.intercept_scaling,
+        req.regularize_intercept,
+        req.w0,
+        opts,
+        req.callback,
+    )
+
+
+def _fit_homotopy(req: LinearFitRequest) -> dict:
+    """Homotopic subgradient method (paper 004 Algorithm 1) on the hinge loss.
+
+    C = inf is the hard-margin SVM (lambda_s = (s0 + s)^-p -> 0, the paper's schedule). A
+    finite C solves LinearSVC's soft-margin hinge objective: lambda_s = max((s0 + s)^-p / n,
+    1 / (C n)) (defaults lambda_scale = 1/n and lambda_min = 1/(C n)), i.e. a homotopy in
+    C_s = (s0 + s)^p that stops at C. The per-sample
+    weights c_j = cost_j / C enter the paper's averaged loss 1/n sum c_j hinge. On data that
+    do not look linearly separable (hard margin) a UserWarning is issued and the result's
+    status is "not_separable".
+    """
+    import math
+    import warnings
+
+    opts = dict(req.options)
+    n = int(req.y.shape[0])
+    finite = math.isfinite(req.C)
+    opts.setdefault("lambda_min", 1.0 / (req.C * n) if finite else 0.0)
+    if finite:
+        opts.setdefault("lambda_scale", 1.0 / n)
+    weights = req.cost / req.C if finite else req.cost
+    if req.random_state is not None:
+        opts.setdefault("seed", int(req.random_state))
+    if req.w0 is not None:
+        warnings.warn(
+            "homotopy always starts from w = 0 (Algorithm 1); warm_start is ignored",
+            UserWarning,
+            stacklevel=4,
+        )
+    res = _core.fit_homotopy(
+        req.X,
+        req.y,
+        weights,
+        req.fit_intercept,
+        req.intercept_scaling,
+        req.regularize_intercept,
+        opts,
+        req.callback,
+    )
+    if not res["separable"]:
+        res["status"] = "not_separable"
+        warnings.warn(
+            "homotopy: the data do not appear to be linearly separable (the iterates never "
+            f"separated the classes in {res['iterations']} outer iterations): either the "
+            "hard-margin SVM does not exist or its margin is too small for max_iter. Use a "
+            "finite C (soft margin), another solver, or a larger max_iter.",
+            UserWarning,
+            stacklevel=4,
+        )
+    return res
+
+
 def smsvm_penalty_weights(penalty: str, l1_ratio: float) -> tuple[float, float]:
     """(l2, l1) weights of SmSVM's objective in scikit-learn's elastic-net language.
 
@@ -122,6 +212,31 @@ LINEAR_SOLVERS: dict[str, SolverSpec] = {
         fit=_fit_tron,
         defaults=_core.tron_defaults,
         description="trust-region Newton with conjugate gradients (paper 002)",
+    ),
+    "sgd": SolverSpec(
+        name="sgd",
+        losses=frozenset(
+            {
+                "hinge",
+                "squared_hinge",
+                "smoothed_hinge",
+                "epsilon_insensitive",
+                "squared_epsilon_insensitive",
+            }
+        ),
+        penalties=frozenset({"l2", "l1", "elasticnet"}),
+        fit=_fit_sgd,
+        defaults=_core.first_order_defaults,
+        description="primal (stochastic) (sub)gradient descent with momentum or adaptive "
+        "steps (paper 001 Algorithms 1-4, paper 000 baselines)",
+    ),
+    "homotopy": SolverSpec(
+        name="homotopy",
+        losses=frozenset({"hinge"}),
+        penalties=frozenset({"l2"}),
+        fit=_fit_homotopy,
+        defaults=_core.homotopy_defaults,
+        description="homotopic subgradient method to the hard-margin SVM (paper 004)",
     ),
 }
 

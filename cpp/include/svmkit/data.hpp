@@ -57,11 +57,10 @@ struct CsrView {
   Index cols = 0;
 };
 
-using MatrixView =
-    std::variant<DenseRowMajorView<float>, DenseRowMajorView<double>, DenseColMajorView<float>,
-                 DenseColMajorView<double>, CsrView<float, std::int32_t>,
-                 CsrView<double, std::int32_t>, CsrView<float, std::int64_t>,
-                 CsrView<double, std::int64_t>>;
+using MatrixView = std::variant<DenseRowMajorView<float>, DenseRowMajorView<double>,
+                                DenseColMajorView<float>, DenseColMajorView<double>,
+                                CsrView<float, std::int32_t>, CsrView<double, std::int32_t>,
+                                CsrView<float, std::int64_t>, CsrView<double, std::int64_t>>;
 
 template <class V>
 struct is_col_major : std::false_type {};
@@ -96,12 +95,25 @@ inline void for_each_in_row(const CsrView<T, I>& X, Index i, Fn&& fn) {
     fn(static_cast<Index>(X.indices[k]), static_cast<double>(X.data[k]));
 }
 
+// Dense dot product with four independent accumulators, so that the compiler can keep
+// several multiply-adds in flight (a single accumulator serializes on its latency).
+template <class T>
+inline double dense_dot(const T* x, const double* w, Index n) {
+  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+  Index j = 0;
+  for (; j + 4 <= n; j += 4) {
+    s0 += static_cast<double>(x[j]) * w[j];
+    s1 += static_cast<double>(x[j + 1]) * w[j + 1];
+    s2 += static_cast<double>(x[j + 2]) * w[j + 2];
+    s3 += static_cast<double>(x[j + 3]) * w[j + 3];
+  }
+  for (; j < n; ++j) s0 += static_cast<double>(x[j]) * w[j];
+  return (s0 + s1) + (s2 + s3);
+}
+
 template <class T>
 inline double row_dot(const DenseRowMajorView<T>& X, Index i, const double* w) {
-  const T* row = X.data + i * X.ld;
-  double s = 0.0;
-  for (Index j = 0; j < X.cols; ++j) s += static_cast<double>(row[j]) * w[j];
-  return s;
+  return dense_dot(X.data + i * X.ld, w, X.cols);
 }
 template <class T, class I>
 inline double row_dot(const CsrView<T, I>& X, Index i, const double* w) {
@@ -166,21 +178,46 @@ inline void reduce_chunks(const std::vector<std::vector<double>>& bufs, int n_ch
   });
 }
 
-// Number of chunks for a row reduction: one per thread, but no more than rows / 64 so
-// that tiny problems stay single-threaded.
+// Number of chunks for a row reduction: one per thread, but at least kRowsPerChunk rows per
+// chunk, so that small problems stay single-threaded (a fork/join costs more than they do).
+constexpr Index kRowsPerChunk = 1024;
 inline int reduction_chunks(Index rows, int n_threads) {
-  Index by_rows = rows / 64;
+  Index by_rows = rows / kRowsPerChunk;
   if (by_rows < 1) by_rows = 1;
   return static_cast<int>(std::min<Index>(n_threads, by_rows));
+}
+
+// Stored entries of a view: the work of one pass.
+template <class T>
+inline Index stored_entries(const DenseRowMajorView<T>& X) {
+  return X.rows * X.cols;
+}
+template <class T>
+inline Index stored_entries(const DenseColMajorView<T>& X) {
+  return X.rows * X.cols;
+}
+template <class T, class I>
+inline Index stored_entries(const CsrView<T, I>& X) {
+  return static_cast<Index>(X.indptr[X.rows]);
+}
+
+// Chunks for a pass over X: one per thread, but at least kEntriesPerChunk stored entries and
+// kRowsPerChunk rows each. A fork/join costs microseconds and, on a loaded machine, up to a
+// scheduler time slice, so passes that take less than that stay on one thread.
+constexpr Index kEntriesPerChunk = Index{1} << 17;
+template <class V>
+inline int pass_chunks(const V& X, int n_threads) {
+  const Index by_work = std::max<Index>(1, stored_entries(X) / kEntriesPerChunk);
+  return static_cast<int>(std::min<Index>(by_work, reduction_chunks(X.rows, n_threads)));
 }
 
 // out[i] = x_i . w for every row (one pass).
 template <class V>
 void matvec(const V& X, const double* w, double* out, int n_threads) {
   if constexpr (is_col_major<V>::value) {
-    parallel_for(X.rows, n_threads, [&](Index i) { out[i] = 0.0; });
     // Column sweeps: each thread owns a block of rows, so writes never collide.
-    parallel_chunks(X.rows, reduction_chunks(X.rows, n_threads), [&](int, Index b, Index e) {
+    parallel_chunks(X.rows, pass_chunks(X, n_threads), [&](int, Index b, Index e) {
+      for (Index i = b; i < e; ++i) out[i] = 0.0;
       for (Index j = 0; j < X.cols; ++j) {
         const auto* col = X.data + j * X.ld;
         const double wj = w[j];
@@ -189,7 +226,9 @@ void matvec(const V& X, const double* w, double* out, int n_threads) {
       }
     });
   } else {
-    parallel_for(X.rows, n_threads, [&](Index i) { out[i] = row_dot(X, i, w); });
+    parallel_chunks(X.rows, pass_chunks(X, n_threads), [&](int, Index b, Index e) {
+      for (Index i = b; i < e; ++i) out[i] = row_dot(X, i, w);
+    });
   }
 }
 
@@ -197,14 +236,14 @@ void matvec(const V& X, const double* w, double* out, int n_threads) {
 template <class V>
 void rmatvec(const V& X, const double* v, double* out, int n_threads, ReductionBuffers& buf) {
   if constexpr (is_col_major<V>::value) {
-    parallel_for(X.cols, n_threads, [&](Index j) {
+    parallel_for(X.cols, X.rows * X.cols >= kEntriesPerChunk ? n_threads : 1, [&](Index j) {
       const auto* col = X.data + j * X.ld;
       double s = 0.0;
       for (Index i = 0; i < X.rows; ++i) s += static_cast<double>(col[i]) * v[i];
       out[j] = s;
     });
   } else {
-    const int chunks = reduction_chunks(X.rows, n_threads);
+    const int chunks = pass_chunks(X, n_threads);
     auto& bufs = buf.get(chunks, X.cols);
     parallel_chunks(X.rows, chunks, [&](int c, Index b, Index e) {
       double* acc = bufs[c].data();

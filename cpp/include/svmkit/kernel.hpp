@@ -61,7 +61,8 @@ class KernelEvaluator {
     for_each_in_row(A_, i, [&](Index j, double v) { dense[j] += v; });
     const double* a = dense.data();
     if (spec_.kind == KernelKind::laplacian) {
-      parallel_for(B_.rows, n_threads_, [&](Index j) { out[j] = std::exp(-spec_.gamma * l1_dist(a, j)); });
+      parallel_for(B_.rows, n_threads_,
+                   [&](Index j) { out[j] = std::exp(-spec_.gamma * l1_dist(a, j)); });
       return;
     }
     parallel_for(B_.rows, n_threads_, [&](Index j) { out[j] = from_dot(row_dot(B_, j, a), i, j); });
@@ -72,7 +73,8 @@ class KernelEvaluator {
     if (spec_.kind == KernelKind::precomputed) return entry_of(A_, i, j);
     std::vector<double> dense(static_cast<std::size_t>(A_.cols), 0.0);
     for_each_in_row(A_, i, [&](Index k, double v) { dense[k] += v; });
-    if (spec_.kind == KernelKind::laplacian) return std::exp(-spec_.gamma * l1_dist(dense.data(), j));
+    if (spec_.kind == KernelKind::laplacian)
+      return std::exp(-spec_.gamma * l1_dist(dense.data(), j));
     return from_dot(row_dot(B_, j, dense.data()), i, j);
   }
 
@@ -114,10 +116,14 @@ class KernelEvaluator {
   }
   double apply_dot(double d) const {
     switch (spec_.kind) {
-      case KernelKind::linear: return d;
-      case KernelKind::polynomial: return std::pow(spec_.gamma * d + spec_.coef0, spec_.degree);
-      case KernelKind::sigmoid: return std::tanh(spec_.gamma * d + spec_.coef0);
-      default: return d;
+      case KernelKind::linear:
+        return d;
+      case KernelKind::polynomial:
+        return std::pow(spec_.gamma * d + spec_.coef0, spec_.degree);
+      case KernelKind::sigmoid:
+        return std::tanh(spec_.gamma * d + spec_.coef0);
+      default:
+        return d;
     }
   }
   double from_dot(double d, Index i, Index j) const {

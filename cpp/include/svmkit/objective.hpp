@@ -59,7 +59,8 @@ class LinearObjective {
         grad_b += c1;
         hdiag_b += c2;
       }
-      parallel_for(d, n_threads_, [&](Index j) {
+      const int col_threads = pass_chunks(X_, n_threads_) > 1 ? n_threads_ : 1;
+      parallel_for(d, col_threads, [&](Index j) {
         const auto* col = X_.data + j * X_.ld;
         double g = 0.0, h = 0.0;
         for (Index i = 0; i < X_.rows; ++i) {
@@ -72,7 +73,7 @@ class LinearObjective {
       });
       ++passes_;
     } else {
-      const int chunks = reduction_chunks(X_.rows, n_threads_);
+      const int chunks = pass_chunks(X_, n_threads_);
       auto& gbufs = gbuf_.get(chunks, d);
       auto& hbufs = hbuf_.get(hdiag ? chunks : 0, d);
       std::vector<double> part(static_cast<std::size_t>(3 * chunks), 0.0);
@@ -126,7 +127,7 @@ class LinearObjective {
   double fun(const double* w) {
     const Index d = X_.cols;
     const double b = fit_intercept_ ? w[d] : 0.0;
-    const int chunks = reduction_chunks(X_.rows, n_threads_);
+    const int chunks = pass_chunks(X_, n_threads_);
     std::vector<double> part(static_cast<std::size_t>(chunks), 0.0);
     parallel_chunks(X_.rows, chunks, [&](int c, Index begin, Index end) {
       double s = 0.0;
@@ -161,7 +162,7 @@ class LinearObjective {
       rmatvec(X_, t.data(), out, n_threads_, gbuf_);
       passes_ += 2;
     } else {
-      const int chunks = reduction_chunks(X_.rows, n_threads_);
+      const int chunks = pass_chunks(X_, n_threads_);
       auto& bufs = gbuf_.get(chunks, d);
       std::vector<double> part(static_cast<std::size_t>(chunks), 0.0);
       parallel_chunks(X_.rows, chunks, [&](int c, Index begin, Index end) {

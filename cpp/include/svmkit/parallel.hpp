@@ -52,7 +52,7 @@ void parallel_chunks(std::int64_t n, int n_chunks, Fn&& fn) {
 template <class Fn>
 void parallel_for(std::int64_t n, int n_threads, Fn&& fn) {
 #ifdef _OPENMP
-  if (n_threads > 1 && n > 256) {
+  if (n_threads > 1 && n > 1024) {
 #pragma omp parallel for schedule(static) num_threads(n_threads)
     for (std::int64_t i = 0; i < n; ++i) fn(i);
     return;

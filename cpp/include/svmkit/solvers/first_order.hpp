@@ -1,0 +1,92 @@
+// First-order primal solver ("sgd"): full-batch, mini-batch and stochastic (sub)gradient
+// descent with optional momentum and adaptive per-coordinate steps.
+//
+// Problem: min_w F(w) = l2_penalty/2 ||w||^2 + l1_penalty ||w||_1
+//                       [+ l2_penalty/2 b^2 if regularize_intercept] + sum_i C_i loss(u_i)
+// over the linear model of problem.hpp (the bias b is the last coordinate, times
+// intercept_scaling). Losses: hinge, squared_hinge, smoothed_hinge (and the other smooth
+// classification losses), epsilon_insensitive, squared_epsilon_insensitive (and the smoothed
+// one). The l1 term is never applied to the bias.
+//
+// Method: paper 001 (Meoli, "Support Vector Machines"), Algorithms 1 (gradient descent),
+// 2 (stochastic gradient descent on a mini-batch of k rows), 3 (Polyak heavy ball) and 4
+// (Nesterov momentum), plus the adaptive rules used as baselines by paper 000 section 4.2:
+// AdaGrad (paper 001 Algorithm 7), AdaDelta and Adam. The l1 term is handled by a proximal
+// soft-threshold after each step (per coordinate with the coordinate's effective step).
+// A mini-batch gradient is the unbiased estimate (n/k) sum_{i in batch} of the loss part plus
+// the full regularizer gradient. Rows of a mini-batch are processed in parallel (OpenMP)
+// with per-thread buffers summed in a fixed order, so results are deterministic for a fixed
+// seed and thread count. Epochs draw batches from a permutation made by a private
+// std::mt19937_64 seeded from `seed` (no global RNG).
+//
+// Step size: learning_rate <= 0 selects paper 001 section 7's 1/L with L = (C/n) sum ||x_i||^2.
+// That L bounds the curvature of the sample-AVERAGED objective F/n; svmkit minimizes the summed
+// F (LIBLINEAR's form), whose curvature bound is n times larger, so the equivalent step on F is
+//   1/L_F,  L_F = l2_penalty + kappa * sum_i C_i ||x~_i||^2
+// (x~_i includes the intercept_scaling coordinate; kappa = sup loss'': 2 for the squared
+// losses, 1/(2 sigma) for the smoothed ones, 1 for the non-smooth ones). For the squared and
+// smoothed losses L_F is a true Lipschitz bound of grad F, so the default step is safe.
+// The adaptive rules default to the rates of paper 000's baselines (Flux.jl defaults there:
+// adagrad 0.1, adadelta 1.0 (no rate), adam 0.001).
+//
+// Stopping rule (paper 001 section 7): after each epoch F(w) is evaluated (one pass); the
+// solve stops when F has not decreased below best - tol * max(1, |best|) for
+// n_iter_no_change consecutive epochs, or after max_iter epochs. The best iterate seen is
+// returned when return_best is set (subgradient methods are not monotone).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "svmkit/loss.hpp"
+#include "svmkit/problem.hpp"
+#include "svmkit/result.hpp"
+
+namespace svmkit {
+
+struct FirstOrderOptions {
+  long long max_iter = 5000;          // maximum number of epochs (passes of batches over the data)
+  double tol = 1e-8;                  // relative objective improvement that counts as progress
+  long long n_iter_no_change = 5;     // epochs without progress before stopping (paper 001: 5)
+  long long batch_size = 0;           // rows per step; 0 (or >= n) = full batch, 1 = stochastic
+  double learning_rate = 0.0;         // step size; <= 0 = default (1/L_F, or the adaptive rule's)
+  std::string schedule = "constant";  // "constant", "inv_sqrt" (lr/sqrt(t)), "inv_time" (lr/t),
+                                      // t = epoch number (from 1)
+  std::string momentum_type = "nesterov";  // "none", "polyak" (Algorithm 3), "nesterov" (Alg. 4)
+  double momentum = 0.5;          // beta in [0, 1) for polyak / nesterov (paper 001 sec. 7)
+  std::string adaptive = "none";  // "none", "adagrad", "adadelta", "adam"
+  double adagrad_eps = 1e-8;      // AdaGrad offset: step lr / sqrt(s + eps)
+  double adadelta_rho = 0.9;      // AdaDelta decay (paper 000: 0.9)
+  double adadelta_eps = 1e-8;     // AdaDelta constant (paper 000: 1e-8)
+  double adam_beta1 = 0.9;        // Adam first-moment decay (paper 000: 0.9)
+  double adam_beta2 = 0.8;        // Adam second-moment decay (paper 000: 0.8)
+  double adam_eps = 1e-8;         // Adam denominator offset
+  double l2_penalty = 1.0;        // coefficient of 1/2 ||w||^2
+  double l1_penalty = 0.0;        // coefficient of ||w||_1 (proximal step; never the bias)
+  bool shuffle = true;            // draw mini-batches from a fresh permutation every epoch
+  std::uint64_t seed = 0;         // seed of the solver's own std::mt19937_64
+  bool return_best = true;        // return the best iterate seen (by epoch-end objective)
+  int n_threads = 0;              // OpenMP threads; <= 0 uses the OpenMP default
+  bool record_history = true;     // keep one IterationRecord per epoch
+  bool check_input = true;        // validate the problem (including finiteness of X) first
+};
+
+// clang-format off
+#define SVMKIT_FIRST_ORDER_OPTIONS(X)                                                       \
+  X(max_iter) X(tol) X(n_iter_no_change) X(batch_size) X(learning_rate) X(schedule)        \
+  X(momentum_type) X(momentum) X(adaptive) X(adagrad_eps) X(adadelta_rho) X(adadelta_eps)  \
+  X(adam_beta1) X(adam_beta2) X(adam_eps) X(l2_penalty) X(l1_penalty) X(shuffle) X(seed)   \
+  X(return_best) X(n_threads) X(record_history) X(check_input)
+// clang-format on
+
+void validate_options(const FirstOrderOptions& options);
+
+// Solves the problem from w0 (length solution_size(problem); nullptr starts from 0).
+// History: one record per epoch with objective F(w), optimality = relative improvement of
+// the best objective in that epoch, step = the learning rate used, passes = cumulative passes
+// (batch steps count as batch_size / n of a pass).
+SolveResult solve_first_order(const LinearProblem& problem, const LossSpec& loss,
+                              const FirstOrderOptions& options = {},
+                              const Callbacks& callbacks = {}, const double* w0 = nullptr);
+
+}  // namespace svmkit

@@ -1,0 +1,402 @@
+// Homotopic subgradient method (see solvers/homotopy.hpp for the problem, the method and the
+// stopping rule).
+#include "svmkit/solvers/homotopy.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace svmkit {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+template <class V>
+class Homotopy {
+ public:
+  Homotopy(const V& X, const LinearProblem& p, const HomotopyOptions& opt, const Callbacks& cb)
+      : X_(X),
+        p_(p),
+        opt_(opt),
+        cb_(cb),
+        n_(X.rows),
+        d_(X.cols),
+        dim_(X.cols + (p.fit_intercept ? 1 : 0)),
+        scale_(p.intercept_scaling),
+        free_bias_(p.fit_intercept && !p.regularize_intercept),
+        n_threads_(resolve_threads(opt.n_threads)) {}
+
+  HomotopyResult run() {
+    const auto start = Clock::now();
+    const auto elapsed = [&] {
+      return std::chrono::duration<double>(Clock::now() - start).count();
+    };
+    const bool best_iterate = opt_.iterate == "best";
+    const double s0 = opt_.s0, p = opt_.p, r = opt_.r;
+    const double eps0 = (std::log(s0) - std::log(s0 - 1.0)) / std::log(s0);
+    const double alpha = std::min((r - 2.0 * p) / (2.0 * (1.0 + eps0)), 1.0 - p);
+    const double K = opt_.step_constant > 0.0
+                         ? opt_.step_constant
+                         : std::max(4.0, 0.5 * std::pow(s0, p) * std::pow(s0 - 1.0, alpha));
+    const Index batch = (opt_.batch_size <= 0 || opt_.batch_size >= n_) ? n_ : opt_.batch_size;
+
+    HomotopyResult out;
+    out.step_constant = K;
+    SolveResult& res = out.result;
+    std::vector<double> wbar(dim_, 0.0), w(dim_), wsum(dim_), g(dim_), wbest(dim_), freq(n_);
+    std::vector<Index> order(static_cast<std::size_t>(n_));
+    std::iota(order.begin(), order.end(), Index{0});
+    std::mt19937_64 rng(opt_.seed);
+    double upper_best = kInf, lambda = 1.0, gap = kNaN;
+    long long nonsep_streak = 0, s = 0, total_inner = 0;
+    double last_lower = kNaN;
+    res.status = SolverStatus::max_iter;
+    bool interrupted = false;
+
+    while (s < opt_.max_iter) {
+      const double k = s0 + static_cast<double>(s);
+      lambda = std::max(opt_.lambda_scale * std::pow(k, -p), opt_.lambda_min);
+      const long long t = static_cast<long long>(std::ceil(std::pow(k, r) - 1e-9));
+      const double eta = K * std::pow(k - 1.0, -alpha) / std::sqrt(static_cast<double>(t));
+      w = wbar;
+      std::fill(wsum.begin(), wsum.end(), 0.0);
+      std::fill(freq.begin(), freq.end(), 0.0);
+      double f_best = kInf;
+      Index pos = n_;  // position in the current permutation (stochastic variant)
+      for (long long i = 1; i <= t; ++i) {
+        if ((i & 63) == 1 && cb_.poll()) {
+          interrupted = true;
+          break;
+        }
+        const Index* rows = nullptr;
+        Index k_rows = n_;
+        if (batch < n_) {
+          if (pos + batch > n_) {
+            std::shuffle(order.begin(), order.end(), rng);
+            pos = 0;
+          }
+          rows = order.data() + pos;
+          k_rows = batch;
+          pos += batch;
+        }
+        // g = -(1/k) sum_{violators} c_j y_j x~_j, and the loss value at w (full batch).
+        const double loss = violator_sum(w.data(), rows, k_rows, g.data(), &freq);
+        if (best_iterate && batch == n_) {
+          const double f = 0.5 * lambda * reg_sq(w) + loss;
+          if (f < f_best) {
+            f_best = f;
+            wbest = w;
+          }
+        }
+        if (opt_.normalized_steps) {
+          // Section 6.1: a step of length eta along the full subgradient direction.
+          double nrm = 0.0;
+          for (Index j = 0; j < dim_; ++j) {
+            g[j] += shrinks(j) ? lambda * w[j] : 0.0;
+            nrm += g[j] * g[j];
+          }
+          nrm = std::sqrt(nrm);
+          if (nrm > 0.0)
+            for (Index j = 0; j < dim_; ++j) w[j] -= eta * g[j] / nrm;
+        } else {
+          const double shrink = 1.0 - lambda * eta;
+          for (Index j = 0; j < dim_; ++j) w[j] = (shrinks(j) ? shrink * w[j] : w[j]) - eta * g[j];
+        }
+        for (Index j = 0; j < dim_; ++j) wsum[j] += w[j];
+        ++total_inner;
+      }
+      if (interrupted) break;
+      ++s;
+      if (best_iterate) {
+        // The last inner iterate was not evaluated yet.
+        if (batch == n_) {
+          const double f = 0.5 * lambda * reg_sq(w) + full_loss(w.data());
+          if (f < f_best) wbest = w;
+          wbar = wbest;
+        } else {
+          wbar = w;  // no full objective in the stochastic variant: keep the last iterate
+        }
+      } else {
+        for (Index j = 0; j < dim_; ++j) wbar[j] = wsum[j] / static_cast<double>(t);
+      }
+      // Certificate: lower bound gamma(wbar), upper bound from the violation frequencies.
+      Index violators = 0;
+      const double f_bar = 0.5 * lambda * reg_sq(wbar) + full_loss(wbar.data(), &violators);
+      const double lower = normalized_margin(wbar.data());
+      upper_best = std::min(upper_best, hull_bound(freq));
+      gap = (lower > 0.0 && std::isfinite(upper_best) && upper_best > 0.0)
+                ? std::max(0.0, (upper_best - lower) / upper_best)
+                : kInf;
+      if (opt_.record_iterates) {
+        std::vector<double> sol = wbar;
+        if (free_bias_ && opt_.lambda_min <= 0.0) sol[d_] = eq15_bias(wbar.data());
+        out.iterates.insert(out.iterates.end(), sol.begin(), sol.end());
+      }
+      if (opt_.record_history || cb_.on_iteration) {
+        IterationRecord rec;
+        rec.iteration = s;
+        rec.objective = f_bar;
+        rec.optimality = gap;
+        rec.step = eta;
+        rec.inner_iterations = t;
+        rec.active_size = violators;
+        rec.smoothing = lambda;
+        rec.passes = row_visits_ / std::max<Index>(1, n_);
+        rec.time = elapsed();
+        if (opt_.record_history) res.history.push_back(rec);
+        if (cb_.on_iteration && !cb_.on_iteration(rec)) {
+          interrupted = true;
+          break;
+        }
+      }
+      if (!std::isfinite(f_bar)) {
+        res.status = SolverStatus::numerical_error;
+        break;
+      }
+      nonsep_streak = lower > 0.0 ? 0 : nonsep_streak + 1;
+      last_lower = lower;
+      if (opt_.lambda_min <= 0.0 && opt_.separability_check_after > 0 &&
+          s >= opt_.separability_check_after && nonsep_streak >= opt_.separability_patience) {
+        out.separable = false;
+        break;
+      }
+      if (opt_.lambda_min <= 0.0 && gap < opt_.tol) {
+        res.status = SolverStatus::converged;
+        break;
+      }
+    }
+    if (interrupted) res.status = SolverStatus::interrupted;
+    // At the iteration limit an estimate that still does not separate the data is reported as
+    // non-separable (or not yet separated: a first-order method cannot tell the two apart).
+    if (res.status == SolverStatus::max_iter && opt_.lambda_min <= 0.0 && s > 0 &&
+        !(last_lower > 0.0))
+      out.separable = false;
+    std::vector<double> sol = wbar;
+    if (free_bias_ && opt_.lambda_min <= 0.0) sol[d_] = eq15_bias(wbar.data());
+    if (opt_.rescale && opt_.lambda_min <= 0.0 && out.separable) {
+      double m = kInf;
+      for (Index i = 0; i < n_; ++i) m = std::min(m, p_.y[i] * z(sol.data(), i));
+      row_visits_ += n_;
+      if (m > 0.0 && std::isfinite(m))
+        for (double& v : sol) v /= m;
+    }
+    out.margin = normalized_margin(sol.data(), /*use_given_bias=*/true);
+    out.margin_upper = upper_best;
+    res.objective = 0.5 * lambda * reg_sq(sol) + full_loss(sol.data());
+    res.solution = std::move(sol);
+    res.optimality = gap;
+    res.iterations = s;
+    res.inner_iterations = total_inner;
+    res.passes = row_visits_ / std::max<Index>(1, n_);
+    res.time = elapsed();
+    return out;
+  }
+
+ private:
+  bool shrinks(Index j) const { return !(free_bias_ && j == d_); }
+
+  double reg_sq(const std::vector<double>& w) const {
+    double s = 0.0;
+    for (Index j = 0; j < dim_; ++j)
+      if (shrinks(j)) s += w[j] * w[j];
+    return s;
+  }
+
+  double z(const double* w, Index i) const {
+    double v = row_dot(X_, i, w);
+    if (p_.fit_intercept) v += w[d_] * scale_;
+    return v;
+  }
+
+  // g = -(1/k) sum_{j in rows, y_j z_j <= 1} c_j y_j x~_j (rows == nullptr: all rows);
+  // returns the full-batch loss 1/n sum c_j hinge(y_j z_j) (only meaningful for all rows).
+  // Adds the violation indicator (times c_j) to freq.
+  double violator_sum(const double* w, const Index* rows, Index k, double* g,
+                      std::vector<double>* freq) {
+    // Parallel only when the batch carries enough work to pay for a parallel region.
+    const Index work = k * std::max<Index>(1, dim_);
+    const int chunks =
+        static_cast<int>(std::min<Index>(n_threads_, std::max<Index>(1, work / 16384)));
+    auto& bufs = buf_.get(chunks, dim_);
+    std::vector<double> part(static_cast<std::size_t>(chunks), 0.0);
+    parallel_chunks(k, chunks, [&](int c, Index b, Index e) {
+      double* acc = bufs[c].data();
+      double ls = 0.0;
+      for (Index q = b; q < e; ++q) {
+        const Index i = rows ? rows[q] : q;
+        const double m = p_.y[i] * z(w, i);
+        if (m <= 1.0) {
+          const double a = p_.cost[i] * p_.y[i];
+          row_axpy(X_, i, a, acc);
+          if (p_.fit_intercept) acc[d_] += a * scale_;
+          ls += p_.cost[i] * (1.0 - m);
+          if (freq) (*freq)[i] += p_.cost[i];
+        }
+      }
+      part[c] = ls;
+    });
+    row_visits_ += k;
+    const double inv = 1.0 / static_cast<double>(k);
+    for (Index j = 0; j < dim_; ++j) {
+      double sum = 0.0;
+      for (int c = 0; c < chunks; ++c) sum += bufs[c][j];
+      g[j] = -inv * sum;
+    }
+    double loss = 0.0;
+    for (double v : part) loss += v;
+    return loss * inv;
+  }
+
+  double full_loss(const double* w, Index* violators = nullptr) {
+    const int chunks = reduction_chunks(n_, n_threads_);
+    std::vector<double> part(static_cast<std::size_t>(chunks), 0.0);
+    std::vector<Index> cnt(static_cast<std::size_t>(chunks), 0);
+    parallel_chunks(n_, chunks, [&](int c, Index b, Index e) {
+      double ls = 0.0;
+      Index v = 0;
+      for (Index i = b; i < e; ++i) {
+        const double m = p_.y[i] * z(w, i);
+        if (m < 1.0) {
+          ls += p_.cost[i] * (1.0 - m);
+          ++v;
+        }
+      }
+      part[c] = ls;
+      cnt[c] = v;
+    });
+    row_visits_ += n_;
+    double loss = 0.0;
+    Index v = 0;
+    for (int c = 0; c < chunks; ++c) {
+      loss += part[c];
+      v += cnt[c];
+    }
+    if (violators) *violators = v;
+    return loss / static_cast<double>(n_);
+  }
+
+  // min over each class of x.w (no bias) for eq. (15).
+  void class_extremes(const double* w, double* min_pos, double* max_neg) {
+    double mp = kInf, mn = -kInf;
+    for (Index i = 0; i < n_; ++i) {
+      const double v = row_dot(X_, i, w);
+      if (p_.y[i] > 0)
+        mp = std::min(mp, v);
+      else
+        mn = std::max(mn, v);
+    }
+    row_visits_ += n_;
+    *min_pos = mp;
+    *max_neg = mn;
+  }
+
+  // Eq. (15) in units of the intercept coordinate: b * scale = -(min_+ x.w + max_- x.w) / 2.
+  double eq15_bias(const double* w) {
+    double mp, mn;
+    class_extremes(w, &mp, &mn);
+    if (!std::isfinite(mp) || !std::isfinite(mn)) return w[d_];
+    return -0.5 * (mp + mn) / scale_;
+  }
+
+  // gamma(w) = min_j y_j z_j / ||w|| (norm over the shrunk coordinates). With a free bias and
+  // use_given_bias false, the bias of eq. (15) is used (the best bias for w).
+  double normalized_margin(const double* w, bool use_given_bias = false) {
+    double nrm = 0.0;
+    for (Index j = 0; j < dim_; ++j)
+      if (shrinks(j)) nrm += w[j] * w[j];
+    nrm = std::sqrt(nrm);
+    if (!(nrm > 0.0)) return -kInf;
+    if (free_bias_ && !use_given_bias) {
+      double mp, mn;
+      class_extremes(w, &mp, &mn);
+      return 0.5 * (mp - mn) / nrm;
+    }
+    double m = kInf;
+    for (Index i = 0; i < n_; ++i) m = std::min(m, p_.y[i] * z(w, i));
+    row_visits_ += n_;
+    return m / nrm;
+  }
+
+  // Upper bound on the max margin from convex weights a_j (violation frequencies): the norm of
+  // the hull point sum a_j y_j x~_j / sum a_j, or with a free bias half the distance between
+  // the two class hull points. Infinite when a class has no weight.
+  double hull_bound(const std::vector<double>& a) {
+    std::vector<double> u(dim_, 0.0);
+    double ap = 0.0, an = 0.0;
+    for (Index i = 0; i < n_; ++i) (p_.y[i] > 0 ? ap : an) += a[i];
+    if (free_bias_) {
+      if (!(ap > 0.0 && an > 0.0)) return kInf;
+    } else if (!(ap + an > 0.0)) {
+      return kInf;
+    }
+    for (Index i = 0; i < n_; ++i) {
+      if (a[i] == 0.0) continue;
+      const double wgt =
+          free_bias_ ? a[i] * p_.y[i] / (p_.y[i] > 0 ? ap : an) : a[i] * p_.y[i] / (ap + an);
+      row_axpy(X_, i, wgt, u.data());
+      if (p_.fit_intercept && !free_bias_) u[d_] += wgt * scale_;
+    }
+    row_visits_ += n_;
+    double nrm = 0.0;
+    for (Index j = 0; j < dim_; ++j)
+      if (shrinks(j)) nrm += u[j] * u[j];
+    nrm = std::sqrt(nrm);
+    return free_bias_ ? 0.5 * nrm : nrm;
+  }
+
+  V X_;
+  const LinearProblem& p_;
+  const HomotopyOptions& opt_;
+  const Callbacks& cb_;
+  Index n_, d_, dim_;
+  double scale_;
+  bool free_bias_;
+  int n_threads_;
+  ReductionBuffers buf_;
+  long long row_visits_ = 0;
+};
+
+}  // namespace
+
+void validate_options(const HomotopyOptions& o) {
+  if (o.max_iter < 0) throw_invalid("max_iter must be >= 0");
+  if (!(o.tol >= 0.0)) throw_invalid("tol must be >= 0");
+  if (!(o.p > 0.0 && o.p < 1.0)) throw_invalid("p must be in (0, 1), got " + std::to_string(o.p));
+  if (!(o.r > 2.0 * o.p) || !std::isfinite(o.r))
+    throw_invalid("r must be finite and > 2p, got " + std::to_string(o.r));
+  if (!(o.s0 > 2.0) || !std::isfinite(o.s0))
+    throw_invalid("s0 must be a finite number > 2, got " + std::to_string(o.s0));
+  if (!(o.step_constant >= 0.0) || !std::isfinite(o.step_constant))
+    throw_invalid("step_constant must be a finite number >= 0 (0 = Algorithm 1's formula)");
+  if (!(o.lambda_scale > 0.0) || !std::isfinite(o.lambda_scale))
+    throw_invalid("lambda_scale must be a finite number > 0");
+  if (!(o.lambda_min >= 0.0) || !std::isfinite(o.lambda_min))
+    throw_invalid("lambda_min must be a finite number >= 0");
+  if (o.iterate != "average" && o.iterate != "best")
+    throw_invalid("iterate must be 'average' or 'best', got '" + o.iterate + "'");
+  if (o.batch_size < 0) throw_invalid("batch_size must be >= 0 (0 = full batch)");
+  if (o.separability_check_after < 0) throw_invalid("separability_check_after must be >= 0");
+  if (o.separability_patience < 1) throw_invalid("separability_patience must be >= 1");
+}
+
+HomotopyResult solve_homotopy(const LinearProblem& problem, const HomotopyOptions& options,
+                              const Callbacks& callbacks) {
+  validate_options(options);
+  LossSpec hinge;
+  hinge.kind = LossKind::hinge;
+  validate_problem(problem, hinge, options.check_input);
+  return std::visit(
+      [&](const auto& X) {
+        Homotopy<std::decay_t<decltype(X)>> solver(X, problem, options, callbacks);
+        return solver.run();
+      },
+      problem.X);
+}
+
+}  // namespace svmkit

@@ -1,0 +1,270 @@
+"""SparseSVC: the sparsity-constrained SVM of paper 003 (NSSVM), solved in C++."""
+
+from __future__ import annotations
+
+import numbers
+import sys
+import warnings
+from typing import Any, Callable
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from . import _core
+from ._validation import as_core_matrix, check_choice, check_n_jobs, check_scalar_param
+
+_SOLVERS = ("nssvm",)
+
+
+def nssvm_defaults() -> dict:
+    """The default NSSVM options, read from the C++ options struct (their single source)."""
+    return dict(_core.nssvm_defaults())
+
+
+def _core_matrix(X: Any) -> Any:
+    """as_core_matrix, with every array viewed (not copied) through numpy's canonical dtype.
+
+    The core compares dtypes by identity; arrays read back from files (e.g. read-only memmaps)
+    can carry an equal but distinct dtype object, which it would reject.
+    """
+    Xc = as_core_matrix(X)
+
+    def canon(a: np.ndarray) -> np.ndarray:
+        return a.view(type=np.ndarray, dtype=np.dtype(a.dtype.type))
+
+    if isinstance(Xc, tuple):
+        return (canon(Xc[0]), canon(Xc[1]), canon(Xc[2]), Xc[3], Xc[4])
+    return canon(Xc)
+
+
+def _printer(rec: dict) -> bool:
+    print(
+        f"nssvm iter {rec['iteration']:4d}  D {rec['objective']:.8e}  "
+        f"||F|| {rec['optimality']:.3e}  acc {rec['step']:.5f}  s {rec['active_size']}  "
+        f"t {rec['time']:.3f}s",
+        file=sys.stdout,
+        flush=True,
+    )
+    return True
+
+
+class SparseSVC(ClassifierMixin, BaseEstimator):
+    """Linear SVM classifier with at most s support vectors (NSSVM, paper 003).
+
+    Solves, for labels mapped to y_i in {-1, +1} (classes_[1] is +1 for two classes), the
+    sparsity-constrained dual
+
+        min_alpha 1/2 ||Q alpha||^2 + sum_i h_{c,C}(alpha_i) - sum_i alpha_i
+        s.t. <alpha, y> = 0,  ||alpha||_0 <= s,      Q = [y_1 x_1, ..., y_m x_m],
+
+    h_{c,C}(t) = t^2/(2C) (t >= 0), t^2/(2c) (t < 0), by the subspace Newton method NSSVM
+    (Zhou, "Sparse SVM for Sufficient Data Reduction"). The classifier is w = Q alpha with the
+    bias b = mu, the multiplier of <alpha, y> = 0 (optionally refined, see refine_bias in
+    `nssvm_defaults()`). More than two classes are handled one-vs-rest.
+
+    Every parameter left at None takes the C++ default (`svmkit.nssvm_defaults()`): C = 0.25,
+    c = C/100, eta = min(1/m, 1e-4), s0 = ceil(n (ln(m/n))^2), tol = 1e-6, tuning off.
+
+    Parameters
+    ----------
+    C : float or None
+        Penalty parameter (> 0) of positive alpha (the paper's C).
+    sparsity : int or None
+        Initial sparsity level s0 (maximum number of support vectors without tuning).
+    tune : bool or None
+        Sparsity-level tuning: s <- ceil(1.1 s) on the paper's schedule, accuracy-based stop.
+    tol : float or None
+        Tolerance on ||F(z; T)||, the eta-stationarity residual.
+    max_iter : int or None
+        Maximum number of Newton iterations.
+    solver : {"nssvm"}
+    n_jobs : int or None
+        OpenMP threads (None: OpenMP default; -1: all cores).
+    solver_options : dict or None
+        Further NSSVM options by name (c, c_ratio, eta, s0_scale, tune_ratio, tune_every,
+        max_tunes, acc_tol, refine_bias, keep_best, cg_threshold, cg_tol, max_cg_iter, ...);
+        unknown names raise ValueError.
+    callback : callable or None
+        Called with a dict per iteration (its "step" entry is the training accuracy);
+        returning False stops the fit.
+    verbose : int
+        Print one line per iteration.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    support_ : ndarray of int
+        Indices of training samples with alpha_i != 0 (union over one-vs-rest problems).
+    support_vectors_ : ndarray or sparse matrix, the rows of X at support_.
+    dual_coef_ : ndarray of shape (n_problems, n_SV)
+        y_i alpha_i for each support vector (0 where a sample is not a support vector of
+        that problem), so that coef_ = dual_coef_ @ support_vectors_.
+    alpha_ : ndarray of shape (n_problems, n_SV), the dual variables alpha_i themselves.
+    coef_ : ndarray of shape (n_problems, n_features), w = Q alpha.
+    intercept_ : ndarray of shape (n_problems,)
+    n_iter_ : int, the largest number of iterations over the problems.
+    history_ : dict (list of dicts for more than two classes)
+        Per iteration: "optimality" (||F(z; T)||), "accuracy" (training accuracy), "s"
+        (working-set size), "time" (seconds since the start), "objective" (D(alpha)), "bias".
+    result_ : list of dict, the raw solver results.
+    n_features_in_ : int
+    """
+
+    def __init__(
+        self,
+        *,
+        C: float | None = None,
+        sparsity: int | None = None,
+        tune: bool | None = None,
+        tol: float | None = None,
+        max_iter: int | None = None,
+        solver: str = "nssvm",
+        n_jobs: int | None = None,
+        solver_options: dict | None = None,
+        callback: Callable[[dict], Any] | None = None,
+        verbose: int = 0,
+    ) -> None:
+        self.C = C
+        self.sparsity = sparsity
+        self.tune = tune
+        self.tol = tol
+        self.max_iter = max_iter
+        self.solver = solver
+        self.n_jobs = n_jobs
+        self.solver_options = solver_options
+        self.callback = callback
+        self.verbose = verbose
+
+    def _options(self, n_threads: int) -> dict:
+        check_scalar_param(self.C, "C", low=0.0, low_inclusive=False, allow_none=True)
+        check_scalar_param(self.sparsity, "sparsity", kind=numbers.Integral, low=1, allow_none=True)
+        check_scalar_param(self.tune, "tune", kind=(bool, np.bool_), allow_none=True)
+        check_scalar_param(self.tol, "tol", low=0.0, allow_none=True)
+        check_scalar_param(self.max_iter, "max_iter", kind=numbers.Integral, low=0, allow_none=True)
+        check_scalar_param(self.verbose, "verbose", kind=(numbers.Integral, bool), low=0)
+        check_choice(self.solver, "solver", _SOLVERS)
+        if self.solver_options is not None and not isinstance(self.solver_options, dict):
+            raise TypeError("SparseSVC: solver_options must be a dict or None")
+        if self.callback is not None and not callable(self.callback):
+            raise TypeError("SparseSVC: callback must be callable or None")
+        opts = dict(self.solver_options or {})
+        unknown = sorted(set(opts) - set(nssvm_defaults()))
+        if unknown:
+            raise ValueError(f"SparseSVC: unknown solver option(s) {unknown}")
+        for key, value in (("C", self.C), ("s0", self.sparsity), ("tune", self.tune),
+                           ("tol", self.tol), ("max_iter", self.max_iter)):
+            if value is not None:
+                opts[key] = value
+        opts["n_threads"] = n_threads
+        opts["check_input"] = False  # validated here, including finiteness of X
+        return opts
+
+    def _callback(self) -> Callable[[dict], Any] | None:
+        user, show = self.callback, (_printer if self.verbose else None)
+        if user is None or show is None:
+            return user if show is None else show
+
+        def both(rec: dict) -> Any:
+            show(rec)
+            return user(rec)
+
+        return both
+
+    def fit(self, X: Any, y: Any) -> SparseSVC:
+        """Fit the model. X: array or sparse matrix (n_samples, n_features); y: labels."""
+        n_threads = check_n_jobs(self.n_jobs)
+        opts = self._options(n_threads)
+        X, y = validate_data(
+            self, X, y, accept_sparse="csr", dtype=[np.float64, np.float32], order=None
+        )
+        check_classification_targets(y)
+        classes, y_idx = np.unique(y, return_inverse=True)
+        if classes.shape[0] < 2:
+            raise ValueError(
+                "SparseSVC needs samples of at least two classes in the data, but the data "
+                f"contains only one class: {classes[0]!r}"
+            )
+        if X.shape[0] < 2:
+            raise ValueError(f"SparseSVC needs at least 2 samples, got n_samples = {X.shape[0]}")
+        Xc = _core_matrix(X)
+        binary = classes.shape[0] == 2
+        n_rows = 1 if binary else classes.shape[0]
+        results = []
+        for k in range(n_rows):
+            positive = 1 if binary else k
+            yk = np.where(y_idx == positive, 1.0, -1.0)
+            res = _core.fit_nssvm(Xc, yk, opts, self._callback())
+            if res["status"] == "max_iter":
+                warnings.warn(
+                    f"SparseSVC (nssvm) did not converge in {res['iterations']} iterations; "
+                    "increase max_iter or tol",
+                    ConvergenceWarning,
+                    stacklevel=2,
+                )
+            elif res["status"] == "numerical_error":
+                raise FloatingPointError(
+                    "SparseSVC (nssvm): the solver stopped on a non-finite value; check the "
+                    "scale of X and the value of C"
+                )
+            elif res["status"] == "interrupted":
+                warnings.warn("SparseSVC (nssvm): fit stopped by the callback",
+                              ConvergenceWarning, stacklevel=2)
+            results.append((res, yk))
+        support = np.unique(np.concatenate([r["support"] for r, _ in results])).astype(np.intp)
+        dual = np.zeros((n_rows, support.shape[0]))
+        alpha = np.zeros((n_rows, support.shape[0]))
+        for k, (res, yk) in enumerate(results):
+            pos = np.searchsorted(support, res["support"])
+            alpha[k, pos] = res["alpha"]
+            dual[k, pos] = res["alpha"] * yk[res["support"]]
+        self.classes_ = classes
+        self.coef_ = np.vstack([r["solution"][:-1] for r, _ in results])
+        self.intercept_ = np.array([r["solution"][-1] for r, _ in results])
+        self.support_ = support
+        self.support_vectors_ = X[support]
+        self.dual_coef_ = dual
+        self.alpha_ = alpha
+        self.n_iter_ = int(max(r["iterations"] for r, _ in results))
+        self.result_ = [r for r, _ in results]
+        hists = [self._history(r) for r, _ in results]
+        self.history_ = hists[0] if binary else hists
+        return self
+
+    @staticmethod
+    def _history(res: dict) -> dict:
+        h = res["history"]
+        return {
+            "optimality": np.asarray(h["optimality"]),
+            "accuracy": np.asarray(res["accuracy_history"]),
+            "s": np.asarray(h["active_size"]),
+            "time": np.asarray(h["time"]),
+            "objective": np.asarray(h["objective"]),
+            "bias": np.asarray(res["bias_history"]),
+        }
+
+    def _prepare(self, X: Any) -> tuple[Any, np.ndarray, np.ndarray]:
+        check_is_fitted(self, "coef_")
+        X = validate_data(self, X, accept_sparse="csr", dtype=[np.float64, np.float32], reset=False)
+        coef = np.ascontiguousarray(self.coef_, dtype=np.float64)
+        intercept = np.ascontiguousarray(self.intercept_, dtype=np.float64)
+        return _core_matrix(X), coef, intercept
+
+    def decision_function(self, X: Any) -> np.ndarray:
+        """w.x + b: shape (n_samples,) for two classes, else (n_samples, n_classes)."""
+        Xc, coef, intercept = self._prepare(X)
+        dec = _core.linear_decision_function(Xc, coef, intercept, check_n_jobs(self.n_jobs))
+        return dec[:, 0] if dec.shape[1] == 1 else dec
+
+    def predict(self, X: Any) -> np.ndarray:
+        """Predicted class labels."""
+        Xc, coef, intercept = self._prepare(X)
+        idx = _core.linear_predict_class_indices(Xc, coef, intercept, check_n_jobs(self.n_jobs))
+        return self.classes_[idx]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags

@@ -1,0 +1,468 @@
+"""The `svmkit` command: train, predict, demo, bench (in the spirit of LIBLINEAR's train/predict).
+
+    svmkit train [options] data_file [model_file]
+    svmkit predict [-q] test_file model_file output_file
+    svmkit demo [--quick]
+    svmkit bench [args...]
+
+Errors print "svmkit: error: <message>" on stderr and exit with status 1 (bad data, missing
+file) or 2 (bad command line), never with a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, NoReturn
+
+import numpy as np
+
+PROG = "svmkit"
+
+
+class CliError(Exception):
+    """An error reported as 'svmkit: error: ...' with exit status 1."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{PROG}: error: {message}\n")
+
+
+# Estimator classes by (task, family). Kernel estimators (svmkit.SVC / svmkit.SVR) plug in
+# here; a class missing from the package gives a clear error.
+ESTIMATORS: dict[tuple[str, str], tuple[str, str]] = {
+    ("classification", "linear"): ("svmkit", "LinearSVC"),
+    ("regression", "linear"): ("svmkit", "LinearSVR"),
+    ("classification", "kernel"): ("svmkit", "SVC"),
+    ("regression", "kernel"): ("svmkit", "SVR"),
+}
+
+# LIBSVM's numeric kernel codes for -t.
+_KERNEL_CODES = {"0": "linear", "1": "poly", "2": "rbf", "3": "sigmoid", "4": "precomputed"}
+
+
+def _estimator_class(task: str, family: str) -> type:
+    module, name = ESTIMATORS[(task, family)]
+    cls = getattr(importlib.import_module(module), name, None)
+    if cls is None:
+        what = "kernel SVMs (-t)" if family == "kernel" else f"{family} models"
+        raise CliError(
+            f"{what} for {task} are not available in this svmkit version "
+            f"({module}.{name} is missing); use a linear solver (omit -t)"
+        )
+    return cls
+
+
+def _fmt_number(v: float) -> str:
+    """Shortest text for a float, integers without '.0' (as LIBLINEAR's %g would)."""
+    s = repr(float(v))
+    return s[:-2] if s.endswith(".0") else s
+
+
+# ---------------------------------------------------------------------------------------------
+# train
+
+
+def _build_estimator(args: argparse.Namespace) -> Any:
+    from ._solvers import LINEAR_SOLVERS
+
+    task = args.task
+    kernel = args.kernel
+    if kernel is not None:
+        kernel = _KERNEL_CODES.get(kernel, kernel)
+    family = "kernel" if kernel is not None else "linear"
+    if family == "linear" and args.solver != "auto" and args.solver not in LINEAR_SOLVERS:
+        raise CliError(
+            f"unknown solver {args.solver!r}; linear solvers: "
+            + ", ".join(["auto", *LINEAR_SOLVERS])
+            + " (kernel solvers need -t)"
+        )
+    if family == "linear" and any(v is not None for v in (args.gamma, args.degree, args.coef0)):
+        raise CliError("-g, -d and -r apply to kernel SVMs only; give a kernel with -t")
+    cls = _estimator_class(task, family)
+    accepted = set(cls().get_params())
+    params: dict[str, Any] = {"C": args.C}
+    if args.solver != "auto" or "solver" in accepted:
+        params["solver"] = args.solver
+    if args.loss is not None:
+        params["loss"] = args.loss
+    if args.tol is not None:
+        params["tol"] = args.tol
+    if args.epsilon is not None:
+        if task != "regression":
+            raise CliError("-p (epsilon) applies to regression only (--task regression)")
+        params["epsilon"] = args.epsilon
+    if args.bias is not None:
+        if args.bias > 0:
+            params["fit_intercept"] = True
+            params["intercept_scaling"] = args.bias
+        else:
+            params["fit_intercept"] = False
+    if args.n_jobs is not None:
+        params["n_jobs"] = args.n_jobs
+    if family == "kernel":
+        params["kernel"] = kernel
+        for name in ("gamma", "degree", "coef0"):
+            value = getattr(args, name)
+            if value is not None:
+                params[name] = value
+    unknown = sorted(k for k in params if k not in accepted)
+    if unknown:
+        raise CliError(f"{cls.__name__} does not take the option(s): {', '.join(unknown)}")
+    if not args.quiet and "verbose" in accepted:
+        params["verbose"] = 1
+    return cls(**params)
+
+
+def _load_data(path: str, n_features: int | None = None) -> tuple[Any, np.ndarray]:
+    from .datasets import load_svmlight_file
+
+    if not os.path.exists(path):
+        raise CliError(f"cannot open data file {path}: no such file")
+    X, y = load_svmlight_file(path, n_features=n_features)
+    if X.shape[0] == 0:
+        raise CliError(f"data file {path} holds no samples")
+    return X, y
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    from sklearn.model_selection import KFold, StratifiedKFold, cross_val_predict
+
+    from ._model_io import save_model
+
+    if args.cv is not None:
+        args.quiet = True  # no per-iteration progress for each fold
+    est = _build_estimator(args)
+    X, y = _load_data(args.data_file)
+    if args.cv is not None:
+        if args.cv < 2:
+            raise CliError(f"n-fold cross validation: n must be >= 2, got {args.cv}")
+        if args.cv > X.shape[0]:
+            raise CliError(f"n-fold cross validation: n={args.cv} exceeds {X.shape[0]} samples")
+        if args.task == "classification":
+            _, counts = np.unique(y, return_counts=True)
+            splitter: Any = (
+                StratifiedKFold(args.cv, shuffle=True, random_state=args.seed)
+                if counts.min() >= args.cv
+                else KFold(args.cv, shuffle=True, random_state=args.seed)
+            )
+        else:
+            splitter = KFold(args.cv, shuffle=True, random_state=args.seed)
+        pred = cross_val_predict(est, X, y, cv=splitter)
+        if args.task == "classification":
+            acc = 100.0 * float(np.mean(pred == y))
+            print(f"Cross Validation Accuracy = {acc:g}%")
+        else:
+            mse, r2 = _regression_scores(y, pred)
+            print(f"Cross Validation Mean squared error = {mse:g}")
+            print(f"Cross Validation Squared correlation coefficient = {r2:g}")
+        return 0
+    t0 = time.perf_counter()
+    est.fit(X, y)
+    elapsed = time.perf_counter() - t0
+    model_file = args.model_file or os.path.basename(args.data_file) + ".model"
+    save_model(est, model_file)
+    if not args.quiet:
+        extra = ""
+        if hasattr(est, "n_iter_"):
+            extra = f", {est.n_iter_} iterations"
+        if hasattr(est, "n_passes_"):
+            extra += f", {est.n_passes_} passes over the data"
+        solver = getattr(est, "solver_", getattr(est, "solver", "?"))
+        print(f"trained {type(est).__name__} (solver {solver}) in {elapsed:.3f} s{extra}")
+        print(f"model saved to {model_file}")
+    return 0
+
+
+def _regression_scores(y: np.ndarray, pred: np.ndarray) -> tuple[float, float]:
+    """Mean squared error and squared correlation coefficient, as LIBLINEAR prints them."""
+    y = np.asarray(y, dtype=np.float64)
+    pred = np.asarray(pred, dtype=np.float64)
+    mse = float(np.mean((pred - y) ** 2))
+    n = y.size
+    sv, sy = pred.sum(), y.sum()
+    svv, syy, svy = (pred * pred).sum(), (y * y).sum(), (pred * y).sum()
+    den = (n * svv - sv * sv) * (n * syy - sy * sy)
+    r2 = float((n * svy - sv * sy) ** 2 / den) if den > 0 else float("nan")
+    return mse, r2
+
+
+# ---------------------------------------------------------------------------------------------
+# predict
+
+
+def cmd_predict(args: argparse.Namespace) -> int:
+    from ._model_io import load_model
+
+    if not os.path.exists(args.model_file):
+        raise CliError(f"cannot open model file {args.model_file}: no such file")
+    model = load_model(args.model_file)
+    nf = int(model.n_features_in_)
+    X, y = _load_data(args.test_file)
+    # As LIBLINEAR: features beyond the model's are ignored, missing ones are zero.
+    if X.shape[1] > nf:
+        X = X[:, :nf]
+    elif X.shape[1] < nf:
+        X = X.copy()
+        X.resize((X.shape[0], nf))
+    pred = model.predict(X)
+    try:
+        with open(args.output_file, "w", encoding="ascii") as out:
+            out.writelines(_fmt_number(v) + "\n" for v in pred)
+    except OSError as exc:
+        raise CliError(f"cannot write output file {args.output_file}: {exc.strerror}") from exc
+    if args.quiet:
+        return 0
+    if hasattr(model, "classes_"):
+        correct = int(np.sum(pred == y))
+        total = int(y.shape[0])
+        print(f"Accuracy = {100.0 * correct / total:g}% ({correct}/{total})")
+    else:
+        mse, r2 = _regression_scores(y, pred)
+        print(f"Mean squared error = {mse:g} (regression)")
+        print(f"Squared correlation coefficient = {r2:g} (regression)")
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# demo
+
+CREDIT = "Breast Cancer Wisconsin (Diagnostic), UCI, via scikit-learn's load_breast_cancer"
+
+
+def _demo_datasets(quick: bool) -> list[tuple[str, Any, Any, Any, Any]]:
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.model_selection import train_test_split
+    from sklearn.preprocessing import StandardScaler
+
+    from .datasets import make_two_gaussians
+
+    out = []
+    X, y = load_breast_cancer(return_X_y=True)
+    Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.25, stratify=y, random_state=0)
+    scaler = StandardScaler().fit(Xtr)
+    out.append(("breast_cancer 569x30", scaler.transform(Xtr), scaler.transform(Xte), ytr, yte))
+    shapes = [(4000, 50)] if quick else [(20000, 50), (100, 2500)]
+    for n, m in shapes:
+        Xg, yg = make_two_gaussians(n + (n // 4 if n >= 1000 else n), m, random_state=0)
+        cut = n
+        label = f"two_gaussians {n}x{m}"
+        out.append((label, Xg[:cut], Xg[cut:], yg[:cut], yg[cut:]))
+    return out
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.svm import LinearSVC as SkLinearSVC
+
+    from ._linear import LinearSVC
+    from ._solvers import LINEAR_SOLVERS
+
+    print("svmkit demo: linear SVM solvers, test accuracy, time and passes over the data")
+    print(f"Data: {CREDIT};")
+    print("      two Gaussian classes as in paper 000, section 4.1.4 (make_two_gaussians).")
+    print("Each dataset is split into train and test parts; C = 1.\n")
+    header = ("dataset", "solver", "loss", "test acc", "fit time", "passes", "iters")
+    rows: list[tuple[str, ...]] = []
+    for name, Xtr, Xte, ytr, yte in _demo_datasets(args.quick):
+        for solver, spec in LINEAR_SOLVERS.items():
+            for loss in sorted(set(spec.losses) & set(LinearSVC._LOSSES)):
+                est = LinearSVC(solver=solver, loss=loss, C=1.0)
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", ConvergenceWarning)
+                    t0 = time.perf_counter()
+                    est.fit(Xtr, ytr)
+                    dt = time.perf_counter() - t0
+                acc = float(np.mean(est.predict(Xte) == yte))
+                rows.append(
+                    (
+                        name,
+                        solver,
+                        loss,
+                        f"{100 * acc:.2f}%",
+                        f"{dt:.3f}s",
+                        str(est.n_passes_),
+                        str(est.n_iter_),
+                    )
+                )
+        ref = SkLinearSVC(C=1.0, loss="squared_hinge", dual="auto", max_iter=10000)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            t0 = time.perf_counter()
+            ref.fit(Xtr, ytr)
+            dt = time.perf_counter() - t0
+        acc = float(np.mean(ref.predict(Xte) == yte))
+        rows.append(
+            (
+                name,
+                "sklearn LinearSVC",
+                "squared_hinge",
+                f"{100 * acc:.2f}%",
+                f"{dt:.3f}s",
+                "-",
+                str(int(np.max(ref.n_iter_))),
+            )
+        )
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
+    line = "  ".join(h.ljust(w) for h, w in zip(header, widths))
+    print(line)
+    print("-" * len(line))
+    for r in rows:
+        print("  ".join(c.ljust(w) for c, w in zip(r, widths)))
+    print(
+        "\n(passes: passes over the data reported by the solver; sklearn's LIBLINEAR does not "
+        "report them)"
+    )
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# bench
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    candidates = [
+        Path.cwd() / "bench" / "run.py",
+        Path(__file__).resolve().parents[2] / "bench" / "run.py",
+    ]
+    for script in candidates:
+        if script.is_file():
+            return subprocess.call([sys.executable, str(script), *args.bench_args])
+    print(
+        "svmkit bench runs bench/run.py from a source checkout of svmkit: clone the repository, "
+        "`pip install .[bench]`, then run `python bench/run.py` (or `svmkit bench`) from its root."
+    )
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+
+
+def _number(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not np.isfinite(v):
+        raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}")
+    return v
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog=PROG, description="Support Vector Machine solvers (svmkit).")
+    sub = p.add_subparsers(dest="command", metavar="{train,predict,demo,bench}")
+    sub.required = True
+
+    t = sub.add_parser(
+        "train",
+        help="train a model on a LIBSVM-format file",
+        description="Train on data_file (LIBSVM format; .gz/.bz2/.xz are decompressed) and "
+        "save the model (default: basename(data_file).model).",
+    )
+    t.add_argument("-s", dest="solver", default="auto", help="solver name (default: auto)")
+    t.add_argument(
+        "-l",
+        dest="loss",
+        default=None,
+        help="loss (default: the estimator's, squared_hinge / squared_epsilon_insensitive)",
+    )
+    t.add_argument("-c", dest="C", type=_number, default=1.0, help="cost C (default 1)")
+    t.add_argument(
+        "-p",
+        dest="epsilon",
+        type=_number,
+        default=None,
+        help="epsilon of the epsilon-insensitive loss (regression)",
+    )
+    t.add_argument("-e", dest="tol", type=_number, default=None, help="stopping tolerance")
+    t.add_argument(
+        "-B",
+        dest="bias",
+        type=_number,
+        default=None,
+        help="bias: > 0 fits an intercept with this scaling, <= 0 fits none "
+        "(default: intercept with scaling 1)",
+    )
+    t.add_argument(
+        "-v",
+        dest="cv",
+        type=_int,
+        default=None,
+        help="n-fold cross validation (prints accuracy or MSE; saves no model)",
+    )
+    t.add_argument("-q", dest="quiet", action="store_true", help="quiet mode")
+    t.add_argument(
+        "-n", "--n-jobs", dest="n_jobs", type=_int, default=None, help="threads (default: all)"
+    )
+    t.add_argument("--task", choices=("classification", "regression"), default="classification")
+    t.add_argument("--seed", type=_int, default=0, help="seed of the CV split")
+    t.add_argument(
+        "-t",
+        dest="kernel",
+        default=None,
+        help="kernel (linear, poly, rbf, sigmoid or LIBSVM's 0-3): use a kernel SVM",
+    )
+    t.add_argument("-g", dest="gamma", type=_number, default=None, help="kernel gamma")
+    t.add_argument("-d", dest="degree", type=_int, default=None, help="kernel degree")
+    t.add_argument("-r", dest="coef0", type=_number, default=None, help="kernel coef0")
+    t.add_argument("data_file")
+    t.add_argument("model_file", nargs="?", default=None)
+    t.set_defaults(func=cmd_train)
+
+    pr = sub.add_parser("predict", help="predict with a saved model")
+    pr.add_argument("-q", dest="quiet", action="store_true", help="quiet mode")
+    pr.add_argument("test_file")
+    pr.add_argument("model_file")
+    pr.add_argument("output_file")
+    pr.set_defaults(func=cmd_predict)
+
+    d = sub.add_parser("demo", help="train the available solvers on built-in data")
+    d.add_argument("--quick", action="store_true", help="smaller synthetic data")
+    d.set_defaults(func=cmd_demo)
+
+    b = sub.add_parser("bench", help="run the benchmark harness (bench/run.py)")
+    b.add_argument("bench_args", nargs=argparse.REMAINDER)
+    b.set_defaults(func=cmd_bench)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser()
+    if argv and argv[0] == "bench":  # everything after "bench" goes to the harness as it is
+        args = argparse.Namespace(func=cmd_bench, bench_args=argv[1:])
+    else:
+        args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+    except (CliError, OSError, ValueError, TypeError) as exc:
+        msg = str(exc) or type(exc).__name__
+        print(f"{PROG}: error: {msg}", file=sys.stderr)
+        return 1
+
+
+def _entry() -> None:
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    _entry()

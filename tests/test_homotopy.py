@@ -1,0 +1,259 @@
+"""homotopy: paper 004's homotopic subgradient method (Algorithm 1) to the hard-margin SVM.
+
+References: the hard-margin and soft-margin QPs solved by clarabel (tests/_first_order_refs).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+import svmkit
+from _first_order_refs import hard_margin, hinge_primal
+from sklearn.datasets import load_iris, load_svmlight_file
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.preprocessing import StandardScaler
+from svmkit import LinearSVC, _core
+
+# Paper 004 section 5: support vectors +-(0.5, 1.5), +-(1.5, 0.5), w* = (0.5, 0.5). The other
+# points (our choice) lie strictly outside the margin (x1 + x2 > 2), so they are not support
+# vectors and w* is unchanged (checked against clarabel below).
+TOY_POS = np.array(
+    [[0.5, 1.5], [1.5, 0.5], [2.0, 2.0], [1.0, 2.5], [2.5, 1.0], [3.0, 3.0], [1.2, 1.6]]
+)
+TOY_X = np.vstack([TOY_POS, -TOY_POS])
+TOY_Y = np.r_[np.ones(7), -np.ones(7)]
+W_STAR = np.array([0.5, 0.5])
+
+
+def run(X, y, fit_intercept=False, regularize_intercept=False, **opts):
+    opts.setdefault("n_threads", 1)
+    return _core.fit_homotopy(
+        np.ascontiguousarray(X, dtype=float),
+        y,
+        np.ones(len(y)),
+        fit_intercept,
+        1.0,
+        regularize_intercept,
+        opts,
+        None,
+    )
+
+
+def gaps(W, w_star):
+    """angle gap 1 - cos(w, w*) and margin gap 1/||w*|| - min_i y_i x_i.w / ||w|| (Def. 3.3)."""
+    nw = np.linalg.norm(W, axis=1)
+    angle = 1.0 - W @ w_star / (nw * np.linalg.norm(w_star))
+    margin = 1.0 / np.linalg.norm(w_star) - np.min((TOY_Y[:, None] * TOY_X) @ W.T, axis=0) / nw
+    return angle, margin
+
+
+def test_toy_reference_is_the_papers():
+    w, _ = hard_margin(TOY_X, TOY_Y, fit_intercept=False)
+    np.testing.assert_allclose(w, W_STAR, atol=1e-7)
+
+
+def test_toy_convergence_rate_and_gaps():
+    r = run(TOY_X, TOY_Y, max_iter=60, tol=0.0, record_iterates=True)
+    assert r["status"] == "max_iter" and r["iterations"] == 60 and r["separable"]
+    h = r["history"]
+    np.testing.assert_allclose(h["smoothing"], (10.0 + np.arange(60)) ** -0.5)  # p = 1/2
+    assert np.all(h["inner_iterations"] == (10 + np.arange(60)) ** 2)  # t_s, r = 2
+    err = np.linalg.norm(r["iterates"] - W_STAR, axis=1)
+    k = np.cumsum(h["inner_iterations"])
+    # decreasing over the run: means over blocks of 10 outer iterations (single estimates
+    # wiggle), and every estimate from s = 10 on is below the one 10 outer iterations earlier
+    blocks = err.reshape(6, 10).mean(axis=1)
+    assert np.all(np.diff(blocks) < 0)
+    assert np.all(err[20:] < err[10:-10])
+    rate = -np.polyfit(np.log(k[5:]), np.log(err[5:]), 1)[0]
+    assert rate >= 1.0 / 6.0, rate
+    angle, margin = gaps(r["iterates"], W_STAR)
+    assert angle[-1] < 1e-6 and margin[-1] < 1e-3
+    assert np.all(margin >= -1e-12)  # the max margin bounds every margin
+    # the certificate brackets the true max margin 1/||w*||
+    assert r["margin"] <= 1 / np.linalg.norm(W_STAR) + 1e-12 <= r["margin_upper"] + 2e-12
+
+
+def test_best_iterate_and_normalized_steps():
+    avg = run(TOY_X, TOY_Y, max_iter=40, tol=0.0, record_iterates=True)
+    best = run(TOY_X, TOY_Y, max_iter=40, tol=0.0, record_iterates=True, iterate="best")
+    e_avg = np.linalg.norm(avg["iterates"][-1] - W_STAR)
+    e_best = np.linalg.norm(best["iterates"][-1] - W_STAR)
+    assert e_best < e_avg  # section 6.4: the best iterate converges faster in L2
+    norm = run(TOY_X, TOY_Y, max_iter=40, tol=0.0, record_iterates=True, normalized_steps=True)
+    assert np.linalg.norm(norm["iterates"][-1] - W_STAR) < 0.05
+
+
+def test_stochastic_variant_is_seeded():
+    a = run(TOY_X, TOY_Y, max_iter=30, batch_size=4, seed=7)
+    b = run(TOY_X, TOY_Y, max_iter=30, batch_size=4, seed=7)
+    c = run(TOY_X, TOY_Y, max_iter=30, batch_size=4, seed=8)
+    np.testing.assert_array_equal(a["solution"], b["solution"])
+    assert not np.array_equal(a["solution"], c["solution"])
+    assert np.linalg.norm(a["solution"] - W_STAR) < 0.05
+
+
+@pytest.mark.parametrize("iterate", ["average", "best"])
+def test_biased_separable_matches_clarabel(iterate):
+    """Shifted toy data: hard margin with an unregularized bias (eq. 15) vs clarabel."""
+    X = TOY_X + np.array([1.0, -2.0])
+    w, b = hard_margin(X, TOY_Y, fit_intercept=True)
+    m = LinearSVC(
+        loss="hinge",
+        C=float("inf"),
+        solver="homotopy",
+        regularize_intercept=False,
+        max_iter=150,
+        tol=1e-12,
+        solver_options={"iterate": iterate},
+        n_jobs=1,
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        m.fit(X, TOY_Y)
+    assert np.linalg.norm(m.coef_[0] - w) / np.linalg.norm(w) < 1e-3
+    assert abs(m.intercept_[0] - b) < 1e-3
+    assert m.score(X, TOY_Y) == 1.0
+
+
+def test_separable_gaussians_match_clarabel_and_stop_on_gap():
+    rng = np.random.default_rng(1)
+    X = np.vstack([rng.normal(size=(20, 3)) + 2.5, rng.normal(size=(20, 3)) - 2.5])
+    y = np.r_[np.ones(20), -np.ones(20)]
+    w, b = hard_margin(X, y, fit_intercept=True)
+    m = LinearSVC(
+        loss="hinge",
+        C=float("inf"),
+        solver="homotopy",
+        regularize_intercept=False,
+        tol=1e-9,
+        n_jobs=1,
+    ).fit(X, y)
+    res = m.result_[0]
+    assert res["status"] == "converged" and res["optimality"] < 1e-9
+    assert np.linalg.norm(m.coef_[0] - w) / np.linalg.norm(w) < 1e-3
+    assert abs(m.intercept_[0] - b) < 1e-3
+
+
+def test_soft_margin_with_finite_C():
+    """Finite C: the homotopy stops at lambda = 1/(C n), LinearSVC's hinge objective."""
+    rng = np.random.default_rng(2)
+    X = np.vstack([rng.normal(size=(30, 2)) + 1.0, rng.normal(size=(30, 2)) - 1.0])
+    y = np.r_[np.ones(30), -np.ones(30)]
+    C = 1.0
+    _, _, f_star = hinge_primal(X, y, np.full(60, C), regularize_bias=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        m = LinearSVC(
+            loss="hinge", C=C, solver="homotopy", regularize_intercept=False, max_iter=100, n_jobs=1
+        ).fit(X, y)
+    w, b = m.coef_[0], m.intercept_[0]
+    f = 0.5 * w @ w + C * np.maximum(0.0, 1.0 - y * (X @ w + b)).sum()
+    assert (f - f_star) / f_star < 1e-3
+
+
+def test_non_separable_warns_and_stops():
+    y = TOY_Y.copy()
+    y[2] = -1.0  # (2, 2) labelled negative: no separating line through the origin
+    m = LinearSVC(loss="hinge", C=float("inf"), solver="homotopy", fit_intercept=False)
+    with pytest.warns(UserWarning, match="do not appear to be linearly separable"):
+        m.fit(TOY_X, y)
+    assert m.result_[0]["status"] == "not_separable"
+    assert m.n_iter_ == svmkit.solver_defaults("homotopy")["max_iter"]
+    # the optional early rule stops sooner
+    early = LinearSVC(
+        loss="hinge",
+        C=float("inf"),
+        solver="homotopy",
+        fit_intercept=False,
+        solver_options={"separability_check_after": 20},
+    )
+    with pytest.warns(UserWarning, match="do not appear to be linearly separable"):
+        early.fit(TOY_X, y)
+    assert early.n_iter_ == 20  # gamma <= 0 throughout: stops as soon as s reaches 20
+
+
+def test_small_margin_separable_data_is_not_reported_non_separable():
+    """Standardized breast cancer is separable (clarabel finds w with y(w.x + b) >= 1) but the
+    homotopy does not separate it early: the default makes no early judgement (the run reaches
+    its iteration limit, where it is reported as 'not separable or margin too small')."""
+    from sklearn.datasets import load_breast_cancer
+
+    X, y = load_breast_cancer(return_X_y=True)
+    X = StandardScaler().fit_transform(X)
+    y = np.where(y == 1, 1.0, -1.0)
+    w, b = hard_margin(X, y, fit_intercept=True)  # feasible: the data are separable
+    assert np.all(y * (X @ w + b) >= 1 - 1e-6)
+    r = run(X, y, True, False, max_iter=10)
+    assert r["iterations"] == 10 and r["status"] == "max_iter"  # no early false alarm
+
+
+def test_iris_setosa(shared_datasets=None):
+    """sklearn's iris (bundled): setosa vs rest is separable; best iterate, lambda_scale 1/n."""
+    X, y = load_iris(return_X_y=True)
+    X = StandardScaler().fit_transform(X)
+    y = np.where(y == 0, 1.0, -1.0)
+    w, b = hard_margin(X, y, fit_intercept=True)
+    r = run(X, y, True, False, max_iter=120, tol=1e-12, iterate="best", lambda_scale=1 / len(y))
+    rel = np.linalg.norm(r["solution"][:-1] - w) / np.linalg.norm(w)
+    # measured 6e-3 after 120 outer iterations (1e6 subgradient steps): the homotopy's
+    # O(k^-1/6) rate; 1e-3 is not reached in a test's time budget (see bench/results/homotopy.md)
+    assert rel < 1e-2
+    assert r["margin"] <= 1 / np.linalg.norm(w) + 1e-9 <= r["margin_upper"] + 1e-9
+
+
+def test_determinism_and_defaults():
+    d = svmkit.solver_defaults("homotopy")
+    assert (d["p"], d["r"], d["s0"], d["iterate"]) == (0.5, 2.0, 10.0, "average")
+    a, b = run(TOY_X, TOY_Y, max_iter=20), run(TOY_X, TOY_Y, max_iter=20)
+    np.testing.assert_array_equal(a["solution"], b["solution"])
+    # Algorithm 1's constants: eps0, alpha, C for s0 = 10, p = 1/2, r = 2
+    eps0 = (np.log(10) - np.log(9)) / np.log(10)
+    alpha = min((2 - 1) / (2 * (1 + eps0)), 0.5)
+    K = max(4.0, 0.5 * 10**0.5 * 9**alpha)
+    assert np.isclose(a["step_constant"], K)
+    assert np.isclose(a["history"]["step"][0], K * 9**-alpha / 10.0)
+
+
+@pytest.mark.parametrize(
+    "opts,match",
+    [
+        ({"p": 1.0}, "p must be in"),
+        ({"r": 0.9}, "r must be finite and > 2p"),
+        ({"s0": 2.0}, "s0 must be"),
+        ({"iterate": "last"}, "iterate must be"),
+        ({"lambda_scale": 0.0}, "lambda_scale must be"),
+        ({"separability_patience": 0}, "separability_patience"),
+        ({"nope": 1}, "unknown homotopy option 'nope'"),
+    ],
+)
+def test_bad_options(opts, match):
+    with pytest.raises(ValueError, match=match):
+        LinearSVC(loss="hinge", solver="homotopy", C=float("inf"), solver_options=opts).fit(
+            TOY_X, TOY_Y
+        )
+
+
+def test_bad_estimator_params():
+    with pytest.raises(ValueError, match="does not handle loss='squared_hinge'"):
+        LinearSVC(loss="squared_hinge", solver="homotopy").fit(TOY_X, TOY_Y)
+    with pytest.raises(ValueError, match="C must be finite"):
+        LinearSVC(loss="squared_hinge", solver="tron", C=float("inf")).fit(TOY_X, TOY_Y)
+    with pytest.raises(ValueError, match="C must be > 0"):
+        LinearSVC(loss="hinge", solver="homotopy", C=-1.0).fit(TOY_X, TOY_Y)
+    with pytest.raises(ValueError, match="labels|\\+-1|-1"):
+        _core.fit_homotopy(TOY_X, TOY_Y * 2, np.ones(14), False, 1.0, True, {}, None)
+
+
+def test_shared_iris_hard_margin(shared_datasets):
+    """Shared iris (class 1 vs rest, separable), standardized: vs clarabel's hard margin."""
+    X, y = load_svmlight_file(str(shared_datasets / "iris" / "iris"))
+    X = StandardScaler().fit_transform(X.toarray())
+    y = np.where(y == 1, 1.0, -1.0)
+    w, b = hard_margin(X, y, fit_intercept=True)
+    r = run(X, y, True, False, max_iter=120, tol=1e-12, iterate="best", lambda_scale=1 / len(y))
+    rel = np.linalg.norm(r["solution"][:-1] - w) / np.linalg.norm(w)
+    assert r["separable"]
+    assert rel < 1e-2  # 1e-3 not reached in the test budget; see bench/results/homotopy.md
