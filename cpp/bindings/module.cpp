@@ -11,6 +11,7 @@ void bind_linear(py::module_& m);
 void bind_svmlight(py::module_& m);
 void bind_nssvm(py::module_& m);
 void bind_first_order(py::module_& m);
+void bind_smsvm(py::module_& m);
 }
 
 PYBIND11_MODULE(_core, m) {
@@ -43,4 +44,5 @@ PYBIND11_MODULE(_core, m) {
   svmkit::py_bind::bind_svmlight(m);
   svmkit::py_bind::bind_nssvm(m);
   svmkit::py_bind::bind_first_order(m);
+  svmkit::py_bind::bind_smsvm(m);
 }

@@ -7,6 +7,7 @@ from . import datasets
 from ._adagrad_dual import fit_adagrad_dual
 from ._linear import LinearSVC, LinearSVR
 from ._model_io import load_model, save_model
+from ._path import smsvm_path
 from ._solvers import solver_defaults
 from ._sparse_svc import SparseSVC, nssvm_defaults
 
@@ -21,6 +22,7 @@ __all__ = [
     "load_model",
     "nssvm_defaults",
     "save_model",
+    "smsvm_path",
     "solver_defaults",
     "__version__",
 ]

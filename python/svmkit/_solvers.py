@@ -155,7 +155,47 @@ def _fit_homotopy(req: LinearFitRequest) -> dict:
     return res
 
 
+def smsvm_penalty_weights(penalty: str, l1_ratio: float) -> tuple[float, float]:
+    """(l2, l1) weights of SmSVM's objective in scikit-learn's elastic-net language.
+
+    F(w, b) = l2/2 ||w||^2 + l1 ||w||_1 + sum_i C_i hinge_i with l2 = 1 - rho, l1 = rho and
+    rho = 0 ("l2"), 1 ("l1") or l1_ratio ("elasticnet"). In paper 000's averaged form (uniform
+    costs C): lambda = l2 / (C N), mu = l1 / (C N).
+    """
+    rho = {"l2": 0.0, "l1": 1.0}.get(penalty, float(l1_ratio))
+    return 1.0 - rho, rho
+
+
+def _fit_smsvm(req: LinearFitRequest) -> dict:
+    options = dict(req.options)
+    # Python-side warm-start hint (the alpha to restart from); not a C++ option.
+    warm_alpha = float(options.pop("warm_alpha", 0.0)) if req.w0 is not None else 0.0
+    l2, l1 = smsvm_penalty_weights(req.penalty, req.l1_ratio)
+    return _core.fit_smsvm(
+        req.X,
+        req.y,
+        req.cost,
+        l2,
+        l1,
+        req.fit_intercept,
+        req.intercept_scaling,
+        req.regularize_intercept,
+        req.w0,
+        warm_alpha,
+        options,
+        req.callback,
+    )
+
+
 LINEAR_SOLVERS: dict[str, SolverSpec] = {
+    "smsvm": SolverSpec(
+        name="smsvm",
+        losses=frozenset({"hinge"}),
+        penalties=frozenset({"l2", "l1", "elasticnet"}),
+        fit=_fit_smsvm,
+        defaults=_core.smsvm_defaults,
+        description="smoothing active-set Newton for the l1-l2 hinge-loss SVM (paper 000)",
+    ),
     "tron": SolverSpec(
         name="tron",
         losses=frozenset(

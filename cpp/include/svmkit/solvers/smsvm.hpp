@@ -1,0 +1,128 @@
+// SmSVM: smoothing active-set Newton method for the l2 and l1-l2 hinge-loss SVM.
+//
+// Problem (LIBLINEAR's scaling, problem.hpp, with an l1 term on w):
+//
+//   F(w, b) = l2/2 (||w||^2 + [regularize_intercept] b^2) + l1 ||w||_1
+//             + sum_i cost_i max(0, 1 - y_i (w.x_i + b * intercept_scaling))
+//
+// Dividing by S = sum_i cost_i gives paper 000's form (2)
+//
+//   f(w) = lambda/2 ||w||^2 + mu ||w||_1 + sum_i v_i max(0, 1 - y_i w.x_i),  v_i = cost_i / S
+//
+// with lambda = l2 / S and mu = l1 / S; for uniform costs C (v_i = 1/N) this is exactly the
+// paper's problem with lambda = l2 / (C N) and mu = l1 / (C N). LinearSVC uses scikit-learn's
+// elastic-net language: l2 = 1 - rho, l1 = rho with rho = l1_ratio (0 for penalty "l2",
+// 1 for "l1"), so lambda = (1 - rho) / (C N), mu = rho / (C N).
+//
+// Bias: the paper's augmented x~ = (x, intercept_scaling). The bias coordinate is never
+// l1-penalized and is always active; it carries the l2 term lambda/2 b^2 only when
+// regularize_intercept is true (LIBLINEAR's convention).
+//
+// Method: paper 000 (Emirahmetoglu, Hajewski, Oliveira, Stewart, "A Smoothing Algorithm for
+// l1 Support Vector Machines"), Algorithms 1-4. The hinge max(0, u), u = 1 - y w.x, is
+// replaced by phi_alpha(u) = (u + sqrt(alpha^2 + u^2)) / 2; the l1 term is not smoothed but
+// handled by an active set (coordinates with w_j != 0, plus newly activated ones). For each
+// alpha, guarded Newton steps on the active block H_II = X_I^T D X_I + lambda I (gradient and
+// block from one pass over the data) with the LINESEARCHL1 step (line_search_l1.hpp) and an
+// Armijo backtracking guard on the true smoothed objective f_alpha. When the predicted
+// reduction |d^T g| < eta alpha, the inactive coordinates with |g^_j| > mu are activated once
+// per alpha (with a gradient step on them), otherwise alpha <- beta alpha. A failed line
+// search (s < s_min) also reduces alpha. Coordinates whose step lands on zero or changes
+// sign leave the active set (Algorithm 2, line 20). Implementation choice: the sign-changed
+// coordinates are set to zero *before* the Armijo test, which then uses the actual
+// displacement g^T (w+ - w) (without this, zeroing after an accepted step can increase the
+// objective a lot); backtracking stays on the ray w + s d and never passes the first sign
+// change, where that coordinate lands on exactly zero. A full step costs one pass: the pass
+// that evaluates f_alpha at the trial point also assembles the next gradient and block.
+// With l1 = 0 every coordinate stays active (SmSVM-l2). When the active block is larger
+// than the number of samples (wide data), the Newton system is solved in sample space by
+// the Woodbury identity on the N x N matrix lambda I + D^1/2 X_I X_I^T D^1/2 (the bias by
+// a bordered Schur complement).
+//
+// Stopping rule: the loop of Algorithm 1 ends when alpha <= beta * alpha_min, i.e. after the
+// level alpha = alpha_min has been solved to |d^T g| < eta alpha (status converged). One
+// refinement of the paper's rule: at the last level the activation of Algorithm 3 may run up
+// to final_level_adjustments times (while some inactive |g^_j| > mu), not once. Each
+// smoothed level changes the averaged objective by at most alpha / 2, so the final hinge
+// objective is within alpha_min / 2 (times S in F's scale) of the optimum of the level's
+// problem. max_iter bounds the total number of Newton steps (status max_iter).
+//
+// Cost accounting: passes counts sweeps over the data (gradient+Hessian passes, direction
+// passes X d, and gathers of the active columns). The history has one record per Newton
+// step: objective = F (hinge, LIBLINEAR scale) at the iterate, optimality = |d^T g| (the
+// averaged scale of the paper), step = step length s, inner_iterations = the number of
+// Newton steps taken so far at this alpha, active_size = |active set| (bias included),
+// smoothing = alpha, radius = number of Armijo halvings, passes (cumulative), time.
+#pragma once
+
+#include <vector>
+
+#include "svmkit/problem.hpp"
+#include "svmkit/result.hpp"
+
+namespace svmkit {
+
+struct SmsvmOptions {
+  double alpha0 = 1.0;          // initial smoothing parameter alpha (paper: "initially large")
+  double alpha_min = 1e-6;      // last smoothing level solved (paper: 1e-6 for test runs)
+  double beta = 0.1;            // alpha <- beta alpha (paper: 0.1)
+  double eta = 0.1;             // level solved when |d^T g| < eta alpha (paper: 1/10)
+  double c1 = 1e-4;             // Armijo sufficient-decrease constant, 0 < c1 < 1
+  double s_min = 1e-10;         // line search failure when the Armijo step falls below it
+  double s_max = 1e10;          // largest step considered by LINESEARCHL1
+  long long max_iter = 1000;    // limit on the total number of Newton steps
+  double newton_ridge = 1e-12;  // added to the Newton system's diagonal, relative to its
+                                // largest diagonal entry (keeps l1-only or singular blocks
+                                // solvable; the objective is unchanged)
+  long long woodbury_max_samples = 4096;   // sample-space (Woodbury) Newton solve when the
+                                           // active block exceeds n_samples and n_samples is
+                                           // at most this; otherwise the dense block is used
+  long long final_level_adjustments = 10;  // times the active set may be enlarged at the
+                                           // last level alpha_min (Algorithm 3 allows once per
+                                           // alpha; 1 is the paper exactly). A coordinate
+                                           // that should be nonzero but is still inactive when
+                                           // the last level converges would otherwise stay 0
+  long long block_rows = 256;              // rows per GEMM block when assembling X_I^T D X_I
+  double tol = 0.0;            // unused by the paper's rule; kept so estimators can pass tol
+                               // (> 0: also stop when |d^T g| < tol at alpha <= alpha_min)
+  int n_threads = 0;           // OpenMP threads; <= 0 uses the OpenMP default
+  bool record_history = true;  // keep one IterationRecord per Newton step
+  bool check_input = true;     // validate the problem (including finiteness of X) first
+};
+
+// clang-format off
+#define SVMKIT_SMSVM_OPTIONS(X)                                                            \
+  X(alpha0) X(alpha_min) X(beta) X(eta) X(c1) X(s_min) X(s_max) X(max_iter)                \
+  X(newton_ridge) X(woodbury_max_samples) X(final_level_adjustments) X(block_rows) X(tol)  \
+  X(n_threads) X(record_history) X(check_input)
+// clang-format on
+
+// Penalty weights in F's (LIBLINEAR) scale; see the problem statement above.
+struct SmsvmPenalty {
+  double l2 = 1.0;  // weight of 1/2 ||w||^2 (>= 0); l2 + l1 > 0 unless the data fix w
+  double l1 = 0.0;  // weight of ||w||_1 (>= 0)
+};
+
+// State carried between solves of a regularization path (warm start).
+struct SmsvmWarmStart {
+  const double* w0 = nullptr;  // initial solution (length solution_size), nullptr: zeros;
+                               // its nonzero coordinates form the initial active set
+  double alpha = 0.0;          // > 0: start at this alpha instead of options.alpha0
+};
+
+void validate_options(const SmsvmOptions& options);
+
+// Extra outputs beside SolveResult.
+struct SmsvmInfo {
+  double final_alpha = 0.0;         // the last alpha at which a Newton step was taken
+  double smoothed_objective = 0.0;  // f_alpha at the solution, F's scale
+  long long line_search_failures = 0;
+  long long active_set_adjustments = 0;
+  long long woodbury_solves = 0;  // Newton systems solved in sample space
+};
+
+SolveResult solve_smsvm(const LinearProblem& problem, const SmsvmPenalty& penalty,
+                        const SmsvmOptions& options = {}, const Callbacks& callbacks = {},
+                        const SmsvmWarmStart& warm = {}, SmsvmInfo* info = nullptr);
+
+}  // namespace svmkit

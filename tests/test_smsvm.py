@@ -1,0 +1,445 @@
+"""SmSVM (paper 000): correctness against independent references.
+
+References: clarabel solving the hinge-loss QP with slack variables (l2 and l1-l2, bias
+regularized or not) and LIBLINEAR's dual coordinate descent through scikit-learn's LinearSVC
+(loss="hinge"). Data: scikit-learn's bundled datasets and seeded generators; the shared real
+datasets through the `shared_datasets` fixture.
+"""
+
+from __future__ import annotations
+
+import lzma
+import warnings
+from pathlib import Path
+
+import clarabel
+import numpy as np
+import pytest
+import scipy.sparse as sp
+import sklearn.svm
+import svmkit
+from sklearn.datasets import load_breast_cancer, load_digits, load_svmlight_file, load_wine
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.preprocessing import StandardScaler
+from svmkit import _core
+from svmkit._paper_data import make_paper_gaussians
+
+# ---------------------------------------------------------------------------------------------
+# Independent reference: the primal QP with slacks, solved by clarabel.
+#   min l2/2 (||w||^2 + [reg_b] b^2) + l1 ||w||_1 + sum_i c_i xi_i
+#   xi_i >= 1 - y_i (x_i.w + b s), xi >= 0, -t <= w <= t (t carries the l1 term)
+
+
+def qp_objective(X, y, c, l2, l1, reg_b=True, scaling=1.0) -> float:
+    n, m = X.shape
+    X = sp.csr_matrix(X)
+    nv = m + 1 + n + m
+    pdiag = np.r_[np.full(m, l2), [l2 * scaling**0 if reg_b else 0.0], np.zeros(n + m)]
+    P = sp.diags(pdiag).tocsc()
+    q = np.r_[np.zeros(m + 1), np.asarray(c, dtype=float), np.full(m, l1)]
+    Yx = sp.diags(y) @ X
+    A1 = sp.hstack([-Yx, sp.csr_matrix(-y[:, None] * scaling), -sp.eye(n), sp.csr_matrix((n, m))])
+    A2 = sp.hstack([sp.csr_matrix((n, m + 1)), -sp.eye(n), sp.csr_matrix((n, m))])
+    blocks = [A1, A2]
+    rhs = [-np.ones(n), np.zeros(n)]
+    if l1 > 0:
+        blocks += [
+            sp.hstack([sp.eye(m), sp.csr_matrix((m, 1 + n)), -sp.eye(m)]),
+            sp.hstack([-sp.eye(m), sp.csr_matrix((m, 1 + n)), -sp.eye(m)]),
+        ]
+        rhs += [np.zeros(m), np.zeros(m)]
+    else:
+        # t unused: pin it to zero.
+        blocks += [sp.hstack([sp.csr_matrix((m, m + 1 + n)), -sp.eye(m)])]
+        rhs += [np.zeros(m)]
+    A = sp.vstack(blocks).tocsc()
+    b = np.concatenate(rhs)
+    assert A.shape[1] == nv
+    st = clarabel.DefaultSettings()
+    st.verbose = False
+    st.tol_gap_abs = st.tol_gap_rel = st.tol_feas = 1e-10
+    st.max_iter = 500
+    sol = clarabel.DefaultSolver(P, q, A, b, [clarabel.NonnegativeConeT(A.shape[0])], st).solve()
+    assert str(sol.status) in ("Solved", "AlmostSolved"), sol.status
+    return float(sol.obj_val)
+
+
+def fit(X, y, C=1.0, l2=1.0, l1=0.0, reg_b=True, scaling=1.0, w0=None, warm_alpha=0.0, **opt):
+    yy = np.asarray(y, dtype=float)
+    Xc = X if isinstance(X, tuple) else np.ascontiguousarray(X)
+    return _core.fit_smsvm(
+        Xc, yy, np.full(len(yy), float(C)), l2, l1, True, scaling, reg_b, w0, warm_alpha, opt, None
+    )
+
+
+def rel(a: float, b: float) -> float:
+    return abs(a - b) / abs(b)
+
+
+def binary(X, y, positive):
+    return StandardScaler().fit_transform(X), np.where(y == positive, 1.0, -1.0)
+
+
+@pytest.fixture(scope="module")
+def cancer():
+    X, y = load_breast_cancer(return_X_y=True)
+    return binary(X, y, 1)
+
+
+@pytest.fixture(scope="module")
+def wine01():
+    X, y = load_wine(return_X_y=True)
+    return binary(X, y, 0)
+
+
+@pytest.fixture(scope="module")
+def digits38():
+    X, y = load_digits(return_X_y=True)
+    keep = (y == 3) | (y == 8)
+    Xs = X[keep] / 16.0
+    return np.ascontiguousarray(Xs), np.where(y[keep] == 3, 1.0, -1.0)
+
+
+# ---------------------------------------------------------------------------------------------
+# Objective against clarabel: l2, l1-l2 and l1, bias regularized or not.
+
+
+@pytest.mark.parametrize("C", [0.1, 1.0, 10.0])
+@pytest.mark.parametrize("rho", [0.0, 0.5])
+def test_breast_cancer_matches_qp(cancer, C, rho):
+    X, y = cancer
+    r = fit(X, y, C, 1 - rho, rho)
+    assert r["status"] == "converged"
+    ref = qp_objective(X, y, np.full(len(y), C), 1 - rho, rho)
+    assert rel(r["objective"], ref) < 1e-4
+
+
+def test_pure_l1_matches_qp(cancer):
+    # lambda = 0 is outside the paper's assumption lambda > 0; the Newton system gets a tiny
+    # ridge (newton_ridge) and the objective is still reached.
+    X, y = cancer
+    r = fit(X, y, 1.0, 0.0, 1.0)
+    ref = qp_objective(X, y, np.ones(len(y)), 0.0, 1.0)
+    assert rel(r["objective"], ref) < 1e-4
+
+
+@pytest.mark.parametrize("rho", [0.0, 0.7])
+def test_unregularized_bias_matches_qp(wine01, rho):
+    # eta = 0.01: with the paper's eta = 0.1 this nearly separable l1-l2 case stops 2.7e-4
+    # above the optimum (the Newton decrement at alpha_min = 1e-6 is a loose measure there).
+    X, y = wine01
+    r = fit(X, y, 0.5, 1 - rho, rho, reg_b=False, scaling=2.0, eta=0.01)
+    ref = qp_objective(X, y, np.full(len(y), 0.5), 1 - rho, rho, reg_b=False, scaling=2.0)
+    assert rel(r["objective"], ref) < 1e-4
+
+
+def test_digits_sparse_and_dense_agree_with_qp(digits38):
+    X, y = digits38
+    ref = qp_objective(X, y, np.ones(len(y)), 0.5, 0.5)
+    dense = fit(X, y, 1.0, 0.5, 0.5)
+    Xs = sp.csr_matrix(X)
+    csr = (Xs.data, Xs.indices, Xs.indptr, Xs.shape[0], Xs.shape[1])
+    sparse = fit(csr, y, 1.0, 0.5, 0.5)
+    assert rel(dense["objective"], ref) < 1e-4
+    assert rel(sparse["objective"], ref) < 1e-4
+
+
+def test_l1_gives_exact_zeros(cancer):
+    X, y = cancer
+    r = fit(X, y, 0.1, 0.5, 0.5)
+    w = r["solution"][:-1]
+    assert 0 < np.count_nonzero(w) < w.size
+    assert np.all((w == 0.0) | (np.abs(w) > 1e-12))  # zeros are exact, not tiny
+
+
+def test_sample_costs_are_honoured(cancer):
+    X, y = cancer
+    c = np.where(y > 0, 2.0, 0.5)
+    Xc = np.ascontiguousarray(X)
+    r = _core.fit_smsvm(Xc, y, c, 1.0, 0.0, True, 1.0, True, None, 0.0, {}, None)
+    assert rel(r["objective"], qp_objective(X, y, c, 1.0, 0.0)) < 1e-4
+
+
+# ---------------------------------------------------------------------------------------------
+# The paper's synthetic tall and wide data (section 4.1.4), seeded.
+
+
+@pytest.fixture(scope="module")
+def tall():
+    return make_paper_gaussians(4000, 50, random_state=3)
+
+
+@pytest.fixture(scope="module")
+def wide():
+    return make_paper_gaussians(100, 2500, random_state=4)
+
+
+@pytest.mark.parametrize("rho", [0.0, 0.5])
+def test_synthetic_tall_matches_qp(tall, rho):
+    X, y = tall
+    r = fit(X, y, 1.0, 1 - rho, rho)
+    assert rel(r["objective"], qp_objective(X, y, np.ones(len(y)), 1 - rho, rho)) < 1e-4
+
+
+@pytest.mark.parametrize("rho", [0.0, 0.5])
+def test_synthetic_wide_matches_qp(wide, rho):
+    # The smoothing bias of the final level is at most C N alpha_min / 2 in F; with N = 100
+    # and a small optimum the paper's alpha_min = 1e-6 is not enough for 1e-4 relative.
+    X, y = wide
+    r = fit(X, y, 1.0, 1 - rho, rho, alpha_min=1e-9 if rho == 0.0 else 1e-6)
+    assert r["woodbury_solves"] > 0  # the active block exceeded N at some point
+    assert rel(r["objective"], qp_objective(X, y, np.ones(len(y)), 1 - rho, rho)) < 1e-4
+
+
+def test_woodbury_and_dense_solves_agree():
+    X, y = make_paper_gaussians(80, 500, random_state=6)
+    a = fit(X, y, 1.0, 1.0, 0.0, alpha_min=1e-4)
+    b = fit(X, y, 1.0, 1.0, 0.0, alpha_min=1e-4, woodbury_max_samples=0)
+    assert a["woodbury_solves"] > 0 and b["woodbury_solves"] == 0
+    assert rel(a["objective"], b["objective"]) < 1e-6
+
+
+def test_midgame_levels_take_one_newton_step():
+    # Paper 000, section 3.3.7: with 1 >> alpha >> 1/N one Newton step per alpha level.
+    X, y = make_paper_gaussians(50000, 20, random_state=5)
+    r = fit(X, y, 1.0, 1.0, 0.0, alpha_min=1e-3)
+    h = r["history"]
+    levels = np.unique(h["smoothing"])
+    mid = [a for a in levels if 1e-3 <= a <= 0.1]
+    steps = [int(np.sum(h["smoothing"] == a)) for a in mid]
+    assert steps and np.median(steps) <= 1, steps
+    # Passes are counted and grow with the history.
+    assert np.all(np.diff(h["passes"]) > 0)
+    assert r["passes"] <= 3 * r["iterations"] + 6
+
+
+# ---------------------------------------------------------------------------------------------
+# LIBLINEAR (dual coordinate descent) through scikit-learn, l2.
+
+
+@pytest.mark.parametrize("C", [0.05, 1.0])
+def test_matches_liblinear_l2(cancer, C):
+    X, y = cancer
+    ll = sklearn.svm.LinearSVC(loss="hinge", dual=True, C=C, tol=1e-10, max_iter=200000)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        ll.fit(X, y)
+    w, b = ll.coef_.ravel(), ll.intercept_[0]
+    f_ll = 0.5 * (w @ w + b * b) + C * np.maximum(0, 1 - y * (X @ w + b)).sum()
+    ours = svmkit.LinearSVC(loss="hinge", C=C).fit(X, y)
+    assert ours.solver_ == "smsvm"
+    assert rel(ours.result_[0]["objective"], f_ll) < 1e-4
+    wo, bo = ours.coef_.ravel(), ours.intercept_[0]
+    f_ours = 0.5 * (wo @ wo + bo * bo) + C * np.maximum(0, 1 - y * (X @ wo + bo)).sum()
+    assert rel(f_ours, f_ll) < 1e-4
+    assert np.mean(ours.predict(X) == ll.predict(X)) > 0.99
+
+
+# ---------------------------------------------------------------------------------------------
+# The estimator and the path helper.
+
+
+def test_linearsvc_penalties_map_to_paper_lambda_mu(cancer):
+    # penalty="elasticnet": F = (1-rho)/2 ||w||^2 + rho ||w||_1 + C sum hinge, i.e. the paper's
+    # lambda = (1-rho)/(C N), mu = rho/(C N). Check through the paper's form in smsvm_path.
+    X, y = cancer
+    n = len(y)
+    C, rho = 0.3, 0.4
+    est = svmkit.LinearSVC(loss="hinge", penalty="elasticnet", l1_ratio=rho, C=C).fit(X, y)
+    p = svmkit.smsvm_path(X, y, lambdas=[(1 - rho) / (C * n)], mus=[rho / (C * n)])
+    assert rel(p["objectives"][0] * C * n, est.result_[0]["objective"]) < 1e-6
+    ref = qp_objective(X, y, np.full(n, C), 1 - rho, rho)
+    assert rel(est.result_[0]["objective"], ref) < 1e-4
+    # lambda = 0 (pure l1) is outside the paper's lambda > 0: a tighter level test is needed.
+    l1 = svmkit.LinearSVC(loss="hinge", penalty="l1", C=C, solver_options={"eta": 0.01}).fit(X, y)
+    assert rel(l1.result_[0]["objective"], qp_objective(X, y, np.full(n, C), 0.0, 1.0)) < 1e-4
+
+
+def test_linearsvc_multiclass_sparse_float32(wine01):
+    X, y = load_wine(return_X_y=True)
+    X = StandardScaler().fit_transform(X)
+    a = svmkit.LinearSVC(loss="hinge", C=0.5).fit(X, y)
+    b = svmkit.LinearSVC(loss="hinge", C=0.5).fit(sp.csr_matrix(X), y)
+    c = svmkit.LinearSVC(loss="hinge", C=0.5).fit(X.astype(np.float32), y)
+    assert a.coef_.shape == (3, 13)
+    np.testing.assert_allclose(a.coef_, b.coef_, rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(a.coef_, c.coef_, rtol=1e-3, atol=1e-4)
+    assert a.score(X, y) > 0.95
+
+
+def test_deterministic_for_fixed_threads(tall):
+    X, y = tall
+    r1 = fit(X, y, 1.0, 0.5, 0.5, n_threads=2)
+    r2 = fit(X, y, 1.0, 0.5, 0.5, n_threads=2)
+    assert np.array_equal(r1["solution"], r2["solution"])
+
+
+def test_path_warm_start_matches_cold_and_saves_passes(cancer):
+    X, y = cancer
+    Cs = np.logspace(-2, 1, 6)
+    warm = svmkit.smsvm_path(X, y, Cs, penalty="elasticnet", l1_ratio=0.5)
+    cold = svmkit.smsvm_path(X, y, Cs, penalty="elasticnet", l1_ratio=0.5, warm_start=False)
+    refs = [qp_objective(X, y, np.full(len(y), C), 0.5, 0.5) for C in Cs]
+    for fw, fc, ref in zip(warm["objectives"], cold["objectives"], refs):
+        assert rel(fw, ref) < 1e-4 and rel(fc, ref) < 1e-4
+    assert warm["passes"].sum() < cold["passes"].sum()
+    assert warm["coefs"].shape == (6, X.shape[1])
+
+
+def test_linearsvc_warm_start(cancer):
+    X, y = cancer
+    est = svmkit.LinearSVC(loss="hinge", C=1.0, warm_start=True).fit(X, y)
+    f1 = est.result_[0]["objective"]
+    est.set_params(C=2.0).fit(X, y)
+    ref = qp_objective(X, y, np.full(len(y), 2.0), 1.0, 0.0)
+    assert rel(est.result_[0]["objective"], ref) < 1e-4 and f1 < ref
+
+
+def test_callback_stops_and_max_iter_warns(cancer):
+    X, y = cancer
+    seen = []
+
+    def cb(rec):
+        seen.append(rec["smoothing"])
+        return len(seen) < 3
+
+    est = svmkit.LinearSVC(loss="hinge", callback=cb)
+    with pytest.warns(ConvergenceWarning, match="stopped by the callback"):
+        est.fit(X, y)
+    assert len(seen) == 3 and est.result_[0]["status"] == "interrupted"
+    with pytest.warns(ConvergenceWarning, match="did not converge"):
+        svmkit.LinearSVC(loss="hinge", max_iter=2).fit(X, y)
+
+
+def test_defaults_come_from_cpp():
+    d = svmkit.solver_defaults("smsvm")
+    assert d["beta"] == 0.1 and d["eta"] == 0.1 and d["alpha_min"] == 1e-6 and d["alpha0"] == 1.0
+
+
+# ---------------------------------------------------------------------------------------------
+# Errors.
+
+
+@pytest.mark.parametrize(
+    "opt, match",
+    [
+        ({"beta": 1.5}, "beta"),
+        ({"eta": 0.0}, "eta"),
+        ({"alpha_min": -1.0}, "alpha_min"),
+        ({"alpha_min": 2.0}, "alpha_min"),
+        ({"c1": 1.0}, "c1"),
+        ({"max_iter": -1}, "max_iter"),
+        ({"block_rows": 0}, "block_rows"),
+        ({"newton_ridge": -1.0}, "newton_ridge"),
+        ({"woodbury_max_samples": -2}, "woodbury_max_samples"),
+        ({"s_min": 0.0}, "s_min"),
+        ({"tol": -1.0}, "tol"),
+        ({"alpha0": 0.0}, "alpha0"),
+        ({"s_max": np.inf}, "s_max"),
+        ({"final_level_adjustments": -1}, "final_level_adjustments"),
+        ({"no_such_option": 1}, "unknown smsvm option"),
+        ({"beta": "x"}, "wrong type"),
+    ],
+)
+def test_bad_options(cancer, opt, match):
+    X, y = cancer
+    with pytest.raises(ValueError, match=match):
+        fit(X[:50], y[:50], **opt)
+
+
+def test_bad_problem_inputs(cancer):
+    X, y = cancer
+    Xc = np.ascontiguousarray(X[:40])
+    yy = y[:40]
+    one = np.ones(40)
+    with pytest.raises(ValueError, match="at least one of the l2 and l1"):
+        _core.fit_smsvm(Xc, yy, one, 0.0, 0.0, True, 1.0, True, None, 0.0, {}, None)
+    with pytest.raises(ValueError, match="l1 weight"):
+        _core.fit_smsvm(Xc, yy, one, 1.0, -1.0, True, 1.0, True, None, 0.0, {}, None)
+    with pytest.raises(ValueError, match="l2 weight"):
+        _core.fit_smsvm(Xc, yy, one, np.nan, 0.0, True, 1.0, True, None, 0.0, {}, None)
+    with pytest.raises(ValueError, match="sum to zero"):
+        _core.fit_smsvm(Xc, yy, np.zeros(40), 1.0, 0.0, True, 1.0, True, None, 0.0, {}, None)
+    with pytest.raises(ValueError, match="warm-start alpha"):
+        _core.fit_smsvm(Xc, yy, one, 1.0, 0.0, True, 1.0, True, None, -1.0, {}, None)
+    with pytest.raises(ValueError, match="initial solution"):
+        w0 = np.full(X.shape[1] + 1, np.nan)
+        _core.fit_smsvm(Xc, yy, one, 1.0, 0.0, True, 1.0, True, w0, 0.0, {}, None)
+    with pytest.raises(ValueError, match="-1 or \\+1"):
+        _core.fit_smsvm(Xc, yy * 2, one, 1.0, 0.0, True, 1.0, True, None, 0.0, {}, None)
+
+
+def test_path_errors(cancer):
+    X, y = cancer
+    with pytest.raises(ValueError, match="either Cs or lambdas"):
+        svmkit.smsvm_path(X, y, [1.0], lambdas=[1.0], mus=[0.0])
+    with pytest.raises(ValueError, match="give Cs, or both"):
+        svmkit.smsvm_path(X, y, lambdas=[1.0])
+    with pytest.raises(ValueError, match="equal length"):
+        svmkit.smsvm_path(X, y, lambdas=[1.0, 2.0], mus=[0.0])
+    with pytest.raises(ValueError, match="lambda \\+ mu > 0"):
+        svmkit.smsvm_path(X, y, lambdas=[0.0], mus=[0.0])
+    with pytest.raises(ValueError, match="positive numbers"):
+        svmkit.smsvm_path(X, y, [0.0])
+    with pytest.raises(ValueError, match="unknown penalty"):
+        svmkit.smsvm_path(X, y, [1.0], penalty="l3")
+    with pytest.raises(ValueError, match="exactly two classes"):
+        svmkit.smsvm_path(X, np.arange(len(y)) % 3, [1.0])
+    with pytest.raises(ValueError, match="warm_alpha"):
+        svmkit.smsvm_path(X, y, [1.0], warm_alpha=-1.0)
+    with pytest.raises(ValueError, match="intercept_scaling"):
+        svmkit.smsvm_path(X, y, [1.0], intercept_scaling=0.0)
+    with pytest.raises(ValueError, match="l1_ratio"):
+        svmkit.smsvm_path(X, y, [1.0], penalty="elasticnet", l1_ratio=2.0)
+    with pytest.raises(ValueError, match="finite"):
+        svmkit.smsvm_path(X, y, lambdas=[np.nan], mus=[0.0])
+
+
+def test_paper_data_generator():
+    X, y = make_paper_gaussians(11, 3, random_state=1)
+    X2, y2 = make_paper_gaussians(11, 3, random_state=1)
+    assert X.shape == (11, 3) and np.array_equal(X, X2) and np.array_equal(y, y2)
+    assert set(np.unique(y)) == {-1.0, 1.0} and abs(np.sum(y)) <= 1
+    with pytest.raises(ValueError, match="n_samples >= 2"):
+        make_paper_gaussians(1, 3)
+    with pytest.raises(ValueError, match="centroid_scale"):
+        make_paper_gaussians(10, 3, centroid_scale=0.0)
+
+
+# ---------------------------------------------------------------------------------------------
+# Shared real datasets (skipped with a stated reason where ../shared/datasets is absent).
+
+
+def _load(path: Path, n_features: int | None = None):
+    if path.suffix == ".xz":
+        with lzma.open(path, "rb") as fh:
+            return load_svmlight_file(fh, n_features=n_features)
+    return load_svmlight_file(str(path), n_features=n_features)
+
+
+@pytest.mark.parametrize(
+    "name, positive, rho",
+    [
+        ("australian/australian", 1, 0.0),
+        ("australian/australian", 1, 0.5),
+        ("covtype/covtype.5000.train", 1, 0.5),
+        ("madelon/madelon.t.xz", 1, 0.0),
+        ("dna/dna.scale", 3, 0.0),
+    ],
+)
+def test_shared_datasets_match_qp(shared_datasets, name, positive, rho):
+    X, y = _load(shared_datasets / name)
+    X = StandardScaler().fit_transform(X.toarray())
+    y = np.where(y == positive, 1.0, -1.0)
+    C = 1.0 / len(y) * 100  # a moderate C in the paper's lambda = 1/(C N) = 0.01
+    r = fit(X, y, C, 1 - rho, rho, alpha_min=1e-8)
+    ref = qp_objective(X, y, np.full(len(y), C), 1 - rho, rho)
+    assert rel(r["objective"], ref) < 1e-4
+    if rho == 0.0:
+        ll = sklearn.svm.LinearSVC(loss="hinge", dual=True, C=C, tol=1e-10, max_iter=100000)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            ll.fit(X, y)
+        w, b = ll.coef_.ravel(), ll.intercept_[0]
+        f_ll = 0.5 * (w @ w + b * b) + C * np.maximum(0, 1 - y * (X @ w + b)).sum()
+        assert r["objective"] <= f_ll * (1 + 1e-4)
