@@ -8,6 +8,7 @@ namespace py = pybind11;
 
 namespace svmkit::py_bind {
 void bind_linear(py::module_& m);
+void bind_kernel(py::module_& m);
 }
 
 PYBIND11_MODULE(_core, m) {
@@ -31,4 +32,5 @@ PYBIND11_MODULE(_core, m) {
   m.attr("openmp") = false;
 #endif
   svmkit::py_bind::bind_linear(m);
+  svmkit::py_bind::bind_kernel(m);
 }
