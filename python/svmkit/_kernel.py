@@ -17,6 +17,7 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.class_weight import compute_class_weight
+from sklearn.utils._available_if import available_if
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -139,15 +140,19 @@ class _BaseKernel(BaseEstimator):
             raise TypeError("solver_options must be a dict or None")
         return KERNEL_SOLVERS[self.solver]
 
-    def _validate_X(self, X: Any, reset: bool, y: Any = None) -> Any:
+    def _validate_X(self, X: Any, reset: bool, y: Any = "no_y") -> Any:
         kw = dict(accept_sparse="csr", dtype=[np.float64, np.float32], order="C", reset=reset)
-        if y is None:
+        if isinstance(y, str) and y == "no_y":
             X = validate_data(self, X, **kw)
         else:
             X, y = validate_data(self, X, y, y_numeric=self._regression, **kw)
         if sp.issparse(X) and not X.has_canonical_format:
             X = X.copy()
             X.sum_duplicates()
+        if isinstance(X, np.ndarray):
+            # The binding compares dtype objects by identity; memmaps and unpickled arrays
+            # carry an equal but distinct float64 dtype object, so view with the canonical one.
+            X = np.asarray(X).view(np.dtype(X.dtype.type))
         if self.kernel == "precomputed":
             if sp.issparse(X):
                 raise TypeError("a precomputed kernel must be a dense array")
@@ -155,7 +160,7 @@ class _BaseKernel(BaseEstimator):
                 raise ValueError(
                     f"X should be a square kernel matrix for kernel='precomputed', got {X.shape}"
                 )
-        return X if y is None else (X, y)
+        return X if isinstance(y, str) and y == "no_y" else (X, y)
 
     def _gamma_value(self, X: Any) -> float:
         if isinstance(self.gamma, str):
@@ -412,7 +417,9 @@ class SVC(ClassifierMixin, _BaseKernel):
             )
         sw = check_sample_weight(sample_weight, X.shape[0])
         if not np.any(sw > 0):
-            raise ValueError("sample_weight must have at least one positive entry")
+            raise ValueError(
+                "Invalid input - all samples have zero or negative weights (sample_weight)"
+            )
         cw = compute_class_weight(self.class_weight, classes=classes, y=y)
         cost = float(self.C) * sw * cw[y_idx]
         self.classes_ = classes
@@ -510,6 +517,7 @@ class SVC(ClassifierMixin, _BaseKernel):
                 "probability=True"
             )
 
+    @available_if(lambda self: self.probability)
     def predict_proba(self, X: Any) -> np.ndarray:
         """Class probabilities from Platt-scaled pair values and pairwise coupling."""
         self._check_proba()
@@ -523,6 +531,7 @@ class SVC(ClassifierMixin, _BaseKernel):
             return np.column_stack([p[:, 0], 1.0 - p[:, 0]])
         return _pairwise_coupling(p, k)
 
+    @available_if(lambda self: self.probability)
     def predict_log_proba(self, X: Any) -> np.ndarray:
         return np.log(self.predict_proba(X))
 
@@ -623,7 +632,9 @@ class SVR(RegressorMixin, _BaseKernel):
         y = np.asarray(y, dtype=np.float64)
         sw = check_sample_weight(sample_weight, X.shape[0])
         if not np.any(sw > 0):
-            raise ValueError("sample_weight must have at least one positive entry")
+            raise ValueError(
+                "Invalid input - all samples have zero or negative weights (sample_weight)"
+            )
         cost = float(self.C) * sw
         self._gamma_ = self._gamma_value(X)
         self.shape_fit_ = X.shape
