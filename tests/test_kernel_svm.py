@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import scipy.sparse as sp
+import svmkit
 from sklearn import svm as sksvm
 from sklearn.datasets import (
     load_breast_cancer,
@@ -18,8 +19,6 @@ from sklearn.datasets import (
 from sklearn.metrics.pairwise import pairwise_kernels
 from sklearn.preprocessing import MinMaxScaler, StandardScaler
 from sklearn.utils.estimator_checks import parametrize_with_checks
-
-import svmkit
 from svmkit import _core
 
 TOL = 1e-7

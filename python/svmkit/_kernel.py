@@ -16,8 +16,8 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils.class_weight import compute_class_weight
 from sklearn.utils._available_if import available_if
+from sklearn.utils.class_weight import compute_class_weight
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -121,7 +121,9 @@ class _BaseKernel(BaseEstimator):
         check_scalar_param(self.verbose, "verbose", kind=(numbers.Integral, bool), low=0)
         check_scalar_param(self.max_iter, "max_iter", kind=numbers.Integral, allow_none=True)
         if self.max_iter is not None and self.max_iter != -1 and self.max_iter < 1:
-            raise ValueError(f"max_iter must be -1, None or a positive integer, got {self.max_iter}")
+            raise ValueError(
+                f"max_iter must be -1, None or a positive integer, got {self.max_iter}"
+            )
         check_scalar_param(
             self.regularize_intercept, "regularize_intercept", kind=(bool, np.bool_)
         )
