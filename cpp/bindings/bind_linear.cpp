@@ -5,6 +5,7 @@
 #include "convert.hpp"
 #include "options.hpp"
 #include "svmkit/model.hpp"
+#include "svmkit/objective.hpp"
 #include "svmkit/parallel.hpp"
 #include "svmkit/solvers/tron.hpp"
 
@@ -13,8 +14,8 @@ namespace svmkit::py_bind {
 SVMKIT_DEFINE_OPTION_CONVERSIONS(TronOptions, tron, SVMKIT_TRON_OPTIONS)
 
 LinearProblem make_problem(const ViewHolder& X, const py::object& y, const py::object& cost,
-                           bool fit_intercept, double intercept_scaling,
-                           bool regularize_intercept, std::vector<py::object>& keep) {
+                           bool fit_intercept, double intercept_scaling, bool regularize_intercept,
+                           std::vector<py::object>& keep) {
   LinearProblem p;
   p.X = X.view;
   const auto n = static_cast<long long>(rows_of(X.view));
@@ -74,7 +75,8 @@ LinearModel model_from_arrays(const std::string& task, const py::array_t<double>
 }
 
 // A classification model over the given weights, for decision values and class indices.
-LinearModel prediction_model(const py::array_t<double>& coef, const py::array_t<double>& intercept) {
+LinearModel prediction_model(const py::array_t<double>& coef,
+                             const py::array_t<double>& intercept) {
   LinearModel m = model_from_arrays("classification", coef, intercept, py::none());
   m.classes.assign(m.n_rows == 1 ? 2 : static_cast<std::size_t>(m.n_rows), 0.0);
   return m;
@@ -86,20 +88,88 @@ py::dict model_to_dict(const LinearModel& m) {
   d["task"] = m.task;
   d["solver"] = m.solver;
   d["loss"] = m.loss;
-  py::array_t<double> coef({static_cast<py::ssize_t>(m.n_rows), static_cast<py::ssize_t>(m.n_features)});
+  py::array_t<double> coef(
+      {static_cast<py::ssize_t>(m.n_rows), static_cast<py::ssize_t>(m.n_features)});
   std::copy(m.coef.begin(), m.coef.end(), coef.mutable_data());
   d["coef"] = coef;
-  d["intercept"] = py::array_t<double>(static_cast<py::ssize_t>(m.intercept.size()), m.intercept.data());
+  d["intercept"] =
+      py::array_t<double>(static_cast<py::ssize_t>(m.intercept.size()), m.intercept.data());
   d["classes"] = m.task == "classification"
-                     ? py::object(py::array_t<double>(static_cast<py::ssize_t>(m.classes.size()), m.classes.data()))
+                     ? py::object(py::array_t<double>(static_cast<py::ssize_t>(m.classes.size()),
+                                                      m.classes.data()))
                      : py::object(py::none());
   d["intercept_scaling"] = m.intercept_scaling;
   return d;
 }
 
+// Loss values and derivatives at each u (for tests against finite differences and closed forms).
+py::tuple loss_eval(const std::string& loss, const py::array_t<double>& u, double sigma,
+                    double epsilon) {
+  const LossSpec spec = make_loss(loss, sigma, epsilon);
+  validate_loss(spec);
+  auto uu = u.unchecked<1>();
+  const py::ssize_t n = uu.shape(0);
+  py::array_t<double> v(n), d1(n), d2(n);
+  visit_loss(spec, [&](const auto& L) {
+    for (py::ssize_t i = 0; i < n; ++i) {
+      v.mutable_at(i) = L.value(uu(i));
+      d1.mutable_at(i) = L.d1(uu(i));
+      d2.mutable_at(i) = L.d2(uu(i));
+    }
+  });
+  return py::make_tuple(v, d1, d2);
+}
+
+// F, grad F, H s and diag(H) at w (for tests of the objective kernels), plus passes used.
+py::dict objective_eval(const py::object& X, const py::object& y, const py::object& cost,
+                        const std::string& loss, double sigma, double epsilon, bool fit_intercept,
+                        double intercept_scaling, bool regularize_intercept, const py::object& w,
+                        const py::object& s, int n_threads) {
+  ViewHolder view = to_view(X);
+  std::vector<py::object> keep;
+  const LinearProblem problem =
+      make_problem(view, y, cost, fit_intercept, intercept_scaling, regularize_intercept, keep);
+  const LossSpec spec = make_loss(loss, sigma, epsilon);
+  validate_problem(problem, spec, true);
+  const auto dim = solution_size(problem);
+  const double* wp = double_ptr(w, dim, "w", keep);
+  const double* sp = double_ptr(s, dim, "s", keep);
+  py::array_t<double> g(dim), hs(dim), hdiag(dim);
+  double f = 0.0, f_only = 0.0;
+  long long passes = 0;
+  std::visit(
+      [&](const auto& V) {
+        visit_loss(spec, [&](const auto& L) {
+          LinearObjective<std::decay_t<decltype(V)>, std::decay_t<decltype(L)>> obj(
+              V, L, problem, !is_regression(spec.kind), n_threads);
+          f = obj.fun_grad(wp, g.mutable_data(), hdiag.mutable_data());
+          obj.accept();
+          obj.hess_vec(sp, hs.mutable_data());
+          f_only = obj.fun(wp);
+          passes = obj.passes();
+        });
+      },
+      problem.X);
+  py::dict d;
+  d["f"] = f;
+  d["f_only"] = f_only;
+  d["grad"] = g;
+  d["hess_vec"] = hs;
+  d["hess_diag"] = hdiag;
+  d["passes"] = passes;
+  return d;
+}
+
 void bind_linear(py::module_& m) {
-  m.def("tron_defaults", [] { return tron_to_dict(TronOptions{}); },
-        "Default TRON options (the single source of the defaults).");
+  m.def("loss_eval", &loss_eval, py::arg("loss"), py::arg("u"), py::arg("sigma") = 0.1,
+        py::arg("epsilon") = 0.0);
+  m.def("objective_eval", &objective_eval, py::arg("X"), py::arg("y"), py::arg("cost"),
+        py::arg("loss"), py::arg("sigma"), py::arg("epsilon"), py::arg("fit_intercept"),
+        py::arg("intercept_scaling"), py::arg("regularize_intercept"), py::arg("w"), py::arg("s"),
+        py::arg("n_threads"));
+  m.def(
+      "tron_defaults", [] { return tron_to_dict(TronOptions{}); },
+      "Default TRON options (the single source of the defaults).");
   m.def("fit_tron", &fit_tron, py::arg("X"), py::arg("y"), py::arg("cost"), py::arg("loss"),
         py::arg("sigma"), py::arg("epsilon"), py::arg("fit_intercept"),
         py::arg("intercept_scaling"), py::arg("regularize_intercept"), py::arg("w0"),
@@ -148,8 +218,9 @@ void bind_linear(py::module_& m) {
       },
       py::arg("path"), py::arg("task"), py::arg("solver"), py::arg("loss"), py::arg("coef"),
       py::arg("intercept"), py::arg("classes"), py::arg("intercept_scaling"));
-  m.def("load_linear_model", [](const std::string& path) { return model_to_dict(load_model(path)); },
-        py::arg("path"));
+  m.def(
+      "load_linear_model", [](const std::string& path) { return model_to_dict(load_model(path)); },
+      py::arg("path"));
   m.def("default_threads", &default_threads);
 }
 

@@ -7,6 +7,21 @@
 namespace svmkit::py_bind {
 
 namespace {
+// Whether a numpy dtype is T in native byte order (dtype identity is not enough: views such as
+// memmaps carry equal but distinct dtype objects).
+template <class T>
+bool dtype_is(const py::dtype& dt) {
+  const char kind = dt.kind();
+  const char order = dt.byteorder();
+  const std::uint16_t probe = 1;
+  const bool little = *reinterpret_cast<const unsigned char*>(&probe) == 1;
+  const char native_order = little ? '<' : '>';
+  const bool native = order == '=' || order == '|' || order == native_order;
+  if (!native || static_cast<std::size_t>(dt.itemsize()) != sizeof(T)) return false;
+  if constexpr (std::is_floating_point_v<T>) return kind == 'f';
+  return kind == 'i';
+}
+
 template <class T>
 MatrixView dense_view(const py::array& a) {
   const auto item = static_cast<py::ssize_t>(sizeof(T));
@@ -44,18 +59,19 @@ ViewHolder to_view(const py::object& X) {
   ViewHolder h;
   if (py::isinstance<py::tuple>(X)) {
     auto t = X.cast<py::tuple>();
-    if (t.size() != 5) throw_invalid("a CSR matrix is passed as (data, indices, indptr, n_rows, n_cols)");
+    if (t.size() != 5)
+      throw_invalid("a CSR matrix is passed as (data, indices, indptr, n_rows, n_cols)");
     auto data = t[0].cast<py::array>();
     auto indices = t[1].cast<py::array>();
     auto indptr = t[2].cast<py::array>();
     const auto rows = t[3].cast<long long>(), cols = t[4].cast<long long>();
     h.keep_alive = {data, indices, indptr};
-    if (!indices.dtype().is(indptr.dtype()))
+    if (!indices.dtype().equal(indptr.dtype()))
       throw_invalid("CSR indices and indptr must have the same integer type");
-    const bool f32 = data.dtype().is(py::dtype::of<float>());
-    const bool f64 = data.dtype().is(py::dtype::of<double>());
-    const bool i32 = indices.dtype().is(py::dtype::of<std::int32_t>());
-    const bool i64 = indices.dtype().is(py::dtype::of<std::int64_t>());
+    const bool f32 = dtype_is<float>(data.dtype());
+    const bool f64 = dtype_is<double>(data.dtype());
+    const bool i32 = dtype_is<std::int32_t>(indices.dtype());
+    const bool i64 = dtype_is<std::int64_t>(indices.dtype());
     if (!(f32 || f64)) throw_invalid("X values must be float32 or float64");
     if (!(i32 || i64)) throw_invalid("CSR indices must be int32 or int64");
     if (f32 && i32) h.view = csr_view<float, std::int32_t>(data, indices, indptr, rows, cols);
@@ -68,9 +84,9 @@ ViewHolder to_view(const py::object& X) {
   auto a = X.cast<py::array>();
   if (a.ndim() != 2) throw_invalid("X must be a 2-D array, got " + std::to_string(a.ndim()) + "-D");
   h.keep_alive = {a};
-  if (a.dtype().is(py::dtype::of<float>()))
+  if (dtype_is<float>(a.dtype()))
     h.view = dense_view<float>(a);
-  else if (a.dtype().is(py::dtype::of<double>()))
+  else if (dtype_is<double>(a.dtype()))
     h.view = dense_view<double>(a);
   else
     throw_invalid("X must be float32 or float64");
@@ -81,7 +97,7 @@ const double* double_ptr(const py::object& obj, long long expected, const char* 
                          std::vector<py::object>& keep_alive) {
   if (!py::isinstance<py::array>(obj)) throw_invalid(std::string(name) + " must be a numpy array");
   auto a = obj.cast<py::array>();
-  if (!a.dtype().is(py::dtype::of<double>()) || a.ndim() != 1 || !(a.flags() & py::array::c_style))
+  if (!dtype_is<double>(a.dtype()) || a.ndim() != 1 || !(a.flags() & py::array::c_style))
     throw_invalid(std::string(name) + " must be a contiguous 1-D float64 array");
   if (expected >= 0 && a.shape(0) != expected)
     throw_invalid(std::string(name) + " has length " + std::to_string(a.shape(0)) + ", expected " +
@@ -143,12 +159,15 @@ py::dict record_to_dict(const IterationRecord& r) {
   return d;
 }
 
-std::string status_name(SolverStatus s) { return to_string(s); }
+std::string status_name(SolverStatus s) {
+  return to_string(s);
+}
 
 py::dict result_to_dict(const SolveResult& r) {
   py::dict d;
   d["status"] = status_name(r.status);
-  d["solution"] = py::array_t<double>(static_cast<py::ssize_t>(r.solution.size()), r.solution.data());
+  d["solution"] =
+      py::array_t<double>(static_cast<py::ssize_t>(r.solution.size()), r.solution.data());
   d["objective"] = r.objective;
   d["optimality"] = r.optimality;
   d["iterations"] = r.iterations;

@@ -19,9 +19,15 @@ PYBIND11_MODULE(_core, m) {
       if (p) std::rethrow_exception(p);
     } catch (const svmkit::Error& e) {
       switch (e.code()) {
-        case svmkit::ErrorCode::invalid_argument: PyErr_SetString(PyExc_ValueError, e.what()); return;
-        case svmkit::ErrorCode::io_error: PyErr_SetString(PyExc_OSError, e.what()); return;
-        case svmkit::ErrorCode::format_error: py::set_error(format_error, e.what()); return;
+        case svmkit::ErrorCode::invalid_argument:
+          PyErr_SetString(PyExc_ValueError, e.what());
+          return;
+        case svmkit::ErrorCode::io_error:
+          PyErr_SetString(PyExc_OSError, e.what());
+          return;
+        case svmkit::ErrorCode::format_error:
+          py::set_error(format_error, e.what());
+          return;
       }
       PyErr_SetString(PyExc_RuntimeError, e.what());
     }

@@ -11,11 +11,16 @@ namespace svmkit {
 
 const char* to_string(SolverStatus s) {
   switch (s) {
-    case SolverStatus::converged: return "converged";
-    case SolverStatus::max_iter: return "max_iter";
-    case SolverStatus::line_search_failed: return "line_search_failed";
-    case SolverStatus::interrupted: return "interrupted";
-    case SolverStatus::numerical_error: return "numerical_error";
+    case SolverStatus::converged:
+      return "converged";
+    case SolverStatus::max_iter:
+      return "max_iter";
+    case SolverStatus::line_search_failed:
+      return "line_search_failed";
+    case SolverStatus::interrupted:
+      return "interrupted";
+    case SolverStatus::numerical_error:
+      return "numerical_error";
   }
   return "unknown";
 }
@@ -44,9 +49,15 @@ const LossName& entry(LossKind k) {
 }
 }  // namespace
 
-const char* to_string(LossKind kind) { return entry(kind).name; }
-bool is_regression(LossKind kind) { return entry(kind).regression; }
-bool is_smooth(LossKind kind) { return entry(kind).smooth; }
+const char* to_string(LossKind kind) {
+  return entry(kind).name;
+}
+bool is_regression(LossKind kind) {
+  return entry(kind).regression;
+}
+bool is_smooth(LossKind kind) {
+  return entry(kind).smooth;
+}
 
 LossKind loss_kind_from_string(const std::string& name) {
   for (const auto& e : kLosses)
@@ -144,7 +155,8 @@ void validate_problem(const LinearProblem& p, const LossSpec& loss, bool check_f
   if (!p.cost) throw_invalid("the per-sample costs are missing");
   const bool classification = !is_regression(loss.kind);
   for (Index i = 0; i < n; ++i) {
-    if (!std::isfinite(p.y[i])) throw_invalid("y contains NaN or infinity at index " + std::to_string(i));
+    if (!std::isfinite(p.y[i]))
+      throw_invalid("y contains NaN or infinity at index " + std::to_string(i));
     if (classification && p.y[i] != 1.0 && p.y[i] != -1.0)
       throw_invalid("classification targets must be -1 or +1; y[" + std::to_string(i) +
                     "] = " + std::to_string(p.y[i]));

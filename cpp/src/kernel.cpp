@@ -4,12 +4,18 @@ namespace svmkit {
 
 const char* to_string(KernelKind kind) {
   switch (kind) {
-    case KernelKind::linear: return "linear";
-    case KernelKind::polynomial: return "poly";
-    case KernelKind::rbf: return "rbf";
-    case KernelKind::laplacian: return "laplacian";
-    case KernelKind::sigmoid: return "sigmoid";
-    case KernelKind::precomputed: return "precomputed";
+    case KernelKind::linear:
+      return "linear";
+    case KernelKind::polynomial:
+      return "poly";
+    case KernelKind::rbf:
+      return "rbf";
+    case KernelKind::laplacian:
+      return "laplacian";
+    case KernelKind::sigmoid:
+      return "sigmoid";
+    case KernelKind::precomputed:
+      return "precomputed";
   }
   return "unknown";
 }

@@ -25,8 +25,9 @@ void validate_model(const LinearModel& m) {
     const Index k = static_cast<Index>(m.classes.size());
     if (k < 2) throw_invalid("a classification model needs at least two classes");
     if (!((k == 2 && m.n_rows == 1) || (k > 2 && m.n_rows == k)))
-      throw_invalid("model with " + std::to_string(k) + " classes must have " +
-                    (k == 2 ? std::string("1 weight vector") : std::to_string(k) + " weight vectors"));
+      throw_invalid(
+          "model with " + std::to_string(k) + " classes must have " +
+          (k == 2 ? std::string("1 weight vector") : std::to_string(k) + " weight vectors"));
   } else if (m.n_rows != 1) {
     throw_invalid("a regression model has exactly one weight vector");
   }
@@ -49,8 +50,7 @@ void decision_function(const LinearModel& m, const MatrixView& X, double* out, i
       X);
 }
 
-std::vector<Index> predict_class_indices(const LinearModel& m, const MatrixView& X,
-                                         int n_threads) {
+std::vector<Index> predict_class_indices(const LinearModel& m, const MatrixView& X, int n_threads) {
   const Index n = rows_of(X), k = m.n_rows;
   std::vector<double> dec(static_cast<std::size_t>(n * k));
   decision_function(m, X, dec.data(), n_threads);
@@ -100,8 +100,7 @@ void write_model(const LinearModel& m, std::ostream& out) {
   for (double b : m.intercept) out << ' ' << b;
   out << "\ncoef\n";
   for (Index r = 0; r < m.n_rows; ++r) {
-    for (Index j = 0; j < m.n_features; ++j)
-      out << (j ? " " : "") << m.coef[r * m.n_features + j];
+    for (Index j = 0; j < m.n_features; ++j) out << (j ? " " : "") << m.coef[r * m.n_features + j];
     out << "\n";
   }
   out << "end\n";
@@ -150,14 +149,16 @@ LinearModel read_model(std::istream& in) {
       return toks[0];
     };
     if (!header) {
-      if (key != "svmkit_model") bad(line, "not an svmkit model file (missing 'svmkit_model' header)");
+      if (key != "svmkit_model")
+        bad(line, "not an svmkit model file (missing 'svmkit_model' header)");
       const int version = static_cast<int>(parse_number(one(), line));
       if (version != kModelFormatVersion)
         bad(line, "unsupported model format version " + std::to_string(version) +
                       " (this build reads version " + std::to_string(kModelFormatVersion) + ")");
       header = true;
     } else if (key == "kind") {
-      if (one() != "linear") bad(line, "model kind '" + toks[0] + "' is not supported by this reader");
+      if (one() != "linear")
+        bad(line, "model kind '" + toks[0] + "' is not supported by this reader");
     } else if (key == "task") {
       m.task = one();
     } else if (key == "solver") {
@@ -170,7 +171,8 @@ LinearModel read_model(std::istream& in) {
       if (toks.empty()) bad(line, "'classes' needs a count");
       const auto k = static_cast<std::size_t>(parse_number(toks[0], line));
       if (toks.size() != k + 1) bad(line, "'classes' count does not match the labels given");
-      for (std::size_t i = 1; i < toks.size(); ++i) m.classes.push_back(parse_number(toks[i], line));
+      for (std::size_t i = 1; i < toks.size(); ++i)
+        m.classes.push_back(parse_number(toks[i], line));
     } else if (key == "intercept_scaling") {
       m.intercept_scaling = parse_number(one(), line);
     } else if (key == "n_rows") {

@@ -19,7 +19,9 @@ double dot(const std::vector<double>& a, const std::vector<double>& b) {
   for (std::size_t i = 0; i < a.size(); ++i) s += a[i] * b[i];
   return s;
 }
-double norm(const std::vector<double>& a) { return std::sqrt(dot(a, a)); }
+double norm(const std::vector<double>& a) {
+  return std::sqrt(dot(a, a));
+}
 
 // Steihaug CG on min g.s + 1/2 s'Hs, ||s||_M <= delta, preconditioned by diagonal M.
 // Returns the number of CG iterations; s and r = -g - H s on exit. Sets *interrupted

@@ -55,16 +55,12 @@ class _BaseLinear(BaseEstimator):
         name = type(self).__name__
         check_scalar_param(self.C, "C", low=0.0, low_inclusive=False)
         check_scalar_param(self.tol, "tol", low=0.0, allow_none=True)
-        check_scalar_param(
-            self.max_iter, "max_iter", kind=numbers.Integral, low=0, allow_none=True
-        )
+        check_scalar_param(self.max_iter, "max_iter", kind=numbers.Integral, low=0, allow_none=True)
         check_scalar_param(self.fit_intercept, "fit_intercept", kind=(bool, np.bool_))
         check_scalar_param(
             self.intercept_scaling, "intercept_scaling", low=0.0, low_inclusive=False
         )
-        check_scalar_param(
-            self.regularize_intercept, "regularize_intercept", kind=(bool, np.bool_)
-        )
+        check_scalar_param(self.regularize_intercept, "regularize_intercept", kind=(bool, np.bool_))
         check_scalar_param(self.sigma, "sigma", low=0.0, low_inclusive=False)
         check_scalar_param(self.verbose, "verbose", kind=(numbers.Integral, bool), low=0)
         check_scalar_param(self.warm_start, "warm_start", kind=(bool, np.bool_))
@@ -378,7 +374,8 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
             for i, c in enumerate(classes):
                 if c in cw:
                     v = cw[c]
-                    check_scalar_param(v, f"class_weight[{c!r}]", low=0.0)
+                    label = c.item() if isinstance(c, np.generic) else c
+                    check_scalar_param(v, f"class_weight[{label!r}]", low=0.0)
                     out[i] = float(v)
             return out
         raise ValueError(f"class_weight must be None, 'balanced' or a dict, got {cw!r}")

@@ -127,9 +127,7 @@ def check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray:
     if sw.ndim != 1:
         raise ValueError(f"sample_weight must be 1-D, got shape {sw.shape}")
     if sw.shape[0] != n_samples:
-        raise ValueError(
-            f"sample_weight has {sw.shape[0]} entries, but X has {n_samples} samples"
-        )
+        raise ValueError(f"sample_weight has {sw.shape[0]} entries, but X has {n_samples} samples")
     try:
         sw = sw.astype(np.float64)
     except (TypeError, ValueError) as exc:
@@ -138,4 +136,6 @@ def check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray:
         raise ValueError("sample_weight contains NaN or infinity")
     if np.any(sw < 0):
         raise ValueError("sample_weight must be non-negative")
+    if not np.any(sw > 0):
+        raise ValueError("sample_weight is zero for every sample; at least one must be positive")
     return sw

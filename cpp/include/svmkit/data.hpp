@@ -57,11 +57,10 @@ struct CsrView {
   Index cols = 0;
 };
 
-using MatrixView =
-    std::variant<DenseRowMajorView<float>, DenseRowMajorView<double>, DenseColMajorView<float>,
-                 DenseColMajorView<double>, CsrView<float, std::int32_t>,
-                 CsrView<double, std::int32_t>, CsrView<float, std::int64_t>,
-                 CsrView<double, std::int64_t>>;
+using MatrixView = std::variant<DenseRowMajorView<float>, DenseRowMajorView<double>,
+                                DenseColMajorView<float>, DenseColMajorView<double>,
+                                CsrView<float, std::int32_t>, CsrView<double, std::int32_t>,
+                                CsrView<float, std::int64_t>, CsrView<double, std::int64_t>>;
 
 template <class V>
 struct is_col_major : std::false_type {};
@@ -96,12 +95,25 @@ inline void for_each_in_row(const CsrView<T, I>& X, Index i, Fn&& fn) {
     fn(static_cast<Index>(X.indices[k]), static_cast<double>(X.data[k]));
 }
 
+// Dense dot product with four independent accumulators, so that the compiler can keep
+// several multiply-adds in flight (a single accumulator serializes on its latency).
+template <class T>
+inline double dense_dot(const T* x, const double* w, Index n) {
+  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+  Index j = 0;
+  for (; j + 4 <= n; j += 4) {
+    s0 += static_cast<double>(x[j]) * w[j];
+    s1 += static_cast<double>(x[j + 1]) * w[j + 1];
+    s2 += static_cast<double>(x[j + 2]) * w[j + 2];
+    s3 += static_cast<double>(x[j + 3]) * w[j + 3];
+  }
+  for (; j < n; ++j) s0 += static_cast<double>(x[j]) * w[j];
+  return (s0 + s1) + (s2 + s3);
+}
+
 template <class T>
 inline double row_dot(const DenseRowMajorView<T>& X, Index i, const double* w) {
-  const T* row = X.data + i * X.ld;
-  double s = 0.0;
-  for (Index j = 0; j < X.cols; ++j) s += static_cast<double>(row[j]) * w[j];
-  return s;
+  return dense_dot(X.data + i * X.ld, w, X.cols);
 }
 template <class T, class I>
 inline double row_dot(const CsrView<T, I>& X, Index i, const double* w) {

@@ -20,14 +20,14 @@
 namespace svmkit {
 
 enum class LossKind {
-  hinge,                           // max(0, 1 - u)
-  squared_hinge,                   // max(0, 1 - u)^2
-  smoothed_hinge,                  // psi_M(1 - u; sigma) = phi_alpha, alpha = sigma
-  gaussian_smoothed_hinge,         // psi_G(1 - u; sigma)
-  logistic,                        // log(1 + exp(-u))
-  epsilon_insensitive,             // max(0, |u| - epsilon)
-  squared_epsilon_insensitive,     // max(0, |u| - epsilon)^2
-  smoothed_epsilon_insensitive,    // psi_M(u - epsilon) + psi_M(-u - epsilon)
+  hinge,                         // max(0, 1 - u)
+  squared_hinge,                 // max(0, 1 - u)^2
+  smoothed_hinge,                // psi_M(1 - u; sigma) = phi_alpha, alpha = sigma
+  gaussian_smoothed_hinge,       // psi_G(1 - u; sigma)
+  logistic,                      // log(1 + exp(-u))
+  epsilon_insensitive,           // max(0, |u| - epsilon)
+  squared_epsilon_insensitive,   // max(0, |u| - epsilon)^2
+  smoothed_epsilon_insensitive,  // psi_M(u - epsilon) + psi_M(-u - epsilon)
 };
 
 // A loss and its parameters.
@@ -47,8 +47,12 @@ namespace detail {
 constexpr double kInvSqrt2 = 0.70710678118654752440;
 constexpr double kInvSqrt2Pi = 0.39894228040143267794;
 
-inline double normal_pdf(double v) { return kInvSqrt2Pi * std::exp(-0.5 * v * v); }
-inline double normal_cdf(double v) { return 0.5 * std::erfc(-v * kInvSqrt2); }
+inline double normal_pdf(double v) {
+  return kInvSqrt2Pi * std::exp(-0.5 * v * v);
+}
+inline double normal_cdf(double v) {
+  return 0.5 * std::erfc(-v * kInvSqrt2);
+}
 
 // G(v) = v Phi(v) + phi(v) = E[max(0, v + N(0,1))], accurate for all v.
 // For v < -5 both terms nearly cancel; there G(v) = phi(v) K / (x + K) with x = -v and
@@ -184,12 +188,18 @@ struct SmoothedEpsilonInsensitiveLoss {
 template <class Fn>
 decltype(auto) visit_loss(const LossSpec& spec, Fn&& fn) {
   switch (spec.kind) {
-    case LossKind::hinge: return fn(HingeLoss{});
-    case LossKind::squared_hinge: return fn(SquaredHingeLoss{});
-    case LossKind::smoothed_hinge: return fn(SmoothedHingeLoss{spec.sigma});
-    case LossKind::gaussian_smoothed_hinge: return fn(GaussianSmoothedHingeLoss{spec.sigma});
-    case LossKind::logistic: return fn(LogisticLoss{});
-    case LossKind::epsilon_insensitive: return fn(EpsilonInsensitiveLoss{spec.epsilon});
+    case LossKind::hinge:
+      return fn(HingeLoss{});
+    case LossKind::squared_hinge:
+      return fn(SquaredHingeLoss{});
+    case LossKind::smoothed_hinge:
+      return fn(SmoothedHingeLoss{spec.sigma});
+    case LossKind::gaussian_smoothed_hinge:
+      return fn(GaussianSmoothedHingeLoss{spec.sigma});
+    case LossKind::logistic:
+      return fn(LogisticLoss{});
+    case LossKind::epsilon_insensitive:
+      return fn(EpsilonInsensitiveLoss{spec.epsilon});
     case LossKind::squared_epsilon_insensitive:
       return fn(SquaredEpsilonInsensitiveLoss{spec.epsilon});
     case LossKind::smoothed_epsilon_insensitive:

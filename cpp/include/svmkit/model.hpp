@@ -59,11 +59,11 @@ struct LinearModel {
   std::string solver;                   // the solver that produced it (informative)
   std::string loss;                     // the loss it minimized (informative)
   Index n_features = 0;
-  std::vector<double> classes;          // class labels, sorted (classification only)
-  Index n_rows = 0;                     // number of weight vectors
-  std::vector<double> coef;             // n_rows x n_features, row-major
-  std::vector<double> intercept;        // n_rows (already multiplied by intercept_scaling)
-  double intercept_scaling = 1.0;       // the bias feature value used in training (informative)
+  std::vector<double> classes;     // class labels, sorted (classification only)
+  Index n_rows = 0;                // number of weight vectors
+  std::vector<double> coef;        // n_rows x n_features, row-major
+  std::vector<double> intercept;   // n_rows (already multiplied by intercept_scaling)
+  double intercept_scaling = 1.0;  // the bias feature value used in training (informative)
 };
 
 // Checks the model's internal consistency; throws Error naming the problem.

@@ -15,12 +15,12 @@ namespace svmkit {
 // form; the papers' form lambda/2 ||w||^2 + 1/N sum loss is the same problem divided by
 // C N with cost_i = C and lambda = 1 / (C N).
 struct LinearProblem {
-  MatrixView X;                       // n_samples x n_features
-  const double* y = nullptr;          // targets: +-1 for classification, reals for regression
-  const double* cost = nullptr;       // per-sample costs C_i >= 0 (C times sample and class weights)
-  bool fit_intercept = true;          // append the bias b as the last coordinate of the solution
-  double intercept_scaling = 1.0;     // the constant feature value that multiplies b (> 0)
-  bool regularize_intercept = true;   // include 1/2 b^2 in F (LIBLINEAR does)
+  MatrixView X;                      // n_samples x n_features
+  const double* y = nullptr;         // targets: +-1 for classification, reals for regression
+  const double* cost = nullptr;      // per-sample costs C_i >= 0 (C times sample and class weights)
+  bool fit_intercept = true;         // append the bias b as the last coordinate of the solution
+  double intercept_scaling = 1.0;    // the constant feature value that multiplies b (> 0)
+  bool regularize_intercept = true;  // include 1/2 b^2 in F (LIBLINEAR does)
 };
 
 // Number of coordinates of the solution vector: n_features (+1 with an intercept).

@@ -14,17 +14,17 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // One row of a solver's history. Fields a solver does not have stay NaN or -1.
 struct IterationRecord {
-  long long iteration = 0;     // outer iteration number, from 1
-  double objective = kNaN;     // objective value at the iterate after this iteration
-  double optimality = kNaN;    // gradient norm, KKT violation or gap, as the solver defines
-  double step = kNaN;          // norm of the step taken (0 if rejected) or step length
+  long long iteration = 0;          // outer iteration number, from 1
+  double objective = kNaN;          // objective value at the iterate after this iteration
+  double optimality = kNaN;         // gradient norm, KKT violation or gap, as the solver defines
+  double step = kNaN;               // norm of the step taken (0 if rejected) or step length
   long long inner_iterations = -1;  // CG iterations, working-set steps, ... in this iteration
-  long long active_size = -1;  // active set / working set / support size
-  double smoothing = kNaN;     // smoothing parameter (alpha, sigma, lambda) where there is one
-  double radius = kNaN;        // trust-region radius or similar
-  long long passes = 0;        // cumulative passes over the data
-  double time = 0.0;           // cumulative wall time in seconds
-  bool accepted = true;        // whether the step was accepted
+  long long active_size = -1;       // active set / working set / support size
+  double smoothing = kNaN;          // smoothing parameter (alpha, sigma, lambda) where there is one
+  double radius = kNaN;             // trust-region radius or similar
+  long long passes = 0;             // cumulative passes over the data
+  double time = 0.0;                // cumulative wall time in seconds
+  bool accepted = true;             // whether the step was accepted
 };
 
 // Hooks a caller passes to a solve. Both are optional.
@@ -41,13 +41,13 @@ struct Callbacks {
 // The result of a solve.
 struct SolveResult {
   SolverStatus status = SolverStatus::max_iter;
-  std::vector<double> solution;  // the solver's variables (w followed by b for linear solvers)
-  double objective = kNaN;       // objective at the solution
-  double optimality = kNaN;      // final value of the solver's stopping measure
-  long long iterations = 0;      // outer iterations
+  std::vector<double> solution;    // the solver's variables (w followed by b for linear solvers)
+  double objective = kNaN;         // objective at the solution
+  double optimality = kNaN;        // final value of the solver's stopping measure
+  long long iterations = 0;        // outer iterations
   long long inner_iterations = 0;  // total inner iterations (CG steps, ...)
-  long long passes = 0;          // passes over the data
-  double time = 0.0;             // wall time in seconds
+  long long passes = 0;            // passes over the data
+  double time = 0.0;               // wall time in seconds
   std::vector<IterationRecord> history;  // one record per outer iteration (if recorded)
 };
 

@@ -23,29 +23,29 @@
 namespace svmkit {
 
 struct TronOptions {
-  double tol = 1e-4;            // relative gradient-norm tolerance (see above)
-  double abs_tol = 0.0;         // absolute gradient-norm tolerance; 0 disables it
-  long long max_iter = 1000;    // maximum number of outer (Newton) iterations
-  double cg_tol = 0.1;          // CG stops when ||r|| <= cg_tol ||g|| (paper 002's xi_t)
-  long long max_cg_iter = 0;    // CG iteration limit per Newton step; 0 = problem dimension
-  bool precondition = true;     // diagonal preconditioning of CG
+  double tol = 1e-4;                    // relative gradient-norm tolerance (see above)
+  double abs_tol = 0.0;                 // absolute gradient-norm tolerance; 0 disables it
+  long long max_iter = 1000;            // maximum number of outer (Newton) iterations
+  double cg_tol = 0.1;                  // CG stops when ||r|| <= cg_tol ||g|| (paper 002's xi_t)
+  long long max_cg_iter = 0;            // CG iteration limit per Newton step; 0 = problem dimension
+  bool precondition = true;             // diagonal preconditioning of CG
   double preconditioner_weight = 0.01;  // a in M = (1 - a) I + a diag(H)
-  double eta0 = 1e-4;           // accept the step if actual/predicted reduction > eta0
-  double eta1 = 0.25;           // shrink the region below this ratio
-  double eta2 = 0.75;           // enlarge the region above this ratio
-  double sigma1 = 0.25;         // region update factors
+  double eta0 = 1e-4;                   // accept the step if actual/predicted reduction > eta0
+  double eta1 = 0.25;                   // shrink the region below this ratio
+  double eta2 = 0.75;                   // enlarge the region above this ratio
+  double sigma1 = 0.25;                 // region update factors
   double sigma2 = 0.5;
   double sigma3 = 4.0;
-  int n_threads = 0;            // OpenMP threads; <= 0 uses the OpenMP default
-  bool record_history = true;   // keep one IterationRecord per outer iteration
-  bool check_input = true;      // validate the problem (including finiteness of X) first
+  int n_threads = 0;           // OpenMP threads; <= 0 uses the OpenMP default
+  bool record_history = true;  // keep one IterationRecord per outer iteration
+  bool check_input = true;     // validate the problem (including finiteness of X) first
 };
 
 // The option fields, for bindings and tools that map names to fields (one options table).
-#define SVMKIT_TRON_OPTIONS(X)                                                              \
-  X(tol) X(abs_tol) X(max_iter) X(cg_tol) X(max_cg_iter) X(precondition)                    \
-  X(preconditioner_weight) X(eta0) X(eta1) X(eta2) X(sigma1) X(sigma2) X(sigma3) X(n_threads) \
-  X(record_history) X(check_input)
+#define SVMKIT_TRON_OPTIONS(X)                                                                     \
+  X(tol)                                                                                           \
+  X(abs_tol) X(max_iter) X(cg_tol) X(max_cg_iter) X(precondition) X(preconditioner_weight) X(eta0) \
+      X(eta1) X(eta2) X(sigma1) X(sigma2) X(sigma3) X(n_threads) X(record_history) X(check_input)
 
 void validate_options(const TronOptions& options);
 

@@ -1,0 +1,146 @@
+"""Shared benchmark machinery: timing, peak memory, objective evaluation, markdown tables.
+
+Every benchmark runs svmkit and its anchors side by side in one process on the same data and
+writes a markdown section to bench/results/<name>.md; bench/assemble.py joins the sections
+into bench/RESULTS.md. Timings are wall-clock seconds on this machine (report `nproc`).
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+BENCH = Path(__file__).resolve().parent
+RESULTS = BENCH / "results"
+
+
+def _status_kb(key: str) -> int:
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith(key + ":"):
+                return int(line.split()[1])
+    return 0
+
+
+def reset_peak_rss() -> bool:
+    """Reset the kernel's peak-RSS mark (VmHWM) of this process; False where unsupported."""
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+        return True
+    except OSError:
+        return False
+
+
+@dataclass
+class Measurement:
+    seconds: float
+    peak_extra_mb: float  # peak resident memory during the call above the RSS before it
+    value: Any = None
+
+
+def measure(fn: Callable[[], Any]) -> Measurement:
+    """Run fn once; wall time and the peak extra resident memory it needed."""
+    ok = reset_peak_rss()
+    rss0 = _status_kb("VmRSS")
+    t0 = time.perf_counter()
+    value = fn()
+    seconds = time.perf_counter() - t0
+    peak = (_status_kb("VmHWM") - rss0) / 1024.0 if ok else float("nan")
+    return Measurement(seconds, peak, value)
+
+
+def best_of(n: int, fn: Callable[[], Any]) -> Measurement:
+    runs = [measure(fn) for _ in range(n)]
+    best = min(runs, key=lambda m: m.seconds)
+    best.peak_extra_mb = max(r.peak_extra_mb for r in runs)
+    return best
+
+
+def squared_hinge_objective(X, y_pm: np.ndarray, w: np.ndarray, b: float, C: float) -> float:
+    """LIBLINEAR's primal: 1/2 (||w||^2 + b^2) + C sum max(0, 1 - y (Xw + b))^2."""
+    z = np.asarray(X @ w).ravel() + b
+    return float(0.5 * (w @ w + b * b) + C * np.sum(np.maximum(0.0, 1.0 - y_pm * z) ** 2))
+
+
+def hinge_objective(X, y_pm: np.ndarray, w: np.ndarray, b: float, C: float) -> float:
+    z = np.asarray(X @ w).ravel() + b
+    return float(0.5 * (w @ w + b * b) + C * np.sum(np.maximum(0.0, 1.0 - y_pm * z)))
+
+
+def time_to_objective(fit_seconds: float, result: dict, target: float) -> float:
+    """Wall time at which a svmkit fit first reached objective <= target.
+
+    Uses the solver's own per-iteration history (time since the solve began) plus the
+    Python-side overhead of the fit (validation, conversion). NaN if never reached.
+    """
+    hist = result["history"]
+    overhead = max(0.0, fit_seconds - float(result["time"]))
+    hit = np.nonzero(np.asarray(hist["objective"]) <= target)[0]
+    if hit.size == 0:
+        return float("nan")
+    return overhead + float(hist["time"][hit[0]])
+
+
+@dataclass
+class Table:
+    columns: list[str]
+    rows: list[list[Any]] = field(default_factory=list)
+
+    def add(self, *row: Any) -> None:
+        self.rows.append(list(row))
+
+    def markdown(self) -> str:
+        def fmt(v: Any) -> str:
+            if isinstance(v, float):
+                if np.isnan(v):
+                    return "-"
+                if v != 0 and (abs(v) >= 1e5 or abs(v) < 1e-3):
+                    return f"{v:.4e}"
+                return f"{v:.4g}"
+            return str(v)
+
+        head = "| " + " | ".join(self.columns) + " |"
+        sep = "|" + "|".join("---" for _ in self.columns) + "|"
+        body = ["| " + " | ".join(fmt(v) for v in r) + " |" for r in self.rows]
+        return "\n".join([head, sep, *body])
+
+
+def machine_line() -> str:
+    try:
+        cpu = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
+        model = next(
+            (l.split(":", 1)[1].strip() for l in cpu.splitlines() if "Model name" in l), ""
+        )
+    except OSError:
+        model = ""
+    return (
+        f"{platform.machine()} {model}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}, "
+        f"OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')}"
+    )
+
+
+def write_section(name: str, title: str, body: str, command: str) -> Path:
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    path = RESULTS / f"{name}.md"
+    text = (
+        f"## {title}\n\n"
+        f"Command: `{command}`  \nMachine: {machine_line()}  \n"
+        f"Date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}\n\n{body}\n"
+    )
+    path.write_text(text)
+    print(text)
+    return path
+
+
+def command_line() -> str:
+    return " ".join(["python", *[os.path.relpath(a) if os.path.exists(a) else a for a in sys.argv]])
