@@ -388,7 +388,7 @@ def test_other_errors():
         svmkit.SVC().fit(X, np.zeros(len(y)))
     with pytest.raises(ValueError, match="square kernel"):
         svmkit.SVC(kernel="precomputed").fit(X, y)
-    with pytest.raises(ValueError, match="zero or negative weights"):
+    with pytest.raises(ValueError, match="zero"):
         svmkit.SVC().fit(X, y, sample_weight=np.zeros(len(y)))
     with pytest.raises(ValueError, match="non-negative"):
         svmkit.SVC().fit(X, y, sample_weight=-np.ones(len(y)))

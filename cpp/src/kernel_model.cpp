@@ -101,7 +101,12 @@ void decision_function(const KernelModel& m, const MatrixView& X, double* out, i
           using VA = std::decay_t<decltype(A)>;
           using VB = std::decay_t<decltype(B)>;
           KernelEvaluator<VA, VB> ev(A, B, m.kernel, 1);
-          const int chunks = static_cast<int>(std::max<Index>(1, std::min<Index>(nt, n / 16)));
+          // Split rows between threads only when there is enough work to pay for the region.
+          const double work = static_cast<double>(n) * static_cast<double>(nsv + 1) *
+                              static_cast<double>(m.n_features + 24);
+          const int chunks =
+              work < 2.5e5 ? 1
+                           : static_cast<int>(std::max<Index>(1, std::min<Index>(nt, n / 16)));
           parallel_chunks(n, chunks, [&](int, Index b, Index e) {
             auto scratch = ev.make_scratch();
             std::vector<double> k(static_cast<std::size_t>(nsv));

@@ -645,7 +645,7 @@ class SVR(RegressorMixin, _BaseKernel):
             spec, as_core_matrix(X), rows, y[rows], cost[rows], "svr", self.epsilon, n_threads
         )
         self.result_ = [res]
-        self.n_iter_ = np.array([res["iterations"]], dtype=np.int32)
+        self.n_iter_ = int(res["iterations"])
         self.fit_status_ = int(res["status"] != "converged")
         nz = res["dual_coef"] != 0
         support = rows[nz]

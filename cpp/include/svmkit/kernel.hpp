@@ -129,7 +129,10 @@ class KernelEvaluator {
   void row(Index i, const Index* cols, Index begin, Index end, Out* out) {
     load(i, scratch_);
     const Scratch& s = scratch_;
-    if (end - begin < 512) {
+    // A parallel region costs microseconds (much more on a loaded machine), so only rows
+    // with roughly 100 microseconds of work or more are split between threads.
+    const double work = static_cast<double>(end - begin) * (static_cast<double>(A_.cols) + 24.0);
+    if (n_threads_ == 1 || work < 2.5e5) {
       for (Index j = begin; j < end; ++j) out[j] = static_cast<Out>(value(s, col(cols, j)));
       return;
     }
@@ -169,7 +172,8 @@ class KernelEvaluator {
   template <class V>
   static std::vector<double> squared_norms(const V& X, int nt) {
     std::vector<double> n(static_cast<std::size_t>(X.rows));
-    parallel_for(X.rows, nt, [&](Index i) { n[i] = row_sq_norm(X, i); });
+    parallel_for(X.rows, X.rows * (X.cols + 1) > 1000000 ? nt : 1,
+                 [&](Index i) { n[i] = row_sq_norm(X, i); });
     return n;
   }
   template <class V>
