@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -177,6 +178,8 @@ class Solver {
       orig_[t] = t;
     }
     active_ = l_;
+    flags_.resize(l_);
+    for (Index t = 0; t < l_; ++t) flags_[t] = flags_of(t);
   }
 
   SmoResult run() {
@@ -198,6 +201,7 @@ class Solver {
       if (gap < opt_.tol) {
         reconstruct_gradient();
         active_ = l_;
+        next_valid_ = false;
         gap = select(&i, &j);
         if (gap < opt_.tol) {
           status = SolverStatus::converged;
@@ -224,6 +228,7 @@ class Solver {
     // Exit: full gradient, final measures in the original order.
     reconstruct_gradient();
     active_ = l_;
+    next_valid_ = false;
     Index i = -1, j = -1;
     gap = select(&i, &j);
     base.status = status;
@@ -254,20 +259,34 @@ class Solver {
  private:
   bool at_upper(Index t) const { return alpha_[t] >= U_[t]; }
   bool at_lower(Index t) const { return alpha_[t] <= 0.0; }
-  bool in_up(Index t) const { return s_[t] > 0 ? alpha_[t] < U_[t] : alpha_[t] > 0.0; }
-  bool in_low(Index t) const { return s_[t] > 0 ? alpha_[t] > 0.0 : alpha_[t] < U_[t]; }
+  // Membership in I_up (bit 0) and I_low (bit 1), kept in one byte per variable so that the
+  // selection sweeps read a byte instead of three doubles.
+  std::uint8_t flags_of(Index t) const {
+    const bool up = s_[t] > 0 ? alpha_[t] < U_[t] : alpha_[t] > 0.0;
+    const bool low = s_[t] > 0 ? alpha_[t] > 0.0 : alpha_[t] < U_[t];
+    return static_cast<std::uint8_t>((up ? 1 : 0) | (low ? 2 : 0));
+  }
+  bool in_up(Index t) const { return flags_[t] & 1; }
+  bool in_low(Index t) const { return flags_[t] & 2; }
 
   // Picks the working set; returns the KKT gap over the active variables.
   double select(Index* pi, Index* pj) {
     if (!equality_) return select_single(pi);
     double gmax = -kInf;
     Index i = -1;
-    for (Index t = 0; t < active_; ++t) {
-      if (in_up(t)) {
-        const double v = -s_[t] * G_[t];
-        if (v >= gmax) {
-          gmax = v;
-          i = t;
+    if (next_valid_) {
+      // Found during the previous gradient update (same sweep order and tie rule).
+      gmax = next_gmax_;
+      i = next_i_;
+      next_valid_ = false;
+    } else {
+      for (Index t = 0; t < active_; ++t) {
+        if (in_up(t)) {
+          const double v = -s_[t] * G_[t];
+          if (v >= gmax) {
+            gmax = v;
+            i = t;
+          }
         }
       }
     }
@@ -364,14 +383,31 @@ class Solver {
     nj = std::min(std::max(nj, 0.0), U_[j]);
     alpha_[i] = ni;
     alpha_[j] = nj;
+    flags_[i] = flags_of(i);
+    flags_[j] = flags_of(j);
     const double di = ni - old_i, dj = nj - old_j;
     if (di == 0.0 && dj == 0.0) return;
     const float* qi = Qi;
     const float* qj = Qj;
-    for (Index k = 0; k < active_; ++k)
-      G_[k] += static_cast<double>(qi[k]) * di + static_cast<double>(qj[k]) * dj;
     G_[i] += D_[i] * di;
     G_[j] += D_[j] * dj;
+    // The gradient sweep also finds the next i = argmax_{I_up} -s g (one pass fewer).
+    double gmax = -kInf;
+    Index best = -1;
+    for (Index k = 0; k < active_; ++k) {
+      const double g = G_[k] + static_cast<double>(qi[k]) * di + static_cast<double>(qj[k]) * dj;
+      G_[k] = g;
+      if (flags_[k] & 1) {
+        const double v = -s_[k] * g;
+        if (v >= gmax) {
+          gmax = v;
+          best = k;
+        }
+      }
+    }
+    next_gmax_ = gmax;
+    next_i_ = best;
+    next_valid_ = true;
     update_gbar(i, old_i);
     update_gbar(j, old_j);
   }
@@ -382,6 +418,7 @@ class Solver {
     const double old = alpha_[i];
     const double na = std::min(std::max(old - G_[i] / QD_[i], 0.0), U_[i]);
     alpha_[i] = na;
+    flags_[i] = flags_of(i);
     const double d = na - old;
     if (d == 0.0) return;
     for (Index k = 0; k < active_; ++k) G_[k] += static_cast<double>(Qi[k]) * d;
@@ -412,6 +449,7 @@ class Solver {
   }
 
   void shrink() {
+    next_valid_ = false;
     double gmax1 = -kInf, gmax2 = -kInf;
     if (equality_) {
       for (Index t = 0; t < active_; ++t) {
@@ -454,10 +492,13 @@ class Solver {
     std::swap(Gbar_[a], Gbar_[b]);
     std::swap(QD_[a], QD_[b]);
     std::swap(orig_[a], orig_[b]);
+    std::swap(flags_[a], flags_[b]);
+    next_valid_ = false;
   }
 
   void reconstruct_gradient() {
     if (active_ == l_) return;
+    next_valid_ = false;
     for (Index t = active_; t < l_; ++t) G_[t] = Gbar_[t] + p_[t] + D_[t] * alpha_[t];
     Index nfree = 0;
     for (Index t = 0; t < active_; ++t)
@@ -549,6 +590,10 @@ class Solver {
   std::vector<Index> orig_;
   Index active_ = 0;
   bool unshrunk_ = false;
+  std::vector<std::uint8_t> flags_;
+  bool next_valid_ = false;  // next_i_ / next_gmax_ hold the next selection's first index
+  Index next_i_ = -1;
+  double next_gmax_ = 0.0;
   double last_violation_ = kInf;
   std::vector<double> alpha_out_, sign_out_;
 };
