@@ -480,3 +480,57 @@ def test_shared_regression(shared_datasets):
     b = sksvm.SVR(C=3.0, tol=1e-6).fit(X, y)
     assert np.max(np.abs(a.predict(X) - b.predict(X))) <= 1e-3 * np.abs(b.predict(X)).max()
     assert a.result_[0]["optimality"] < 1e-6
+
+
+def test_sigma_and_gaussian_alias():
+    X, y = _binary("moons")
+    a = svmkit.SVC(kernel="gaussian", sigma=0.5, tol=TOL).fit(X, y)
+    b = sksvm.SVC(kernel="rbf", gamma=1.0 / (2 * 0.5**2), tol=TOL).fit(X, y)
+    np.testing.assert_allclose(a.decision_function(X), b.decision_function(X), atol=1e-6)
+    with pytest.raises(ValueError, match="sigma applies"):
+        svmkit.SVC(kernel="linear", sigma=1.0).fit(X, y)
+    with pytest.raises(ValueError, match="sigma must be >"):
+        svmkit.SVR(sigma=0.0).fit(X, y.astype(float))
+
+
+@pytest.mark.parametrize(
+    "opts,match",
+    [
+        ({"shrink_interval": 0}, "shrink_interval"),
+        ({"tau": 0.0}, "tau"),
+        ({"history_interval": 0}, "history_interval"),
+        ({"poll_interval": 0}, "poll_interval"),
+        ({"working_set": "x"}, "working_set"),
+        ({"tol": "a"}, "wrong type"),
+    ],
+)
+def test_cpp_option_errors(opts, match):
+    X, y = _binary("moons")
+    with pytest.raises(ValueError, match=match):
+        _core.fit_smo(X, np.where(y == 1, 1.0, -1.0), np.ones(len(y)), None, "rbf", 1.0, 0.0,
+                      3, "svc", 0.1, False, opts, None)
+
+
+@pytest.mark.parametrize(
+    "edit,match",
+    [
+        (lambda t: t.replace("end\n", ""), "missing 'end'"),
+        (lambda t: t.replace("storage dense", "storage weird"), "storage must be"),
+        (lambda t: t.replace("kernel rbf", "kernel foo"), "unknown kernel"),
+        (lambda t: t.replace("n_sv ", "n_sv 1"), "wrong number|inconsistent|ends inside"),
+        (lambda t: t.replace("gamma ", "gamma x"), "not a number|not a finite"),
+        (lambda t: t.replace("svmkit_model 1", "svmkit_model 7"), "unsupported model format"),
+        (lambda t: t + "", None),
+    ],
+)
+def test_kernel_model_file_errors(tmp_path, edit, match):
+    X, y = _binary("moons")
+    m = svmkit.SVC().fit(X, y)
+    path = tmp_path / "m.txt"
+    svmkit.save_model(m, path)
+    path.write_text(edit(path.read_text()))
+    if match is None:
+        np.testing.assert_array_equal(svmkit.load_model(path).predict(X), m.predict(X))
+        return
+    with pytest.raises(ValueError, match=match):
+        svmkit.load_model(path)

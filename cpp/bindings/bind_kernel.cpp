@@ -39,8 +39,8 @@ py::array_t<T> to_array(const std::vector<T>& v) {
 
 py::dict fit_smo(const py::object& X, const py::object& y, const py::object& cost,
                  const py::object& rows, const std::string& kernel, double gamma, double coef0,
-                 int degree, const std::string& formulation, double epsilon,
-                 bool regularize_bias, const py::dict& options, const py::object& callback) {
+                 int degree, const std::string& formulation, double epsilon, bool regularize_bias,
+                 const py::dict& options, const py::object& callback) {
   ViewHolder view = to_view(X);
   std::vector<py::object> keep;
   KernelProblem pr;
@@ -131,11 +131,13 @@ py::dict model_to_dict(const KernelModel& m) {
   d["coef0"] = m.kernel.coef0;
   d["degree"] = m.kernel.degree;
   d["n_features"] = m.n_features;
-  d["classes"] = m.task == "classification" ? py::object(to_array(m.classes)) : py::object(py::none());
+  d["classes"] =
+      m.task == "classification" ? py::object(to_array(m.classes)) : py::object(py::none());
   d["n_support"] = to_array(m.n_support);
   d["support"] = to_array(m.support);
-  const Index rows = m.n_sv > 0 ? static_cast<Index>(m.dual_coef.size()) / m.n_sv
-                                : (m.task == "regression" ? 1 : std::max<Index>(1, m.n_classes() - 1));
+  const Index rows = m.n_sv > 0
+                         ? static_cast<Index>(m.dual_coef.size()) / m.n_sv
+                         : (m.task == "regression" ? 1 : std::max<Index>(1, m.n_classes() - 1));
   py::array_t<double> coef({static_cast<py::ssize_t>(rows), static_cast<py::ssize_t>(m.n_sv)});
   std::copy(m.dual_coef.begin(), m.dual_coef.end(), coef.mutable_data());
   d["dual_coef"] = coef;
@@ -147,7 +149,8 @@ py::dict model_to_dict(const KernelModel& m) {
   } else if (m.sparse) {
     d["sv"] = py::make_tuple(to_array(m.sv_data), to_array(m.sv_indices), to_array(m.sv_indptr));
   } else {
-    py::array_t<double> sv({static_cast<py::ssize_t>(m.n_sv), static_cast<py::ssize_t>(m.n_features)});
+    py::array_t<double> sv(
+        {static_cast<py::ssize_t>(m.n_sv), static_cast<py::ssize_t>(m.n_features)});
     std::copy(m.sv_dense.begin(), m.sv_dense.end(), sv.mutable_data());
     d["sv"] = sv;
   }
@@ -164,12 +167,13 @@ py::dict linear_model_dict(const LinearModel& m) {
 }  // namespace
 
 void bind_kernel(py::module_& m) {
-  m.def("smo_defaults", [] { return smo_to_dict(SmoOptions{}); },
-        "Default SMO options (the single source of the defaults).");
+  m.def(
+      "smo_defaults", [] { return smo_to_dict(SmoOptions{}); },
+      "Default SMO options (the single source of the defaults).");
   m.def("fit_smo", &fit_smo, py::arg("X"), py::arg("y"), py::arg("cost"), py::arg("rows"),
         py::arg("kernel"), py::arg("gamma"), py::arg("coef0"), py::arg("degree"),
-        py::arg("formulation"), py::arg("epsilon"), py::arg("regularize_bias"),
-        py::arg("options"), py::arg("callback"));
+        py::arg("formulation"), py::arg("epsilon"), py::arg("regularize_bias"), py::arg("options"),
+        py::arg("callback"));
   m.def(
       "kernel_decision_function",
       [](const py::object& X, const py::dict& model, int n_threads) {
@@ -210,7 +214,9 @@ void bind_kernel(py::module_& m) {
       py::arg("ovo"), py::arg("n_classes"));
   m.def(
       "save_kernel_model",
-      [](const std::string& path, const py::dict& model) { save_model(model_from_dict(model), path); },
+      [](const std::string& path, const py::dict& model) {
+        save_model(model_from_dict(model), path);
+      },
       py::arg("path"), py::arg("model"));
   m.def(
       "load_any_model",

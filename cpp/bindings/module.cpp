@@ -9,7 +9,7 @@ namespace py = pybind11;
 namespace svmkit::py_bind {
 void bind_linear(py::module_& m);
 void bind_kernel(py::module_& m);
-}
+}  // namespace svmkit::py_bind
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "svmkit C++ core (internal; use the svmkit package)";

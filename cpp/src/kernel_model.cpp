@@ -69,10 +69,9 @@ namespace {
 template <class Fn>
 void with_sv_view(const KernelModel& m, Fn&& fn) {
   if (m.sparse) {
-    fn(CsrView<double, std::int64_t>{m.sv_data.data(),
-                                     reinterpret_cast<const std::int64_t*>(m.sv_indices.data()),
-                                     reinterpret_cast<const std::int64_t*>(m.sv_indptr.data()),
-                                     m.n_sv, m.n_features});
+    fn(CsrView<double, std::int64_t>{
+        m.sv_data.data(), reinterpret_cast<const std::int64_t*>(m.sv_indices.data()),
+        reinterpret_cast<const std::int64_t*>(m.sv_indptr.data()), m.n_sv, m.n_features});
   } else {
     fn(DenseRowMajorView<double>{m.sv_dense.data(), m.n_sv, m.n_features, m.n_features});
   }
@@ -105,8 +104,7 @@ void decision_function(const KernelModel& m, const MatrixView& X, double* out, i
           const double work = static_cast<double>(n) * static_cast<double>(nsv + 1) *
                               static_cast<double>(m.n_features + 24);
           const int chunks =
-              work < 2.5e5 ? 1
-                           : static_cast<int>(std::max<Index>(1, std::min<Index>(nt, n / 16)));
+              work < 2.5e5 ? 1 : static_cast<int>(std::max<Index>(1, std::min<Index>(nt, n / 16)));
           parallel_chunks(n, chunks, [&](int, Index b, Index e) {
             auto scratch = ev.make_scratch();
             std::vector<double> k(static_cast<std::size_t>(nsv));
@@ -136,8 +134,7 @@ void decision_function(const KernelModel& m, const MatrixView& X, double* out, i
       X);
 }
 
-std::vector<Index> predict_class_indices(const KernelModel& m, const MatrixView& X,
-                                         int n_threads) {
+std::vector<Index> predict_class_indices(const KernelModel& m, const MatrixView& X, int n_threads) {
   if (m.task != "classification") throw_invalid("predict_class_indices needs a classifier");
   const Index n = rows_of(X), pairs = m.n_pairs(), k = m.n_classes();
   std::vector<double> dec(static_cast<std::size_t>(n * pairs));
@@ -308,7 +305,8 @@ KernelModel read_kernel_model(std::istream& in) {
       return std::vector<std::string>(toks.begin() + 1, toks.end());
     };
     if (!header) {
-      if (key != "svmkit_model") bad(line, "not an svmkit model file (missing 'svmkit_model' header)");
+      if (key != "svmkit_model")
+        bad(line, "not an svmkit model file (missing 'svmkit_model' header)");
       const Index version = inum(one(), line);
       if (version != kModelFormatVersion)
         bad(line, "unsupported model format version " + std::to_string(version));

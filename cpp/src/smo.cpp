@@ -3,8 +3,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdint>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <memory>
 #include <string>
@@ -131,7 +131,8 @@ class RegQ final : public QRows {
     float* out = buf_[next_].data();
     next_ ^= 1;
     const float sp = static_cast<float>(sign_[pos]), rf = static_cast<float>(r_);
-    for (Index j = 0; j < len; ++j) out[j] = sp * static_cast<float>(sign_[j]) * (k[sample_[j]] + rf);
+    for (Index j = 0; j < len; ++j)
+      out[j] = sp * static_cast<float>(sign_[j]) * (k[sample_[j]] + rf);
     return out;
   }
   void swap(Index a, Index b) override {
@@ -186,7 +187,8 @@ class Solver {
     const auto start = Clock::now();
     SmoResult res;
     SolveResult& base = res.base;
-    const long long interval = std::max<long long>(1, std::min<long long>(l_, opt_.shrink_interval));
+    const long long interval =
+        std::max<long long>(1, std::min<long long>(l_, opt_.shrink_interval));
     long long counter = interval;
     long long iter = 0;
     SolverStatus status = SolverStatus::max_iter;
@@ -606,8 +608,8 @@ void validate_problem(const KernelProblem& pr, Index n, bool check_finite) {
   if (!pr.cost) throw_invalid("sample costs are missing");
   const Index nx = rows_of(pr.X);
   if (pr.kernel.kind == KernelKind::precomputed && cols_of(pr.X) != nx)
-    throw_invalid("a precomputed kernel must be a square Gram matrix, got " +
-                  std::to_string(nx) + " x " + std::to_string(cols_of(pr.X)));
+    throw_invalid("a precomputed kernel must be a square Gram matrix, got " + std::to_string(nx) +
+                  " x " + std::to_string(cols_of(pr.X)));
   if (pr.rows) {
     for (Index i = 0; i < n; ++i)
       if (pr.rows[i] < 0 || pr.rows[i] >= nx) throw_invalid("sample index out of range");
@@ -653,8 +655,8 @@ SmoResult solve_smo(const KernelProblem& pr, const SmoOptions& opt, const Callba
             U[i] = U[i + n] = pr.cost[i];
           }
           RegQ<View> Q(V, pr.kernel, nt, xrow, r, cache_bytes);
-          Solver solver(Q, l, std::move(s), std::move(p), std::move(U), std::move(D), equality,
-                        opt, cb);
+          Solver solver(Q, l, std::move(s), std::move(p), std::move(U), std::move(D), equality, opt,
+                        cb);
           SmoResult res = solver.run();
           const auto& a = solver.alpha_original();
           res.alpha.resize(n);

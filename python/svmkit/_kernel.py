@@ -30,7 +30,7 @@ from ._validation import (
     check_scalar_param,
 )
 
-_KERNELS = ("linear", "poly", "rbf", "laplacian", "sigmoid", "precomputed")
+_KERNELS = ("linear", "poly", "rbf", "gaussian", "laplacian", "sigmoid", "precomputed")
 
 
 @dataclass(frozen=True)
@@ -128,6 +128,9 @@ class _BaseKernel(BaseEstimator):
             self.regularize_intercept, "regularize_intercept", kind=(bool, np.bool_)
         )
         check_choice(self.working_set, "working_set", ("second_order", "max_violating_pair"))
+        check_scalar_param(self.sigma, "sigma", low=0.0, low_inclusive=False, allow_none=True)
+        if self.sigma is not None and self.kernel not in ("rbf", "gaussian", "laplacian"):
+            raise ValueError("sigma applies to the rbf (gaussian) and laplacian kernels only")
         if isinstance(self.gamma, str):
             check_choice(self.gamma, "gamma", ("scale", "auto"))
         else:
@@ -165,6 +168,8 @@ class _BaseKernel(BaseEstimator):
         return X if isinstance(y, str) and y == "no_y" else (X, y)
 
     def _gamma_value(self, X: Any) -> float:
+        if self.sigma is not None:  # paper 001 eqs. 127, 129: gamma = 1 / (2 sigma^2)
+            return 1.0 / (2.0 * float(self.sigma) ** 2)
         if isinstance(self.gamma, str):
             if self.gamma == "auto":
                 return 1.0 / X.shape[1]
@@ -338,7 +343,9 @@ class SVC(ClassifierMixin, _BaseKernel):
     ("hinge" or "squared_hinge"), regularize_intercept, working_set ("second_order": Fan,
     Chen and Lin 2005, as LIBSVM; or "max_violating_pair": Keerthi's b_up/b_low), n_jobs
     (OpenMP threads), solver_options (further SmoOptions fields), callback (called with a
-    dict every history_interval iterations; returning False stops).
+    dict every history_interval iterations; returning False stops), sigma (paper 001's
+    gaussian/laplacian width: when given, gamma = 1 / (2 sigma^2) replaces gamma).
+    kernel="gaussian" is an alias of "rbf".
 
     Attributes: support_, support_vectors_, dual_coef_ (n_classes-1, n_SV) in scikit-learn's
     layout, intercept_, n_support_, classes_, fit_status_ (0 converged, 1 not), n_iter_ (per
@@ -370,6 +377,7 @@ class SVC(ClassifierMixin, _BaseKernel):
         n_jobs: int | None = None,
         solver_options: dict | None = None,
         callback: Callable[[dict], Any] | None = None,
+        sigma: float | None = None,
     ) -> None:
         self.C = C
         self.kernel = kernel
@@ -393,6 +401,7 @@ class SVC(ClassifierMixin, _BaseKernel):
         self.n_jobs = n_jobs
         self.solver_options = solver_options
         self.callback = callback
+        self.sigma = sigma
 
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> SVC:
         """Fit the one-vs-one SVMs. X: (n_samples, n_features) array or sparse matrix."""
@@ -602,6 +611,7 @@ class SVR(RegressorMixin, _BaseKernel):
         n_jobs: int | None = None,
         solver_options: dict | None = None,
         callback: Callable[[dict], Any] | None = None,
+        sigma: float | None = None,
     ) -> None:
         self.kernel = kernel
         self.degree = degree
@@ -621,6 +631,7 @@ class SVR(RegressorMixin, _BaseKernel):
         self.n_jobs = n_jobs
         self.solver_options = solver_options
         self.callback = callback
+        self.sigma = sigma
 
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> SVR:
         """Fit the regression. X: (n_samples, n_features) array or sparse matrix."""

@@ -93,7 +93,8 @@ inline double l1_with(const CsrView<T, I>& B, Index j, const double* a, double a
 template <class T>
 inline double l1_with(const DenseColMajorView<T>& B, Index j, const double* a, double) {
   double s = 0.0;
-  for (Index k = 0; k < B.cols; ++k) s += std::fabs(static_cast<double>(B.data[k * B.ld + j]) - a[k]);
+  for (Index k = 0; k < B.cols; ++k)
+    s += std::fabs(static_cast<double>(B.data[k * B.ld + j]) - a[k]);
   return s;
 }
 
@@ -206,7 +207,8 @@ class KernelEvaluator {
   double value(const Scratch& s, Index c) const {
     const double* a = s.dense.data();
     switch (spec_.kind) {
-      case KernelKind::precomputed: return a[c];
+      case KernelKind::precomputed:
+        return a[c];
       case KernelKind::laplacian:
         return std::exp(-spec_.gamma * kernel_detail::l1_with(B_, c, a, s.a_norm));
       case KernelKind::rbf: {
@@ -214,25 +216,34 @@ class KernelEvaluator {
         const double dist = std::max(0.0, s.a_norm + norm_b_[c] - 2.0 * d);
         return std::exp(-spec_.gamma * dist);
       }
-      default: return apply_dot(kernel_detail::dot_with(B_, c, a));
+      default:
+        return apply_dot(kernel_detail::dot_with(B_, c, a));
     }
   }
 
   double apply_dot(double d) const {
     switch (spec_.kind) {
-      case KernelKind::linear: return d;
+      case KernelKind::linear:
+        return d;
       case KernelKind::polynomial: {
         const double base = spec_.gamma * d + spec_.coef0;
         switch (spec_.degree) {
-          case 0: return 1.0;
-          case 1: return base;
-          case 2: return base * base;
-          case 3: return base * base * base;
-          default: return std::pow(base, spec_.degree);
+          case 0:
+            return 1.0;
+          case 1:
+            return base;
+          case 2:
+            return base * base;
+          case 3:
+            return base * base * base;
+          default:
+            return std::pow(base, spec_.degree);
         }
       }
-      case KernelKind::sigmoid: return std::tanh(spec_.gamma * d + spec_.coef0);
-      default: return d;
+      case KernelKind::sigmoid:
+        return std::tanh(spec_.gamma * d + spec_.coef0);
+      default:
+        return d;
     }
   }
 

@@ -89,9 +89,9 @@ struct KernelModel {
   std::string solver;                   // informative
   std::string loss;                     // informative
   KernelSpec kernel;
-  Index n_features = 0;                 // columns of X (precomputed: training samples)
-  std::vector<double> classes;          // sorted labels (classification)
-  std::vector<Index> n_support;         // support vectors per class, in class order
+  Index n_features = 0;          // columns of X (precomputed: training samples)
+  std::vector<double> classes;   // sorted labels (classification)
+  std::vector<Index> n_support;  // support vectors per class, in class order
   Index n_sv = 0;
   // Support vectors, grouped by class in class order. Dense: sv_dense is n_sv x n_features
   // row-major. Sparse: CSR in sv_indptr / sv_indices / sv_data.
@@ -99,13 +99,13 @@ struct KernelModel {
   std::vector<double> sv_dense;
   std::vector<Index> sv_indptr, sv_indices;
   std::vector<double> sv_data;
-  std::vector<Index> support;           // training indices (used by the precomputed kernel)
+  std::vector<Index> support;  // training indices (used by the precomputed kernel)
   // dual_coef: max(1, k-1) rows x n_sv, row-major. For the pair of classes (a, b), a < b, the
   // coefficient of a support vector of class a is in row b-1 and of class b in row a. For a
   // binary model the single row is y_i alpha_i with classes[1] as +1.
   std::vector<double> dual_coef;
-  std::vector<double> intercept;        // one per pair (binary / regression: 1)
-  std::vector<double> prob_a, prob_b;   // Platt sigmoid per pair (empty when not fitted)
+  std::vector<double> intercept;       // one per pair (binary / regression: 1)
+  std::vector<double> prob_a, prob_b;  // Platt sigmoid per pair (empty when not fitted)
 
   Index n_classes() const { return static_cast<Index>(classes.size()); }
   Index n_pairs() const {

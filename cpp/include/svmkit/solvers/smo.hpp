@@ -46,9 +46,9 @@
 namespace svmkit {
 
 enum class SmoFormulation {
-  svc,                 // hinge-loss C-SVC
-  svc_squared_hinge,   // L2-SVC (squared hinge)
-  svr,                 // epsilon-insensitive SVR
+  svc,                // hinge-loss C-SVC
+  svc_squared_hinge,  // L2-SVC (squared hinge)
+  svr,                // epsilon-insensitive SVR
 };
 
 // One kernel SVM dual problem over the rows of X.
@@ -65,35 +65,36 @@ struct KernelProblem {
 };
 
 struct SmoOptions {
-  double tol = 1e-3;                  // KKT gap tolerance (scikit-learn's and LIBSVM's tol)
-  long long max_iter = -1;            // iteration limit; -1 = none
-  double cache_size = 200.0;          // kernel cache size in MB (at least two rows are kept)
-  bool shrinking = true;              // shrinking heuristic
-  long long shrink_interval = 1000;   // iterations between shrinking passes (capped at l)
+  double tol = 1e-3;                         // KKT gap tolerance (scikit-learn's and LIBSVM's tol)
+  long long max_iter = -1;                   // iteration limit; -1 = none
+  double cache_size = 200.0;                 // kernel cache size in MB (at least two rows are kept)
+  bool shrinking = true;                     // shrinking heuristic
+  long long shrink_interval = 1000;          // iterations between shrinking passes (capped at l)
   std::string working_set = "second_order";  // "second_order" or "max_violating_pair"
-  double tau = 1e-12;                 // curvature floor for non-positive-definite kernels
-  long long history_interval = 1000;  // one history record / callback every this many iters
-  long long poll_interval = 1000;     // iterations between polls of the interrupt hook
-  int n_threads = 0;                  // OpenMP threads; <= 0 uses the OpenMP default
-  bool record_history = true;         // keep the history records in the result
-  bool check_input = true;            // validate the problem (finiteness of X included)
+  double tau = 1e-12;                        // curvature floor for non-positive-definite kernels
+  long long history_interval = 1000;         // one history record / callback every this many iters
+  long long poll_interval = 1000;            // iterations between polls of the interrupt hook
+  int n_threads = 0;                         // OpenMP threads; <= 0 uses the OpenMP default
+  bool record_history = true;                // keep the history records in the result
+  bool check_input = true;                   // validate the problem (finiteness of X included)
 };
 
-#define SVMKIT_SMO_OPTIONS(X)                                                              \
-  X(tol) X(max_iter) X(cache_size) X(shrinking) X(shrink_interval) X(working_set) X(tau)   \
-  X(history_interval) X(poll_interval) X(n_threads) X(record_history) X(check_input)
+#define SVMKIT_SMO_OPTIONS(X)                                                     \
+  X(tol)                                                                          \
+  X(max_iter) X(cache_size) X(shrinking) X(shrink_interval) X(working_set) X(tau) \
+      X(history_interval) X(poll_interval) X(n_threads) X(record_history) X(check_input)
 
 void validate_options(const SmoOptions& options);
 
 struct SmoResult {
-  SolveResult base;            // status, objective (dual, minimized form), optimality (KKT
-                               // gap at exit over all variables), iterations, time, history
-  std::vector<double> alpha;   // per sample: a_i (SVC) or a+_i - a-_i (SVR); >= 0 for SVC
+  SolveResult base;               // status, objective (dual, minimized form), optimality (KKT
+                                  // gap at exit over all variables), iterations, time, history
+  std::vector<double> alpha;      // per sample: a_i (SVC) or a+_i - a-_i (SVR); >= 0 for SVC
   std::vector<double> dual_coef;  // per sample: y_i a_i (SVC) or a+_i - a-_i (SVR)
-  double bias = 0.0;           // the intercept b of f(x) = sum_i dual_coef_i K(x_i, x) + b
-  long long kernel_rows = 0;   // kernel rows computed (cache misses)
-  long long cache_hits = 0;    // kernel rows served from the cache
-  double cache_peak_mb = 0.0;  // peak cache memory used
+  double bias = 0.0;              // the intercept b of f(x) = sum_i dual_coef_i K(x_i, x) + b
+  long long kernel_rows = 0;      // kernel rows computed (cache misses)
+  long long cache_hits = 0;       // kernel rows served from the cache
+  double cache_peak_mb = 0.0;     // peak cache memory used
 };
 
 // Solves the dual of `problem` by SMO.
