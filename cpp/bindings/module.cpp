@@ -12,7 +12,8 @@ void bind_svmlight(py::module_& m);
 void bind_nssvm(py::module_& m);
 void bind_first_order(py::module_& m);
 void bind_smsvm(py::module_& m);
-}
+void bind_kernel(py::module_& m);
+}  // namespace svmkit::py_bind
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "svmkit C++ core (internal; use the svmkit package)";
@@ -45,4 +46,5 @@ PYBIND11_MODULE(_core, m) {
   svmkit::py_bind::bind_nssvm(m);
   svmkit::py_bind::bind_first_order(m);
   svmkit::py_bind::bind_smsvm(m);
+  svmkit::py_bind::bind_kernel(m);
 }

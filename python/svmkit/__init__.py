@@ -5,6 +5,7 @@ Estimators follow scikit-learn's conventions. See the README for the formulation
 
 from . import datasets
 from ._adagrad_dual import fit_adagrad_dual
+from ._kernel import SVC, SVR
 from ._linear import LinearSVC, LinearSVR
 from ._model_io import load_model, save_model
 from ._path import smsvm_path
@@ -14,6 +15,8 @@ from ._sparse_svc import SparseSVC, nssvm_defaults
 __version__ = "0.1.0"
 
 __all__ = [
+    "SVC",
+    "SVR",
     "LinearSVC",
     "LinearSVR",
     "SparseSVC",

@@ -1,4 +1,8 @@
-"""Saving and loading fitted estimators in svmkit's text model format (see model.hpp)."""
+"""Saving and loading fitted estimators in svmkit's text model format (see model.hpp).
+
+LinearSVC/LinearSVR are written as "kind linear", SVC/SVR as "kind kernel"; load_model reads
+either kind and returns the matching fitted estimator.
+"""
 
 from __future__ import annotations
 
@@ -16,8 +20,12 @@ def save_model(estimator: Any, path: str | os.PathLike) -> None:
     The same file is read by `svmkit predict` and by C++ programs (svmkit::load_model).
     Class labels must be numbers (as in LIBLINEAR); use pickle for other labels.
     """
+    from ._kernel import SVC, SVR
     from ._linear import LinearSVC, LinearSVR
 
+    if isinstance(estimator, (SVC, SVR)):
+        _save_kernel(estimator, path)
+        return
     if not isinstance(estimator, (LinearSVC, LinearSVR)):
         raise TypeError(
             f"save_model supports LinearSVC and LinearSVR, got {type(estimator).__name__}"
@@ -56,6 +64,9 @@ def load_model(path: str | os.PathLike) -> Any:
     """
     from ._linear import LinearSVC, LinearSVR
 
+    kind = _core.load_any_model(os.fspath(path))
+    if kind["kind"] == "kernel":
+        return _load_kernel(kind)
     d = _core.load_linear_model(os.fspath(path))
     coef = np.asarray(d["coef"])
     intercept = np.asarray(d["intercept"])
@@ -75,4 +86,83 @@ def load_model(path: str | os.PathLike) -> Any:
     est.intercept_scaling = float(d["intercept_scaling"])
     est.solver_ = d["solver"]
     est.n_features_in_ = coef.shape[1]
+    return est
+
+
+def _numeric_classes(classes: np.ndarray) -> np.ndarray:
+    try:
+        numeric = np.asarray(classes, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(
+            "the text model format stores numeric class labels only; "
+            f"got {classes.dtype} labels (use pickle instead)"
+        ) from exc
+    if not np.array_equal(numeric, classes):
+        raise ValueError("class labels cannot be stored exactly as numbers; use pickle")
+    return numeric
+
+
+def _save_kernel(estimator: Any, path: str | os.PathLike) -> None:
+    from ._kernel import SVC
+
+    if not hasattr(estimator, "_model"):
+        raise ValueError("save_model needs a fitted estimator; call fit first")
+    model = dict(estimator._model)
+    if isinstance(estimator, SVC):
+        model["classes"] = _numeric_classes(estimator.classes_)
+        if estimator.probability:
+            model["prob_a"] = np.asarray(estimator.probA_, dtype=np.float64)
+            model["prob_b"] = np.asarray(estimator.probB_, dtype=np.float64)
+    _core.save_kernel_model(os.fspath(path), model)
+
+
+def _load_kernel(d: dict) -> Any:
+    from ._kernel import SVC, SVR
+
+    params = dict(kernel=d["kernel"], gamma=float(d["gamma"]), coef0=float(d["coef0"]),
+                  degree=int(d["degree"]))
+    if d["kernel"] in ("gaussian",):
+        params["kernel"] = "rbf"
+    if params["kernel"] == "polynomial":
+        params["kernel"] = "poly"
+    if d["task"] == "classification":
+        loss = d["loss"] if d["loss"] in ("hinge", "squared_hinge") else "hinge"
+        est = SVC(loss=loss, **params)
+        classes = np.asarray(d["classes"])
+        if np.all(classes == np.round(classes)):
+            classes = classes.astype(np.int64)
+        est.classes_ = classes
+        if d.get("prob_a") is not None:
+            est.probability = True
+            est.probA_ = np.asarray(d["prob_a"])
+            est.probB_ = np.asarray(d["prob_b"])
+        else:
+            est.probA_ = est.probB_ = np.empty(0)
+    else:
+        est = SVR(**params)
+    est._gamma_ = float(d["gamma"])
+    est.n_features_in_ = int(d["n_features"])
+    est.n_support_ = np.asarray(d["n_support"], dtype=np.int32)
+    est.support_ = np.asarray(d["support"], dtype=np.int32)
+    est.dual_coef_ = np.asarray(d["dual_coef"])
+    est.intercept_ = np.asarray(d["intercept"])
+    sv = d["sv"]
+    if sv is None:
+        est.support_vectors_ = np.empty((0, 0))
+    elif isinstance(sv, tuple):
+        import scipy.sparse as sp
+
+        est.support_vectors_ = sp.csr_matrix(
+            (sv[0], sv[1], sv[2]), shape=(est.dual_coef_.shape[1], est.n_features_in_)
+        )
+    else:
+        est.support_vectors_ = np.asarray(sv)
+    n_train = est.n_features_in_ if d["kernel"] == "precomputed" else -1
+    est.shape_fit_ = (n_train, est.n_features_in_)
+    est.fit_status_ = 0
+    model = dict(d)
+    model.pop("kind", None)
+    if d["task"] == "classification":
+        model["classes"] = np.arange(len(est.classes_), dtype=np.float64)
+    est._model = model
     return est

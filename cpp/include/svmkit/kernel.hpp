@@ -1,16 +1,21 @@
-// Kernel functions over data views and kernel rows K(x_i, X).
+// Kernel functions over data views and kernel rows K(a_i, B).
 //
 //   linear      K(a, b) = a.b
 //   polynomial  K(a, b) = (gamma a.b + coef0)^degree
 //   rbf         K(a, b) = exp(-gamma ||a - b||^2)       (gaussian; gamma = 1 / (2 sigma^2))
 //   laplacian   K(a, b) = exp(-gamma ||a - b||_1)
 //   sigmoid     K(a, b) = tanh(gamma a.b + coef0)
-//   precomputed K(i, j) = X[i, j]                        (X is the n x n Gram matrix)
+//   precomputed K(i, j) = A[i, j]                        (A holds kernel values directly)
 //
-// Rows are computed in parallel over j with OpenMP; rbf uses precomputed squared row norms
-// (||a - b||^2 = ||a||^2 + ||b||^2 - 2 a.b), clamped at 0 against rounding.
+// Paper 001, section 5 (eqs. 123-130). A row K(a_i, b_c) for a list of columns c is computed
+// by first scattering a_i into a dense double buffer once (so sparse and strided rows cost
+// O(nnz) to read), then one dot product or distance per column. rbf uses precomputed squared
+// row norms (||a - b||^2 = ||a||^2 + ||b||^2 - 2 a.b, clamped at 0 against rounding).
+// `row` is parallel over the columns (OpenMP); `row_serial` with a caller-owned Scratch is for
+// callers that parallelize over rows themselves (prediction). Nothing allocates per row.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -25,74 +30,151 @@ struct KernelSpec {
   KernelKind kind = KernelKind::rbf;
   double gamma = 1.0;  // > 0 (for linear and precomputed it is unused)
   double coef0 = 0.0;  // polynomial and sigmoid offset
-  int degree = 3;      // polynomial degree (>= 1)
+  int degree = 3;      // polynomial degree (>= 0; scikit-learn allows 0)
 };
 
 const char* to_string(KernelKind kind);
 KernelKind kernel_kind_from_string(const std::string& name);  // throws Error on unknown names
 void validate_kernel(const KernelSpec& spec);
 
-// x_i . x_j for two rows of possibly different views (row-major, column-major or CSR).
-// CSR rows are handled by merging when both are sparse (indices need not be sorted: a dense
-// scatter buffer is used instead), so callers use KernelEvaluator below for speed.
+namespace kernel_detail {
 
-// Evaluates kernel rows between the rows of A (the "left" data, e.g. support vectors or
-// training points) and the rows of B. Holds the squared norms of both for rbf, and a dense
-// scratch row for sparse or strided rows.
+// Dot product of a stored dense row with a dense double vector; four accumulators let the
+// compiler vectorize without reassociating one long sum (no -ffast-math needed).
+template <class T>
+inline double dense_dot(const T* b, const double* a, Index d) {
+  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+  Index k = 0;
+  for (; k + 4 <= d; k += 4) {
+    s0 += static_cast<double>(b[k]) * a[k];
+    s1 += static_cast<double>(b[k + 1]) * a[k + 1];
+    s2 += static_cast<double>(b[k + 2]) * a[k + 2];
+    s3 += static_cast<double>(b[k + 3]) * a[k + 3];
+  }
+  for (; k < d; ++k) s0 += static_cast<double>(b[k]) * a[k];
+  return (s0 + s1) + (s2 + s3);
+}
+template <class T>
+inline double dense_l1(const T* b, const double* a, Index d) {
+  double s0 = 0.0, s1 = 0.0;
+  Index k = 0;
+  for (; k + 2 <= d; k += 2) {
+    s0 += std::fabs(static_cast<double>(b[k]) - a[k]);
+    s1 += std::fabs(static_cast<double>(b[k + 1]) - a[k + 1]);
+  }
+  for (; k < d; ++k) s0 += std::fabs(static_cast<double>(b[k]) - a[k]);
+  return s0 + s1;
+}
+
+template <class T>
+inline double dot_with(const DenseRowMajorView<T>& B, Index j, const double* a) {
+  return dense_dot(B.data + j * B.ld, a, B.cols);
+}
+template <class V>
+inline double dot_with(const V& B, Index j, const double* a) {
+  return row_dot(B, j, a);
+}
+// ||a - b_j||_1 given a_abs_total = ||a||_1.
+template <class T>
+inline double l1_with(const DenseRowMajorView<T>& B, Index j, const double* a, double) {
+  return dense_l1(B.data + j * B.ld, a, B.cols);
+}
+template <class T, class I>
+inline double l1_with(const CsrView<T, I>& B, Index j, const double* a, double a_total) {
+  // sum over b's stored entries |a_k - b_k| + sum over the others |a_k|.
+  double s = 0.0, a_on_b = 0.0;
+  for (I k = B.indptr[j]; k < B.indptr[j + 1]; ++k) {
+    const double ak = a[B.indices[k]];
+    s += std::fabs(ak - static_cast<double>(B.data[k]));
+    a_on_b += std::fabs(ak);
+  }
+  return s + std::max(0.0, a_total - a_on_b);
+}
+template <class T>
+inline double l1_with(const DenseColMajorView<T>& B, Index j, const double* a, double) {
+  double s = 0.0;
+  for (Index k = 0; k < B.cols; ++k)
+    s += std::fabs(static_cast<double>(B.data[k * B.ld + j]) - a[k]);
+  return s;
+}
+
+}  // namespace kernel_detail
+
+// Evaluates kernel values between rows of A (the "left" data: training points, or test
+// points in prediction) and rows of B. For the precomputed kernel A itself holds the kernel
+// values and column c of A is sample c of B.
 template <class VA, class VB>
 class KernelEvaluator {
  public:
+  // Per-thread scratch: a dense copy of the current row of A.
+  struct Scratch {
+    std::vector<double> dense;
+    Index loaded = -1;    // row of A currently scattered into dense (-1: none)
+    double a_norm = 0.0;  // its squared l2 norm (rbf) or l1 norm (laplacian)
+  };
+
   KernelEvaluator(const VA& A, const VB& B, const KernelSpec& spec, int n_threads)
       : A_(A), B_(B), spec_(spec), n_threads_(resolve_threads(n_threads)) {
-    if (spec_.kind == KernelKind::rbf) {
-      norm_a_ = squared_norms(A_);
-      norm_b_ = squared_norms(B_);
-    }
+    if (spec_.kind == KernelKind::rbf) norm_b_ = squared_norms(B_, n_threads_);
+    scratch_.dense.assign(static_cast<std::size_t>(dense_len()), 0.0);
   }
 
-  // out[j] = K(a_i, b_j) for j in [0, B.rows).
-  void row(Index i, double* out) const {
-    if (spec_.kind == KernelKind::precomputed) {
-      // A is the Gram matrix between A's samples and B's samples; row i is its row.
-      parallel_for(B_.rows, n_threads_, [&](Index j) { out[j] = entry_of(A_, i, j); });
+  Scratch make_scratch() const {
+    Scratch s;
+    s.dense.assign(static_cast<std::size_t>(dense_len()), 0.0);
+    return s;
+  }
+
+  // out[j] = K(a_i, b_{cols[j]}) for j in [begin, end) (cols == nullptr: b_j), parallel over j.
+  template <class Out>
+  void row(Index i, const Index* cols, Index begin, Index end, Out* out) {
+    load(i, scratch_);
+    const Scratch& s = scratch_;
+    // A parallel region costs microseconds (much more on a loaded machine), so only rows
+    // with roughly 100 microseconds of work or more are split between threads.
+    const double work = static_cast<double>(end - begin) * (static_cast<double>(A_.cols) + 24.0);
+    if (n_threads_ == 1 || work < 2.5e5) {
+      for (Index j = begin; j < end; ++j) out[j] = static_cast<Out>(value(s, col(cols, j)));
       return;
     }
-    std::vector<double> dense(static_cast<std::size_t>(A_.cols), 0.0);
-    for_each_in_row(A_, i, [&](Index j, double v) { dense[j] += v; });
-    const double* a = dense.data();
-    if (spec_.kind == KernelKind::laplacian) {
-      parallel_for(B_.rows, n_threads_,
-                   [&](Index j) { out[j] = std::exp(-spec_.gamma * l1_dist(a, j)); });
-      return;
-    }
-    parallel_for(B_.rows, n_threads_, [&](Index j) { out[j] = from_dot(row_dot(B_, j, a), i, j); });
+    parallel_for(end - begin, n_threads_, [&](Index t) {
+      const Index j = begin + t;
+      out[j] = static_cast<Out>(value(s, col(cols, j)));
+    });
   }
 
-  // K(a_i, b_j) for a single pair.
-  double operator()(Index i, Index j) const {
-    if (spec_.kind == KernelKind::precomputed) return entry_of(A_, i, j);
-    std::vector<double> dense(static_cast<std::size_t>(A_.cols), 0.0);
-    for_each_in_row(A_, i, [&](Index k, double v) { dense[k] += v; });
-    if (spec_.kind == KernelKind::laplacian)
-      return std::exp(-spec_.gamma * l1_dist(dense.data(), j));
-    return from_dot(row_dot(B_, j, dense.data()), i, j);
+  // The same, single-threaded, with the caller's scratch (safe to call from many threads).
+  template <class Out>
+  void row_serial(Index i, const Index* cols, Index begin, Index end, Out* out, Scratch& s) const {
+    load(i, s);
+    for (Index j = begin; j < end; ++j) out[j] = static_cast<Out>(value(s, col(cols, j)));
   }
 
-  // K(a_i, a_i) computed from A alone.
+  // K(a_i, b_c) for a single pair.
+  double operator()(Index i, Index c) {
+    load(i, scratch_);
+    return value(scratch_, c);
+  }
+
+  // K(a_i, a_i) when A and B hold the same samples (the diagonal of a training kernel).
   double self(Index i) const {
     if (spec_.kind == KernelKind::precomputed) return entry_of(A_, i, i);
     if (spec_.kind == KernelKind::rbf || spec_.kind == KernelKind::laplacian) return 1.0;
-    const double d = row_sq_norm(A_, i);
-    return apply_dot(d);
+    return apply_dot(row_sq_norm(A_, i));
   }
 
   const KernelSpec& spec() const { return spec_; }
+  int n_threads() const { return n_threads_; }
 
  private:
+  static Index col(const Index* cols, Index j) { return cols ? cols[j] : j; }
+  Index dense_len() const { return A_.cols; }
+
   template <class V>
-  static std::vector<double> squared_norms(const V& X) {
+  static std::vector<double> squared_norms(const V& X, int nt) {
     std::vector<double> n(static_cast<std::size_t>(X.rows));
-    for (Index i = 0; i < X.rows; ++i) n[i] = row_sq_norm(X, i);
+    parallel_for(X.rows, X.rows * (X.cols + 1) > 1000000 ? nt : 1,
+                 [&](Index i) { n[i] = row_sq_norm(X, i); });
     return n;
   }
   template <class V>
@@ -103,42 +185,74 @@ class KernelEvaluator {
     });
     return v;
   }
-  double l1_dist(const double* a, Index j) const {
-    // sum_k |a_k - b_jk| = sum over b's stored entries |a_k - b_k| + sum over others |a_k|.
-    double s = 0.0, a_on_b = 0.0;
-    for_each_in_row(B_, j, [&](Index k, double v) {
-      s += std::fabs(a[k] - v);
-      a_on_b += std::fabs(a[k]);
+
+  void load(Index i, Scratch& s) const {
+    if (s.loaded == i) return;
+    if (s.loaded >= 0) {
+      // Clear only what the previous row wrote (O(nnz) for sparse rows).
+      for_each_in_row(A_, s.loaded, [&](Index k, double) { s.dense[k] = 0.0; });
+    }
+    // Duplicate CSR entries add up in the buffer; the norms assume canonical rows (the Python
+    // layer sums duplicates first), so each stored entry is read once.
+    double sq = 0.0, l1 = 0.0;
+    for_each_in_row(A_, i, [&](Index k, double v) {
+      s.dense[k] += v;
+      sq += v * v;
+      l1 += std::fabs(v);
     });
-    double a_total = 0.0;
-    for (Index k = 0; k < A_.cols; ++k) a_total += std::fabs(a[k]);
-    return s + (a_total - a_on_b);
+    s.a_norm = spec_.kind == KernelKind::laplacian ? l1 : sq;
+    s.loaded = i;
   }
+
+  double value(const Scratch& s, Index c) const {
+    const double* a = s.dense.data();
+    switch (spec_.kind) {
+      case KernelKind::precomputed:
+        return a[c];
+      case KernelKind::laplacian:
+        return std::exp(-spec_.gamma * kernel_detail::l1_with(B_, c, a, s.a_norm));
+      case KernelKind::rbf: {
+        const double d = kernel_detail::dot_with(B_, c, a);
+        const double dist = std::max(0.0, s.a_norm + norm_b_[c] - 2.0 * d);
+        return std::exp(-spec_.gamma * dist);
+      }
+      default:
+        return apply_dot(kernel_detail::dot_with(B_, c, a));
+    }
+  }
+
   double apply_dot(double d) const {
     switch (spec_.kind) {
       case KernelKind::linear:
         return d;
-      case KernelKind::polynomial:
-        return std::pow(spec_.gamma * d + spec_.coef0, spec_.degree);
+      case KernelKind::polynomial: {
+        const double base = spec_.gamma * d + spec_.coef0;
+        switch (spec_.degree) {
+          case 0:
+            return 1.0;
+          case 1:
+            return base;
+          case 2:
+            return base * base;
+          case 3:
+            return base * base * base;
+          default:
+            return std::pow(base, spec_.degree);
+        }
+      }
       case KernelKind::sigmoid:
         return std::tanh(spec_.gamma * d + spec_.coef0);
       default:
         return d;
     }
   }
-  double from_dot(double d, Index i, Index j) const {
-    if (spec_.kind == KernelKind::rbf) {
-      const double dist = std::max(0.0, norm_a_[i] + norm_b_[j] - 2.0 * d);
-      return std::exp(-spec_.gamma * dist);
-    }
-    return apply_dot(d);
-  }
 
   VA A_;
   VB B_;
   KernelSpec spec_;
   int n_threads_;
-  std::vector<double> norm_a_, norm_b_;
+  std::vector<double> norm_b_;
+  Scratch scratch_;
 };
 
 }  // namespace svmkit

@@ -19,15 +19,36 @@
 //   ...
 //   end
 //
+// Kernel models ("kind kernel", same version) after the common header lines:
+//
+//   kind kernel
+//   task classification            (or regression)
+//   solver smo / loss hinge        (informative)
+//   kernel rbf                     (linear, poly, rbf, laplacian, sigmoid, precomputed)
+//   gamma 0.5 / coef0 0 / degree 3
+//   n_features 30                  (precomputed: the number of training samples)
+//   classes 2 0 1                  (classification only)
+//   n_sv 57
+//   n_support 2 30 27              (count, then support vectors per class; classification)
+//   intercept 0.123                (binary: 1 value; k classes: k(k-1)/2, pairs (0,1),(0,2)..)
+//   prob_a ... / prob_b ...        (optional Platt parameters, one per intercept)
+//   support 57 i1 i2 ...           (training indices of the support vectors)
+//   storage dense                  (or sparse)
+//   dual_coef                      (then max(1, k-1) lines of n_sv values)
+//   sv                             (then n_sv lines: n_features values, or "j:v" pairs for
+//   end                             sparse storage, 0-based columns)
+//
 // Lines starting with '#' are comments. Unknown keys are an error, so a newer file is never
 // silently misread.
 #pragma once
 
 #include <iosfwd>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "svmkit/data.hpp"
+#include "svmkit/kernel.hpp"
 
 namespace svmkit {
 
@@ -60,6 +81,63 @@ std::vector<Index> predict_class_indices(const LinearModel& model, const MatrixV
 // Predicted labels (classification: the class with the largest decision value, or
 // classes[1] where the binary decision value is > 0) or values (regression).
 std::vector<double> predict(const LinearModel& model, const MatrixView& X, int n_threads = 0);
+
+// A kernel SVM: support vectors, dual coefficients laid out as LIBSVM and scikit-learn lay
+// them out (row r-1 / r of the class pairs, see dual_coef), intercepts per class pair.
+struct KernelModel {
+  std::string task = "classification";  // "classification" or "regression"
+  std::string solver;                   // informative
+  std::string loss;                     // informative
+  KernelSpec kernel;
+  Index n_features = 0;          // columns of X (precomputed: training samples)
+  std::vector<double> classes;   // sorted labels (classification)
+  std::vector<Index> n_support;  // support vectors per class, in class order
+  Index n_sv = 0;
+  // Support vectors, grouped by class in class order. Dense: sv_dense is n_sv x n_features
+  // row-major. Sparse: CSR in sv_indptr / sv_indices / sv_data.
+  bool sparse = false;
+  std::vector<double> sv_dense;
+  std::vector<Index> sv_indptr, sv_indices;
+  std::vector<double> sv_data;
+  std::vector<Index> support;  // training indices (used by the precomputed kernel)
+  // dual_coef: max(1, k-1) rows x n_sv, row-major. For the pair of classes (a, b), a < b, the
+  // coefficient of a support vector of class a is in row b-1 and of class b in row a. For a
+  // binary model the single row is y_i alpha_i with classes[1] as +1.
+  std::vector<double> dual_coef;
+  std::vector<double> intercept;       // one per pair (binary / regression: 1)
+  std::vector<double> prob_a, prob_b;  // Platt sigmoid per pair (empty when not fitted)
+
+  Index n_classes() const { return static_cast<Index>(classes.size()); }
+  Index n_pairs() const {
+    const Index k = n_classes();
+    return task == "regression" ? 1 : (k == 2 ? 1 : k * (k - 1) / 2);
+  }
+};
+
+void validate_model(const KernelModel& model);
+
+// Raw decision values: regression and binary n x 1 (binary: > 0 means classes[1]); multiclass
+// n x k(k-1)/2 one-vs-one values in pair order (> 0 votes for the first class of the pair).
+void decision_function(const KernelModel& model, const MatrixView& X, double* out,
+                       int n_threads = 0);
+
+// One-vs-one voting (ties to the lowest class index, as LIBSVM); binary: sign.
+std::vector<Index> predict_class_indices(const KernelModel& model, const MatrixView& X,
+                                         int n_threads = 0);
+std::vector<double> predict(const KernelModel& model, const MatrixView& X, int n_threads = 0);
+
+// scikit-learn's "ovr" shape from one-vs-one values: votes plus a confidence term in
+// (-1/3, 1/3) (votes_k + s_k / (3 (|s_k| + 1)), s_k the summed pair confidences).
+void ovo_to_ovr(const double* ovo, Index n, Index n_classes, double* out);
+
+void write_model(const KernelModel& model, std::ostream& out);
+KernelModel read_kernel_model(std::istream& in);
+void save_model(const KernelModel& model, const std::string& path);
+
+using AnyModel = std::variant<LinearModel, KernelModel>;
+// Reads either kind of model file.
+AnyModel read_any_model(std::istream& in);
+AnyModel load_any_model(const std::string& path);
 
 void write_model(const LinearModel& model, std::ostream& out);
 LinearModel read_model(std::istream& in);  // throws Error(format_error) with the line number

@@ -1,0 +1,231 @@
+// Kernel SVMs: SMO fits, kernel-model prediction and the model format. Conversion only.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <cstdint>
+#include <fstream>
+
+#include "convert.hpp"
+#include "options.hpp"
+#include "svmkit/model.hpp"
+#include "svmkit/solvers/smo.hpp"
+
+namespace svmkit::py_bind {
+
+SVMKIT_DEFINE_OPTION_CONVERSIONS(SmoOptions, smo, SVMKIT_SMO_OPTIONS)
+
+namespace {
+
+KernelSpec make_kernel(const std::string& kind, double gamma, double coef0, int degree) {
+  KernelSpec k;
+  k.kind = kernel_kind_from_string(kind);
+  k.gamma = gamma;
+  k.coef0 = coef0;
+  k.degree = degree;
+  return k;
+}
+
+SmoFormulation formulation_from(const std::string& f) {
+  if (f == "svc") return SmoFormulation::svc;
+  if (f == "svc_squared_hinge") return SmoFormulation::svc_squared_hinge;
+  if (f == "svr") return SmoFormulation::svr;
+  throw_invalid("unknown formulation '" + f + "'; expected svc, svc_squared_hinge or svr");
+}
+
+template <class T>
+py::array_t<T> to_array(const std::vector<T>& v) {
+  return py::array_t<T>(static_cast<py::ssize_t>(v.size()), v.data());
+}
+
+py::dict fit_smo(const py::object& X, const py::object& y, const py::object& cost,
+                 const py::object& rows, const std::string& kernel, double gamma, double coef0,
+                 int degree, const std::string& formulation, double epsilon, bool regularize_bias,
+                 const py::dict& options, const py::object& callback) {
+  ViewHolder view = to_view(X);
+  std::vector<py::object> keep;
+  KernelProblem pr;
+  pr.X = view.view;
+  Index n = rows_of(view.view);
+  std::vector<Index> row_idx;
+  if (!rows.is_none()) {
+    auto r = rows.cast<py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>>();
+    if (r.ndim() != 1) throw_invalid("rows must be 1-D");
+    row_idx.assign(r.data(), r.data() + r.shape(0));
+    n = static_cast<Index>(row_idx.size());
+    pr.rows = row_idx.data();
+  }
+  pr.n = n;
+  pr.y = double_ptr(y, n, "y", keep);
+  pr.cost = double_ptr(cost, n, "sample costs", keep);
+  pr.kernel = make_kernel(kernel, gamma, coef0, degree);
+  pr.formulation = formulation_from(formulation);
+  pr.epsilon = epsilon;
+  pr.regularize_bias = regularize_bias;
+  const SmoOptions opt = smo_from_dict(options);
+  PythonCallbacks cb = make_callbacks(callback);
+  SmoResult res;
+  {
+    py::gil_scoped_release release;
+    res = solve_smo(pr, opt, cb.callbacks);
+  }
+  cb.rethrow_if_any();
+  py::dict d = result_to_dict(res.base);
+  d["alpha"] = to_array(res.alpha);
+  d["dual_coef"] = to_array(res.dual_coef);
+  d["bias"] = res.bias;
+  d["kernel_rows"] = res.kernel_rows;
+  d["cache_hits"] = res.cache_hits;
+  d["cache_peak_mb"] = res.cache_peak_mb;
+  return d;
+}
+
+template <class T>
+std::vector<T> vec_of(const py::object& o) {
+  if (o.is_none()) return {};
+  auto a = o.cast<py::array_t<T, py::array::c_style | py::array::forcecast>>();
+  return std::vector<T>(a.data(), a.data() + a.size());
+}
+
+KernelModel model_from_dict(const py::dict& d) {
+  KernelModel m;
+  m.task = d["task"].cast<std::string>();
+  if (d.contains("solver")) m.solver = d["solver"].cast<std::string>();
+  if (d.contains("loss")) m.loss = d["loss"].cast<std::string>();
+  m.kernel = make_kernel(d["kernel"].cast<std::string>(), d["gamma"].cast<double>(),
+                         d["coef0"].cast<double>(), d["degree"].cast<int>());
+  m.n_features = d["n_features"].cast<Index>();
+  m.classes = vec_of<double>(d["classes"]);
+  m.n_support = vec_of<std::int64_t>(d["n_support"]);
+  m.support = vec_of<std::int64_t>(d["support"]);
+  auto coef = d["dual_coef"].cast<py::array_t<double, py::array::c_style | py::array::forcecast>>();
+  if (coef.ndim() != 2) throw_invalid("dual_coef must be 2-D");
+  m.n_sv = coef.shape(1);
+  m.dual_coef.assign(coef.data(), coef.data() + coef.size());
+  m.intercept = vec_of<double>(d["intercept"]);
+  if (d.contains("prob_a")) m.prob_a = vec_of<double>(d["prob_a"]);
+  if (d.contains("prob_b")) m.prob_b = vec_of<double>(d["prob_b"]);
+  py::object sv = d["sv"];
+  if (sv.is_none()) {
+    m.sparse = false;
+  } else if (py::isinstance<py::tuple>(sv)) {
+    auto t = sv.cast<py::tuple>();
+    m.sparse = true;
+    m.sv_data = vec_of<double>(t[0]);
+    m.sv_indices = vec_of<std::int64_t>(t[1]);
+    m.sv_indptr = vec_of<std::int64_t>(t[2]);
+  } else {
+    auto a = sv.cast<py::array_t<double, py::array::c_style | py::array::forcecast>>();
+    m.sv_dense.assign(a.data(), a.data() + a.size());
+  }
+  return m;
+}
+
+py::dict model_to_dict(const KernelModel& m) {
+  py::dict d;
+  d["kind"] = "kernel";
+  d["task"] = m.task;
+  d["solver"] = m.solver;
+  d["loss"] = m.loss;
+  d["kernel"] = std::string(to_string(m.kernel.kind));
+  d["gamma"] = m.kernel.gamma;
+  d["coef0"] = m.kernel.coef0;
+  d["degree"] = m.kernel.degree;
+  d["n_features"] = m.n_features;
+  d["classes"] =
+      m.task == "classification" ? py::object(to_array(m.classes)) : py::object(py::none());
+  d["n_support"] = to_array(m.n_support);
+  d["support"] = to_array(m.support);
+  const Index rows = m.n_sv > 0
+                         ? static_cast<Index>(m.dual_coef.size()) / m.n_sv
+                         : (m.task == "regression" ? 1 : std::max<Index>(1, m.n_classes() - 1));
+  py::array_t<double> coef({static_cast<py::ssize_t>(rows), static_cast<py::ssize_t>(m.n_sv)});
+  std::copy(m.dual_coef.begin(), m.dual_coef.end(), coef.mutable_data());
+  d["dual_coef"] = coef;
+  d["intercept"] = to_array(m.intercept);
+  d["prob_a"] = m.prob_a.empty() ? py::object(py::none()) : py::object(to_array(m.prob_a));
+  d["prob_b"] = m.prob_b.empty() ? py::object(py::none()) : py::object(to_array(m.prob_b));
+  if (m.kernel.kind == KernelKind::precomputed) {
+    d["sv"] = py::none();
+  } else if (m.sparse) {
+    d["sv"] = py::make_tuple(to_array(m.sv_data), to_array(m.sv_indices), to_array(m.sv_indptr));
+  } else {
+    py::array_t<double> sv(
+        {static_cast<py::ssize_t>(m.n_sv), static_cast<py::ssize_t>(m.n_features)});
+    std::copy(m.sv_dense.begin(), m.sv_dense.end(), sv.mutable_data());
+    d["sv"] = sv;
+  }
+  return d;
+}
+
+py::dict linear_model_dict(const LinearModel& m) {
+  py::dict d;
+  d["kind"] = "linear";
+  d["task"] = m.task;
+  return d;
+}
+
+}  // namespace
+
+void bind_kernel(py::module_& m) {
+  m.def(
+      "smo_defaults", [] { return smo_to_dict(SmoOptions{}); },
+      "Default SMO options (the single source of the defaults).");
+  m.def("fit_smo", &fit_smo, py::arg("X"), py::arg("y"), py::arg("cost"), py::arg("rows"),
+        py::arg("kernel"), py::arg("gamma"), py::arg("coef0"), py::arg("degree"),
+        py::arg("formulation"), py::arg("epsilon"), py::arg("regularize_bias"), py::arg("options"),
+        py::arg("callback"));
+  m.def(
+      "kernel_decision_function",
+      [](const py::object& X, const py::dict& model, int n_threads) {
+        ViewHolder view = to_view(X);
+        const KernelModel km = model_from_dict(model);
+        const auto n = static_cast<py::ssize_t>(rows_of(view.view));
+        py::array_t<double> out({n, static_cast<py::ssize_t>(km.n_pairs())});
+        double* o = out.mutable_data();
+        {
+          py::gil_scoped_release release;
+          decision_function(km, view.view, o, n_threads);
+        }
+        return out;
+      },
+      py::arg("X"), py::arg("model"), py::arg("n_threads") = 0);
+  m.def(
+      "kernel_predict_class_indices",
+      [](const py::object& X, const py::dict& model, int n_threads) {
+        ViewHolder view = to_view(X);
+        const KernelModel km = model_from_dict(model);
+        std::vector<Index> idx;
+        {
+          py::gil_scoped_release release;
+          idx = predict_class_indices(km, view.view, n_threads);
+        }
+        return to_array(idx);
+      },
+      py::arg("X"), py::arg("model"), py::arg("n_threads") = 0);
+  m.def(
+      "ovo_to_ovr",
+      [](const py::array_t<double, py::array::c_style | py::array::forcecast>& ovo, Index k) {
+        if (ovo.ndim() != 2 || ovo.shape(1) != k * (k - 1) / 2)
+          throw_invalid("ovo values must be n x k(k-1)/2");
+        py::array_t<double> out({ovo.shape(0), static_cast<py::ssize_t>(k)});
+        ovo_to_ovr(ovo.data(), ovo.shape(0), k, out.mutable_data());
+        return out;
+      },
+      py::arg("ovo"), py::arg("n_classes"));
+  m.def(
+      "save_kernel_model",
+      [](const std::string& path, const py::dict& model) {
+        save_model(model_from_dict(model), path);
+      },
+      py::arg("path"), py::arg("model"));
+  m.def(
+      "load_any_model",
+      [](const std::string& path) -> py::dict {
+        AnyModel any = load_any_model(path);
+        if (auto* km = std::get_if<KernelModel>(&any)) return model_to_dict(*km);
+        return linear_model_dict(std::get<LinearModel>(any));
+      },
+      py::arg("path"));
+}
+
+}  // namespace svmkit::py_bind

@@ -1,0 +1,121 @@
+// A least-recently-used cache of kernel (Q matrix) rows with a memory limit.
+//
+// Row r holds the values of columns [0, len) for the len it was last requested with; a
+// longer request extends it in place (the caller fills only the missing tail). When the
+// limit would be exceeded the least recently used rows are dropped. Memory is the limit
+// (at least two full rows, so the two rows of a working pair always fit together) plus
+// O(n_rows) bookkeeping, whatever n is.
+//
+// swap_rows(i, j) follows a permutation of the problem (shrinking moves active variables to
+// the front): rows i and j trade places, and entries i and j trade places inside every cached
+// row long enough to hold both; a row holding only the smaller one is dropped, since that
+// entry would be stale.
+#pragma once
+
+#include <cstddef>
+#include <cstdlib>
+#include <new>
+#include <utility>
+#include <vector>
+
+#include "svmkit/data.hpp"
+
+namespace svmkit {
+
+class KernelCache {
+ public:
+  // n_rows rows of at most max_len floats; limit_bytes is the cache size.
+  KernelCache(Index n_rows, Index max_len, double limit_bytes)
+      : data_(static_cast<std::size_t>(n_rows), nullptr),
+        len_(static_cast<std::size_t>(n_rows), 0),
+        prev_(static_cast<std::size_t>(n_rows + 1), -1),
+        next_(static_cast<std::size_t>(n_rows + 1), -1),
+        head_(n_rows) {
+    const double floats = limit_bytes / static_cast<double>(sizeof(float));
+    const double floor = 2.0 * static_cast<double>(max_len);
+    capacity_ = static_cast<std::size_t>(floats > floor ? floats : floor);
+    prev_[head_] = next_[head_] = head_;
+  }
+  ~KernelCache() {
+    for (float* p : data_) std::free(p);
+  }
+  KernelCache(const KernelCache&) = delete;
+  KernelCache& operator=(const KernelCache&) = delete;
+
+  // Returns row r with room for len values; *filled = how many leading values are valid.
+  float* get(Index r, Index len, Index* filled) {
+    if (in_list(r)) unlink(r);
+    const Index have = len_[r];
+    if (have < len) {
+      const std::size_t extra = static_cast<std::size_t>(len - have);
+      while (used_ + extra > capacity_ && next_[head_] != head_) drop(next_[head_]);
+      void* p = std::realloc(data_[r], static_cast<std::size_t>(len) * sizeof(float));
+      if (!p) throw std::bad_alloc();
+      data_[r] = static_cast<float*>(p);
+      used_ += extra;
+      len_[r] = len;
+      *filled = have;
+    } else {
+      *filled = len;
+      ++hits_;
+    }
+    link_mru(r);
+    return data_[r];
+  }
+
+  void swap_rows(Index i, Index j) {
+    if (i == j) return;
+    const bool li = in_list(i), lj = in_list(j);
+    if (li) unlink(i);
+    if (lj) unlink(j);
+    std::swap(data_[i], data_[j]);
+    std::swap(len_[i], len_[j]);
+    if (len_[i] > 0) link_mru(i);
+    if (len_[j] > 0) link_mru(j);
+    const Index lo = i < j ? i : j, hi = i < j ? j : i;
+    for (Index h = next_[head_]; h != head_;) {
+      const Index nxt = next_[h];
+      if (len_[h] > lo) {
+        if (len_[h] > hi)
+          std::swap(data_[h][lo], data_[h][hi]);
+        else
+          drop(h);
+      }
+      h = nxt;
+    }
+  }
+
+  std::size_t capacity_floats() const { return capacity_; }
+  std::size_t used_floats() const { return used_; }
+  long long hits() const { return hits_; }
+
+ private:
+  bool in_list(Index r) const { return prev_[r] >= 0; }
+  void unlink(Index r) {
+    next_[prev_[r]] = next_[r];
+    prev_[next_[r]] = prev_[r];
+    prev_[r] = next_[r] = -1;
+  }
+  void link_mru(Index r) {
+    prev_[r] = prev_[head_];
+    next_[r] = head_;
+    next_[prev_[head_]] = r;
+    prev_[head_] = r;
+  }
+  void drop(Index r) {
+    unlink(r);
+    std::free(data_[r]);
+    data_[r] = nullptr;
+    used_ -= static_cast<std::size_t>(len_[r]);
+    len_[r] = 0;
+  }
+
+  std::vector<float*> data_;
+  std::vector<Index> len_;
+  std::vector<Index> prev_, next_;  // LRU list; index n_rows is the sentinel
+  Index head_;
+  std::size_t capacity_ = 0, used_ = 0;
+  long long hits_ = 0;
+};
+
+}  // namespace svmkit

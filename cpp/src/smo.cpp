@@ -1,0 +1,693 @@
+// SMO (see solvers/smo.hpp for the problem, the method and the stopping rule).
+#include "svmkit/solvers/smo.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "svmkit/kernel_cache.hpp"
+
+namespace svmkit {
+
+void validate_options(const SmoOptions& o) {
+  if (!(o.tol > 0.0) || !std::isfinite(o.tol))
+    throw_invalid("smo tol must be a positive finite number");
+  if (o.max_iter < -1 || o.max_iter == 0)
+    throw_invalid("smo max_iter must be positive or -1 (no limit)");
+  if (!(o.cache_size > 0.0) || !std::isfinite(o.cache_size))
+    throw_invalid("smo cache_size must be a positive number of MB");
+  if (o.shrink_interval < 1) throw_invalid("smo shrink_interval must be >= 1");
+  if (o.working_set != "second_order" && o.working_set != "max_violating_pair")
+    throw_invalid("smo working_set must be 'second_order' or 'max_violating_pair', got '" +
+                  o.working_set + "'");
+  if (!(o.tau > 0.0)) throw_invalid("smo tau must be positive");
+  if (o.history_interval < 1) throw_invalid("smo history_interval must be >= 1");
+  if (o.poll_interval < 1) throw_invalid("smo poll_interval must be >= 1");
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// Rows of Q (signed, including the +1 of a regularized bias, excluding the diagonal D)
+// restricted to the positions [0, len) of the solver's current permutation.
+class QRows {
+ public:
+  virtual ~QRows() = default;
+  virtual const float* row(Index pos, Index len) = 0;
+  virtual void swap(Index a, Index b) = 0;
+  virtual double diag(Index pos) const = 0;  // Q_pos,pos without D
+  long long computed = 0;
+  long long hits = 0;
+  double peak_mb = 0.0;
+};
+
+// Classification: one variable per sample; the cache follows the permutation.
+template <class V>
+class ClassQ final : public QRows {
+ public:
+  ClassQ(const V& X, const KernelSpec& spec, int nt, std::vector<Index> xrow,
+         std::vector<double> sign, double r, double cache_bytes)
+      : ev_(X, X, spec, nt),
+        xrow_(std::move(xrow)),
+        sign_(std::move(sign)),
+        r_(r),
+        cache_(static_cast<Index>(xrow_.size()), static_cast<Index>(xrow_.size()), cache_bytes) {
+    kdiag_.resize(xrow_.size());
+    for (std::size_t t = 0; t < xrow_.size(); ++t) kdiag_[t] = ev_.self(xrow_[t]) + r_;
+  }
+  const float* row(Index pos, Index len) override {
+    Index filled = 0;
+    float* d = cache_.get(pos, len, &filled);
+    if (filled < len) {
+      ++computed;
+      ev_.row(xrow_[pos], xrow_.data(), filled, len, d);
+      const double sp = sign_[pos];
+      for (Index j = filled; j < len; ++j)
+        d[j] = static_cast<float>(sp * sign_[j] * (static_cast<double>(d[j]) + r_));
+      peak_mb = std::max(peak_mb, cache_.used_floats() * 4.0 / 1048576.0);
+    } else {
+      ++hits;
+    }
+    return d;
+  }
+  void swap(Index a, Index b) override {
+    cache_.swap_rows(a, b);
+    std::swap(xrow_[a], xrow_[b]);
+    std::swap(sign_[a], sign_[b]);
+    std::swap(kdiag_[a], kdiag_[b]);
+  }
+  double diag(Index pos) const override { return kdiag_[pos]; }
+
+ private:
+  KernelEvaluator<V, V> ev_;
+  std::vector<Index> xrow_;
+  std::vector<double> sign_;
+  double r_;
+  KernelCache cache_;
+  std::vector<double> kdiag_;
+};
+
+// Regression: two variables (a+, a-) per sample; the cache holds kernel rows per sample over
+// all n samples and Q rows are assembled into one of two buffers.
+template <class V>
+class RegQ final : public QRows {
+ public:
+  RegQ(const V& X, const KernelSpec& spec, int nt, std::vector<Index> xrow, double r,
+       double cache_bytes)
+      : ev_(X, X, spec, nt),
+        xrow_(std::move(xrow)),
+        n_(static_cast<Index>(xrow_.size())),
+        r_(r),
+        cache_(n_, n_, cache_bytes) {
+    sample_.resize(static_cast<std::size_t>(2 * n_));
+    sign_.resize(static_cast<std::size_t>(2 * n_));
+    for (Index t = 0; t < 2 * n_; ++t) {
+      sample_[t] = t < n_ ? t : t - n_;
+      sign_[t] = t < n_ ? 1.0 : -1.0;
+    }
+    kdiag_.resize(static_cast<std::size_t>(n_));
+    for (Index t = 0; t < n_; ++t) kdiag_[t] = ev_.self(xrow_[t]) + r_;
+    buf_[0].resize(static_cast<std::size_t>(2 * n_));
+    buf_[1].resize(static_cast<std::size_t>(2 * n_));
+  }
+  const float* row(Index pos, Index len) override {
+    const Index s = sample_[pos];
+    Index filled = 0;
+    float* k = cache_.get(s, n_, &filled);
+    if (filled < n_) {
+      ++computed;
+      ev_.row(xrow_[s], xrow_.data(), filled, n_, k);
+      peak_mb = std::max(peak_mb, cache_.used_floats() * 4.0 / 1048576.0);
+    } else {
+      ++hits;
+    }
+    float* out = buf_[next_].data();
+    next_ ^= 1;
+    const float sp = static_cast<float>(sign_[pos]), rf = static_cast<float>(r_);
+    for (Index j = 0; j < len; ++j)
+      out[j] = sp * static_cast<float>(sign_[j]) * (k[sample_[j]] + rf);
+    return out;
+  }
+  void swap(Index a, Index b) override {
+    std::swap(sample_[a], sample_[b]);
+    std::swap(sign_[a], sign_[b]);
+  }
+  double diag(Index pos) const override { return kdiag_[sample_[pos]]; }
+
+ private:
+  KernelEvaluator<V, V> ev_;
+  std::vector<Index> xrow_;
+  Index n_;
+  double r_;
+  KernelCache cache_;
+  std::vector<Index> sample_;
+  std::vector<double> sign_;
+  std::vector<double> kdiag_;
+  std::vector<float> buf_[2];
+  int next_ = 0;
+};
+
+// The SMO iteration over positions 0..l-1 of a permutation of the variables.
+class Solver {
+ public:
+  Solver(QRows& Q, Index l, std::vector<double> s, std::vector<double> p, std::vector<double> U,
+         std::vector<double> D, bool equality, const SmoOptions& opt, const Callbacks& cb)
+      : Q_(Q),
+        l_(l),
+        s_(std::move(s)),
+        p_(std::move(p)),
+        U_(std::move(U)),
+        D_(std::move(D)),
+        equality_(equality),
+        opt_(opt),
+        cb_(cb),
+        second_order_(opt.working_set == "second_order") {
+    alpha_.assign(l_, 0.0);
+    G_ = p_;
+    Gbar_.assign(l_, 0.0);
+    QD_.resize(l_);
+    orig_.resize(l_);
+    for (Index t = 0; t < l_; ++t) {
+      QD_[t] = Q_.diag(t) + D_[t];
+      orig_[t] = t;
+    }
+    active_ = l_;
+    flags_.resize(l_);
+    for (Index t = 0; t < l_; ++t) flags_[t] = flags_of(t);
+  }
+
+  SmoResult run() {
+    const auto start = Clock::now();
+    SmoResult res;
+    SolveResult& base = res.base;
+    const long long interval =
+        std::max<long long>(1, std::min<long long>(l_, opt_.shrink_interval));
+    long long counter = interval;
+    long long iter = 0;
+    SolverStatus status = SolverStatus::max_iter;
+    double gap = kInf;
+    while (opt_.max_iter < 0 || iter < opt_.max_iter) {
+      if (--counter == 0) {
+        counter = interval;
+        if (opt_.shrinking) shrink();
+      }
+      Index i = -1, j = -1;
+      gap = select(&i, &j);
+      if (gap < opt_.tol) {
+        reconstruct_gradient();
+        active_ = l_;
+        next_valid_ = false;
+        gap = select(&i, &j);
+        if (gap < opt_.tol) {
+          status = SolverStatus::converged;
+          break;
+        }
+        counter = 1;  // shrink again at the next iteration
+      }
+      ++iter;
+      if (equality_)
+        update_pair(i, j);
+      else
+        update_single(i);
+      if (iter % opt_.poll_interval == 0 && cb_.poll()) {
+        status = SolverStatus::interrupted;
+        break;
+      }
+      if (iter % opt_.history_interval == 0) {
+        if (!report(base, iter, gap, start)) {
+          status = SolverStatus::interrupted;
+          break;
+        }
+      }
+    }
+    // Exit: full gradient, final measures in the original order.
+    reconstruct_gradient();
+    active_ = l_;
+    next_valid_ = false;
+    Index i = -1, j = -1;
+    gap = select(&i, &j);
+    base.status = status;
+    base.iterations = iter;
+    base.optimality = gap;
+    base.objective = objective();
+    if (!std::isfinite(base.objective)) base.status = SolverStatus::numerical_error;
+    base.time = std::chrono::duration<double>(Clock::now() - start).count();
+    report(base, iter, gap, start);
+    if (!opt_.record_history) base.history.clear();
+    res.bias = bias();
+    std::vector<double> a(l_), sg(l_);
+    for (Index t = 0; t < l_; ++t) {
+      a[orig_[t]] = alpha_[t];
+      sg[orig_[t]] = s_[t];
+    }
+    alpha_out_ = std::move(a);
+    sign_out_ = std::move(sg);
+    res.kernel_rows = Q_.computed;
+    res.cache_hits = Q_.hits;
+    res.cache_peak_mb = Q_.peak_mb;
+    return res;
+  }
+
+  const std::vector<double>& alpha_original() const { return alpha_out_; }
+  const std::vector<double>& sign_original() const { return sign_out_; }
+
+ private:
+  bool at_upper(Index t) const { return alpha_[t] >= U_[t]; }
+  bool at_lower(Index t) const { return alpha_[t] <= 0.0; }
+  // Membership in I_up (bit 0) and I_low (bit 1), kept in one byte per variable so that the
+  // selection sweeps read a byte instead of three doubles.
+  std::uint8_t flags_of(Index t) const {
+    const bool up = s_[t] > 0 ? alpha_[t] < U_[t] : alpha_[t] > 0.0;
+    const bool low = s_[t] > 0 ? alpha_[t] > 0.0 : alpha_[t] < U_[t];
+    return static_cast<std::uint8_t>((up ? 1 : 0) | (low ? 2 : 0));
+  }
+  bool in_up(Index t) const { return flags_[t] & 1; }
+  bool in_low(Index t) const { return flags_[t] & 2; }
+
+  // Picks the working set; returns the KKT gap over the active variables.
+  double select(Index* pi, Index* pj) {
+    if (!equality_) return select_single(pi);
+    double gmax = -kInf;
+    Index i = -1;
+    if (next_valid_) {
+      // Found during the previous gradient update (same sweep order and tie rule).
+      gmax = next_gmax_;
+      i = next_i_;
+      next_valid_ = false;
+    } else {
+      for (Index t = 0; t < active_; ++t) {
+        if (in_up(t)) {
+          const double v = -s_[t] * G_[t];
+          if (v >= gmax) {
+            gmax = v;
+            i = t;
+          }
+        }
+      }
+    }
+    double gmax2 = -kInf;
+    Index j = -1;
+    if (i < 0) {
+      *pi = *pj = -1;
+      return 0.0;
+    }
+    if (second_order_) {
+      const float* Qi = Q_.row(i, active_);
+      const double si = s_[i], qdi = QD_[i];
+      double best = kInf;
+      for (Index t = 0; t < active_; ++t) {
+        if (!in_low(t)) continue;
+        const double sg = s_[t] * G_[t];
+        if (sg > gmax2) gmax2 = sg;
+        const double b = gmax + sg;
+        if (b > 0.0) {
+          double a = qdi + QD_[t] - 2.0 * si * s_[t] * static_cast<double>(Qi[t]);
+          if (a <= 0.0) a = opt_.tau;
+          const double obj = -(b * b) / a;
+          if (obj <= best) {
+            best = obj;
+            j = t;
+          }
+        }
+      }
+    } else {
+      for (Index t = 0; t < active_; ++t) {
+        if (!in_low(t)) continue;
+        const double sg = s_[t] * G_[t];
+        if (sg >= gmax2) {
+          gmax2 = sg;
+          j = t;
+        }
+      }
+    }
+    *pi = i;
+    *pj = j;
+    if (j < 0) return std::max(0.0, gmax + gmax2);  // no violating partner
+    return gmax + gmax2;
+  }
+
+  static double projected(double g, double a, double u) {
+    if (a <= 0.0) return std::min(g, 0.0);
+    if (a >= u) return std::max(g, 0.0);
+    return g;
+  }
+
+  double select_single(Index* pi) {
+    double worst = 0.0, best_gain = -1.0;
+    Index i = -1;
+    for (Index t = 0; t < active_; ++t) {
+      const double pg = projected(G_[t], alpha_[t], U_[t]);
+      const double v = std::fabs(pg);
+      if (v > worst) worst = v;
+      if (v == 0.0) continue;
+      double gain;
+      if (second_order_) {
+        const double na = std::min(std::max(alpha_[t] - G_[t] / QD_[t], 0.0), U_[t]);
+        const double d = na - alpha_[t];
+        gain = -(G_[t] * d + 0.5 * QD_[t] * d * d);
+      } else {
+        gain = v;
+      }
+      if (gain > best_gain) {
+        best_gain = gain;
+        i = t;
+      }
+    }
+    *pi = i;
+    last_violation_ = worst;
+    return worst;
+  }
+
+  void update_pair(Index i, Index j) {
+    const float* Qi = Q_.row(i, active_);
+    const float* Qj = Q_.row(j, active_);
+    const double si = s_[i], sj = s_[j];
+    double a = QD_[i] + QD_[j] - 2.0 * si * sj * static_cast<double>(Qi[j]);
+    if (a <= 0.0) a = opt_.tau;
+    const double b = -si * G_[i] + sj * G_[j];
+    const double max_i = si > 0 ? U_[i] - alpha_[i] : alpha_[i];
+    const double max_j = sj > 0 ? alpha_[j] : U_[j] - alpha_[j];
+    double t = std::max(0.0, b / a);
+    const double old_i = alpha_[i], old_j = alpha_[j];
+    if (t > max_i) t = max_i;
+    if (t > max_j) t = max_j;
+    // Land exactly on a bound when the step is clipped there, so bound tests stay exact.
+    double ni = t == max_i ? (si > 0 ? U_[i] : 0.0) : old_i + si * t;
+    double nj = t == max_j ? (sj > 0 ? 0.0 : U_[j]) : old_j - sj * t;
+    ni = std::min(std::max(ni, 0.0), U_[i]);
+    nj = std::min(std::max(nj, 0.0), U_[j]);
+    alpha_[i] = ni;
+    alpha_[j] = nj;
+    flags_[i] = flags_of(i);
+    flags_[j] = flags_of(j);
+    const double di = ni - old_i, dj = nj - old_j;
+    if (di == 0.0 && dj == 0.0) return;
+    const float* qi = Qi;
+    const float* qj = Qj;
+    G_[i] += D_[i] * di;
+    G_[j] += D_[j] * dj;
+    // The gradient sweep also finds the next i = argmax_{I_up} -s g (one pass fewer).
+    double gmax = -kInf;
+    Index best = -1;
+    for (Index k = 0; k < active_; ++k) {
+      const double g = G_[k] + static_cast<double>(qi[k]) * di + static_cast<double>(qj[k]) * dj;
+      G_[k] = g;
+      if (flags_[k] & 1) {
+        const double v = -s_[k] * g;
+        if (v >= gmax) {
+          gmax = v;
+          best = k;
+        }
+      }
+    }
+    next_gmax_ = gmax;
+    next_i_ = best;
+    next_valid_ = true;
+    update_gbar(i, old_i);
+    update_gbar(j, old_j);
+  }
+
+  void update_single(Index i) {
+    if (i < 0) return;
+    const float* Qi = Q_.row(i, active_);
+    const double old = alpha_[i];
+    const double na = std::min(std::max(old - G_[i] / QD_[i], 0.0), U_[i]);
+    alpha_[i] = na;
+    flags_[i] = flags_of(i);
+    const double d = na - old;
+    if (d == 0.0) return;
+    for (Index k = 0; k < active_; ++k) G_[k] += static_cast<double>(Qi[k]) * d;
+    G_[i] += D_[i] * d;
+    update_gbar(i, old);
+  }
+
+  // Gbar_t = sum over variables at their (finite) upper bound of U_j Q_jt, needed to rebuild
+  // the gradient of shrunk variables.
+  void update_gbar(Index i, double old) {
+    if (!std::isfinite(U_[i])) return;
+    const bool was = old >= U_[i], now = at_upper(i);
+    if (was == now) return;
+    const float* Qi = Q_.row(i, l_);
+    const double c = now ? U_[i] : -U_[i];
+    for (Index k = 0; k < l_; ++k) Gbar_[k] += c * static_cast<double>(Qi[k]);
+  }
+
+  bool shrinkable(Index t, double gmax1, double gmax2) const {
+    if (!equality_) {
+      if (at_lower(t)) return G_[t] > last_violation_;
+      if (at_upper(t)) return -G_[t] > last_violation_;
+      return false;
+    }
+    if (at_upper(t)) return s_[t] > 0 ? -G_[t] > gmax1 : -G_[t] > gmax2;
+    if (at_lower(t)) return s_[t] > 0 ? G_[t] > gmax2 : G_[t] > gmax1;
+    return false;
+  }
+
+  void shrink() {
+    next_valid_ = false;
+    double gmax1 = -kInf, gmax2 = -kInf;
+    if (equality_) {
+      for (Index t = 0; t < active_; ++t) {
+        if (in_up(t)) gmax1 = std::max(gmax1, -s_[t] * G_[t]);
+        if (in_low(t)) gmax2 = std::max(gmax2, s_[t] * G_[t]);
+      }
+      if (!unshrunk_ && gmax1 + gmax2 <= 10.0 * opt_.tol) {
+        unshrunk_ = true;
+        reconstruct_gradient();
+        active_ = l_;
+      }
+    } else {
+      if (!unshrunk_ && last_violation_ <= 10.0 * opt_.tol) {
+        unshrunk_ = true;
+        reconstruct_gradient();
+        active_ = l_;
+      }
+    }
+    for (Index t = 0; t < active_; ++t) {
+      if (!shrinkable(t, gmax1, gmax2)) continue;
+      --active_;
+      while (active_ > t) {
+        if (!shrinkable(active_, gmax1, gmax2)) {
+          swap(t, active_);
+          break;
+        }
+        --active_;
+      }
+    }
+  }
+
+  void swap(Index a, Index b) {
+    Q_.swap(a, b);
+    std::swap(s_[a], s_[b]);
+    std::swap(p_[a], p_[b]);
+    std::swap(U_[a], U_[b]);
+    std::swap(D_[a], D_[b]);
+    std::swap(alpha_[a], alpha_[b]);
+    std::swap(G_[a], G_[b]);
+    std::swap(Gbar_[a], Gbar_[b]);
+    std::swap(QD_[a], QD_[b]);
+    std::swap(orig_[a], orig_[b]);
+    std::swap(flags_[a], flags_[b]);
+    next_valid_ = false;
+  }
+
+  void reconstruct_gradient() {
+    if (active_ == l_) return;
+    next_valid_ = false;
+    for (Index t = active_; t < l_; ++t) G_[t] = Gbar_[t] + p_[t] + D_[t] * alpha_[t];
+    Index nfree = 0;
+    for (Index t = 0; t < active_; ++t)
+      if (!at_upper(t) && !at_lower(t)) ++nfree;
+    if (nfree == 0) return;
+    const double by_free = static_cast<double>(nfree) * static_cast<double>(l_);
+    const double by_inactive =
+        2.0 * static_cast<double>(active_) * static_cast<double>(l_ - active_);
+    if (by_free > by_inactive) {
+      for (Index t = active_; t < l_; ++t) {
+        const float* Qt = Q_.row(t, active_);
+        double add = 0.0;
+        for (Index k = 0; k < active_; ++k)
+          if (!at_upper(k) && !at_lower(k)) add += alpha_[k] * static_cast<double>(Qt[k]);
+        G_[t] += add;
+      }
+    } else {
+      for (Index k = 0; k < active_; ++k) {
+        if (at_upper(k) || at_lower(k)) continue;
+        const float* Qk = Q_.row(k, l_);
+        const double a = alpha_[k];
+        for (Index t = active_; t < l_; ++t) G_[t] += a * static_cast<double>(Qk[t]);
+      }
+    }
+  }
+
+  double objective() const {
+    double f = 0.0;
+    for (Index t = 0; t < l_; ++t) f += alpha_[t] * (G_[t] + p_[t]);
+    return 0.5 * f;
+  }
+
+  double bias() const {
+    if (!equality_) {
+      double b = 0.0;
+      for (Index t = 0; t < l_; ++t) b += s_[t] * alpha_[t];
+      return b;
+    }
+    double ub = kInf, lb = -kInf, sum = 0.0;
+    Index nfree = 0;
+    for (Index t = 0; t < l_; ++t) {
+      const double yg = s_[t] * G_[t];
+      if (at_upper(t)) {
+        if (s_[t] < 0)
+          ub = std::min(ub, yg);
+        else
+          lb = std::max(lb, yg);
+      } else if (at_lower(t)) {
+        if (s_[t] > 0)
+          ub = std::min(ub, yg);
+        else
+          lb = std::max(lb, yg);
+      } else {
+        ++nfree;
+        sum += yg;
+      }
+    }
+    double rho;
+    if (nfree > 0)
+      rho = sum / static_cast<double>(nfree);
+    else if (std::isfinite(ub) && std::isfinite(lb))
+      rho = 0.5 * (ub + lb);
+    else
+      rho = std::isfinite(ub) ? ub : (std::isfinite(lb) ? lb : 0.0);
+    return -rho;
+  }
+
+  bool report(SolveResult& base, long long iter, double gap, Clock::time_point start) {
+    IterationRecord r;
+    r.iteration = iter;
+    r.objective = objective();  // uses the stored gradient (stale for shrunk variables)
+    r.optimality = gap;
+    r.active_size = active_;
+    r.inner_iterations = Q_.computed;
+    r.time = std::chrono::duration<double>(Clock::now() - start).count();
+    if (opt_.record_history) base.history.push_back(r);
+    if (cb_.on_iteration) return cb_.on_iteration(r);
+    return true;
+  }
+
+  QRows& Q_;
+  Index l_;
+  std::vector<double> s_, p_, U_, D_;
+  bool equality_;
+  const SmoOptions& opt_;
+  const Callbacks& cb_;
+  bool second_order_;
+  std::vector<double> alpha_, G_, Gbar_, QD_;
+  std::vector<Index> orig_;
+  Index active_ = 0;
+  bool unshrunk_ = false;
+  std::vector<std::uint8_t> flags_;
+  bool next_valid_ = false;  // next_i_ / next_gmax_ hold the next selection's first index
+  Index next_i_ = -1;
+  double next_gmax_ = 0.0;
+  double last_violation_ = kInf;
+  std::vector<double> alpha_out_, sign_out_;
+};
+
+void validate_problem(const KernelProblem& pr, Index n, bool check_finite) {
+  validate_view(pr.X, "X");
+  validate_kernel(pr.kernel);
+  if (n <= 0) throw_invalid("the problem has no samples");
+  if (!pr.y) throw_invalid("y is missing");
+  if (!pr.cost) throw_invalid("sample costs are missing");
+  const Index nx = rows_of(pr.X);
+  if (pr.kernel.kind == KernelKind::precomputed && cols_of(pr.X) != nx)
+    throw_invalid("a precomputed kernel must be a square Gram matrix, got " + std::to_string(nx) +
+                  " x " + std::to_string(cols_of(pr.X)));
+  if (pr.rows) {
+    for (Index i = 0; i < n; ++i)
+      if (pr.rows[i] < 0 || pr.rows[i] >= nx) throw_invalid("sample index out of range");
+  } else if (n > nx) {
+    throw_invalid("n exceeds the number of rows of X");
+  }
+  for (Index i = 0; i < n; ++i) {
+    if (!(pr.cost[i] >= 0.0) || !std::isfinite(pr.cost[i]))
+      throw_invalid("sample costs must be finite and >= 0");
+    if (!std::isfinite(pr.y[i])) throw_invalid("y must be finite");
+    if (pr.formulation != SmoFormulation::svr && pr.y[i] != 1.0 && pr.y[i] != -1.0)
+      throw_invalid("classification labels must be +1 or -1");
+  }
+  if (pr.formulation == SmoFormulation::svr && (!(pr.epsilon >= 0.0) || !std::isfinite(pr.epsilon)))
+    throw_invalid("epsilon must be finite and >= 0");
+  if (check_finite) validate_finite(pr.X, "X");
+}
+
+}  // namespace
+
+SmoResult solve_smo(const KernelProblem& pr, const SmoOptions& opt, const Callbacks& cb) {
+  validate_options(opt);
+  const Index n = pr.n >= 0 ? pr.n : rows_of(pr.X);
+  validate_problem(pr, n, opt.check_input);
+  const int nt = resolve_threads(opt.n_threads);
+  const double cache_bytes = opt.cache_size * 1048576.0;
+  const double r = pr.regularize_bias ? 1.0 : 0.0;
+  const bool equality = !pr.regularize_bias;
+  std::vector<Index> xrow(static_cast<std::size_t>(n));
+  for (Index i = 0; i < n; ++i) xrow[i] = pr.rows ? pr.rows[i] : i;
+
+  return std::visit(
+      [&](const auto& V) -> SmoResult {
+        using View = std::decay_t<decltype(V)>;
+        if (pr.formulation == SmoFormulation::svr) {
+          const Index l = 2 * n;
+          std::vector<double> s(l), p(l), U(l), D(l, 0.0);
+          for (Index i = 0; i < n; ++i) {
+            s[i] = 1.0;
+            s[i + n] = -1.0;
+            p[i] = pr.epsilon - pr.y[i];
+            p[i + n] = pr.epsilon + pr.y[i];
+            U[i] = U[i + n] = pr.cost[i];
+          }
+          RegQ<View> Q(V, pr.kernel, nt, xrow, r, cache_bytes);
+          Solver solver(Q, l, std::move(s), std::move(p), std::move(U), std::move(D), equality, opt,
+                        cb);
+          SmoResult res = solver.run();
+          const auto& a = solver.alpha_original();
+          res.alpha.resize(n);
+          res.dual_coef.resize(n);
+          for (Index i = 0; i < n; ++i) {
+            res.dual_coef[i] = a[i] - a[i + n];
+            res.alpha[i] = res.dual_coef[i];
+          }
+          return res;
+        }
+        const bool l2 = pr.formulation == SmoFormulation::svc_squared_hinge;
+        std::vector<double> s(n), p(n, -1.0), U(n), D(n, 0.0);
+        for (Index i = 0; i < n; ++i) {
+          s[i] = pr.y[i];
+          if (l2) {
+            U[i] = pr.cost[i] > 0.0 ? kInf : 0.0;
+            D[i] = pr.cost[i] > 0.0 ? 0.5 / pr.cost[i] : 0.0;
+          } else {
+            U[i] = pr.cost[i];
+          }
+        }
+        ClassQ<View> Q(V, pr.kernel, nt, xrow, s, r, cache_bytes);
+        Solver solver(Q, n, std::move(s), std::move(p), std::move(U), std::move(D), equality, opt,
+                      cb);
+        SmoResult res = solver.run();
+        res.alpha = solver.alpha_original();
+        res.dual_coef.resize(n);
+        for (Index i = 0; i < n; ++i) res.dual_coef[i] = pr.y[i] * res.alpha[i];
+        return res;
+      },
+      pr.X);
+}
+
+}  // namespace svmkit

@@ -1,0 +1,761 @@
+"""Kernel SVM estimators: SVC and SVR (Wolfe duals of paper 001 solved by SMO).
+
+The solver table KERNEL_SOLVERS maps a solver name to the formulations it handles and the
+function that solves one binary (or regression) dual; "adagrad_dual" plugs in beside "smo".
+"""
+
+from __future__ import annotations
+
+import numbers
+import sys
+import warnings
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils._available_if import available_if
+from sklearn.utils.class_weight import compute_class_weight
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from . import _core
+from ._validation import (
+    as_core_matrix,
+    check_choice,
+    check_n_jobs,
+    check_sample_weight,
+    check_scalar_param,
+)
+
+_KERNELS = ("linear", "poly", "rbf", "gaussian", "laplacian", "sigmoid", "precomputed")
+
+
+@dataclass(frozen=True)
+class KernelFitRequest:
+    """One binary classification or regression dual problem, ready for a solver."""
+
+    X: Any  # core matrix (see _validation.as_core_matrix): all training rows
+    rows: np.ndarray | None  # int64 indices of the rows of X in this problem (None: all)
+    y: np.ndarray  # +-1 (classification) or targets (regression), float64
+    cost: np.ndarray  # per-sample upper bounds C_i
+    kernel: str
+    gamma: float
+    coef0: float
+    degree: int
+    formulation: str  # "svc", "svc_squared_hinge" or "svr"
+    epsilon: float
+    regularize_bias: bool
+    options: dict
+    callback: Callable[[dict], Any] | None
+    random_state: int | None
+
+
+@dataclass(frozen=True)
+class KernelSolverSpec:
+    name: str
+    formulations: frozenset[str]
+    fit: Callable[[KernelFitRequest], dict]  # -> dict with dual_coef, alpha, bias, ...
+    defaults: Callable[[], dict]
+    description: str
+
+
+def _fit_smo(req: KernelFitRequest) -> dict:
+    return _core.fit_smo(
+        req.X,
+        req.y,
+        req.cost,
+        req.rows,
+        req.kernel,
+        req.gamma,
+        req.coef0,
+        req.degree,
+        req.formulation,
+        req.epsilon,
+        req.regularize_bias,
+        req.options,
+        req.callback,
+    )
+
+
+KERNEL_SOLVERS: dict[str, KernelSolverSpec] = {
+    "smo": KernelSolverSpec(
+        name="smo",
+        formulations=frozenset({"svc", "svc_squared_hinge", "svr"}),
+        fit=_fit_smo,
+        defaults=_core.smo_defaults,
+        description="sequential minimal optimization on the Wolfe dual (paper 001, 6.2)",
+    ),
+}
+
+
+def _verbose_printer(name: str) -> Callable[[dict], bool]:
+    def show(rec: dict) -> bool:
+        print(
+            f"{name} iter {rec['iteration']:7d}  dual {rec['objective']:.8e}  "
+            f"gap {rec['optimality']:.3e}  active {rec['active_size']}  "
+            f"rows {rec['inner_iterations']}  t {rec['time']:.3f}s",
+            file=sys.stdout,
+            flush=True,
+        )
+        return True
+
+    return show
+
+
+class _BaseKernel(BaseEstimator):
+    """Shared machinery: parameter checks, gamma, the solver call, the C++ model dict."""
+
+    _regression = False
+
+    def _check_common(self) -> KernelSolverSpec:
+        check_choice(self.kernel, "kernel", _KERNELS)
+        check_scalar_param(self.degree, "degree", kind=numbers.Integral, low=0)
+        check_scalar_param(self.coef0, "coef0")
+        check_scalar_param(self.C, "C", low=0.0, low_inclusive=False)
+        check_scalar_param(self.tol, "tol", low=0.0, low_inclusive=False)
+        check_scalar_param(self.cache_size, "cache_size", low=0.0, low_inclusive=False)
+        check_scalar_param(self.shrinking, "shrinking", kind=(bool, np.bool_))
+        check_scalar_param(self.verbose, "verbose", kind=(numbers.Integral, bool), low=0)
+        check_scalar_param(self.max_iter, "max_iter", kind=numbers.Integral, allow_none=True)
+        if self.max_iter is not None and self.max_iter != -1 and self.max_iter < 1:
+            raise ValueError(
+                f"max_iter must be -1, None or a positive integer, got {self.max_iter}"
+            )
+        check_scalar_param(
+            self.regularize_intercept, "regularize_intercept", kind=(bool, np.bool_)
+        )
+        check_choice(self.working_set, "working_set", ("second_order", "max_violating_pair"))
+        check_scalar_param(self.sigma, "sigma", low=0.0, low_inclusive=False, allow_none=True)
+        if self.sigma is not None and self.kernel not in ("rbf", "gaussian", "laplacian"):
+            raise ValueError("sigma applies to the rbf (gaussian) and laplacian kernels only")
+        if isinstance(self.gamma, str):
+            check_choice(self.gamma, "gamma", ("scale", "auto"))
+        else:
+            check_scalar_param(self.gamma, "gamma", low=0.0, low_inclusive=False)
+        if not isinstance(self.solver, str) or self.solver not in KERNEL_SOLVERS:
+            raise ValueError(
+                f"solver must be one of {', '.join(map(repr, KERNEL_SOLVERS))}; got {self.solver!r}"
+            )
+        if self.callback is not None and not callable(self.callback):
+            raise TypeError("callback must be callable or None")
+        if self.solver_options is not None and not isinstance(self.solver_options, dict):
+            raise TypeError("solver_options must be a dict or None")
+        return KERNEL_SOLVERS[self.solver]
+
+    def _validate_X(self, X: Any, reset: bool, y: Any = "no_y") -> Any:
+        kw = dict(accept_sparse="csr", dtype=[np.float64, np.float32], order="C", reset=reset)
+        if isinstance(y, str) and y == "no_y":
+            X = validate_data(self, X, **kw)
+        else:
+            X, y = validate_data(self, X, y, y_numeric=self._regression, **kw)
+        if sp.issparse(X) and not X.has_canonical_format:
+            X = X.copy()
+            X.sum_duplicates()
+        if isinstance(X, np.ndarray):
+            # The binding compares dtype objects by identity; memmaps and unpickled arrays
+            # carry an equal but distinct float64 dtype object, so view with the canonical one.
+            X = np.asarray(X).view(np.dtype(X.dtype.type))
+        if self.kernel == "precomputed":
+            if sp.issparse(X):
+                raise TypeError("a precomputed kernel must be a dense array")
+            if reset and X.shape[0] != X.shape[1]:
+                raise ValueError(
+                    f"X should be a square kernel matrix for kernel='precomputed', got {X.shape}"
+                )
+        return X if isinstance(y, str) and y == "no_y" else (X, y)
+
+    def _gamma_value(self, X: Any) -> float:
+        if self.sigma is not None:  # paper 001 eqs. 127, 129: gamma = 1 / (2 sigma^2)
+            return 1.0 / (2.0 * float(self.sigma) ** 2)
+        if isinstance(self.gamma, str):
+            if self.gamma == "auto":
+                return 1.0 / X.shape[1]
+            if sp.issparse(X):
+                var = X.multiply(X).mean() - X.mean() ** 2
+            else:
+                var = X.var()
+            return 1.0 / (X.shape[1] * var) if var != 0 else 1.0
+        return float(self.gamma)
+
+    def _seed(self) -> int | None:
+        rs = getattr(self, "random_state", None)
+        if rs is None:
+            return None
+        if isinstance(rs, numbers.Integral):
+            return int(rs)
+        if isinstance(rs, np.random.RandomState):
+            return int(rs.randint(0, 2**31 - 1))
+        return int(np.random.default_rng(rs).integers(0, 2**31 - 1))
+
+    def _options(self, spec: KernelSolverSpec, n_threads: int) -> dict:
+        opts = dict(self.solver_options or {})
+        opts["tol"] = float(self.tol)
+        opts["max_iter"] = -1 if self.max_iter in (None, -1) else int(self.max_iter)
+        opts["cache_size"] = float(self.cache_size)
+        opts["shrinking"] = bool(self.shrinking)
+        opts["working_set"] = self.working_set
+        opts["n_threads"] = n_threads
+        opts["check_input"] = False  # validated here (finiteness included)
+        return opts
+
+    def _callback(self, spec: KernelSolverSpec) -> Callable[[dict], Any] | None:
+        user, show = self.callback, (_verbose_printer(spec.name) if self.verbose else None)
+        if user is None or show is None:
+            return user or show
+
+        def both(rec: dict) -> Any:
+            show(rec)
+            return user(rec)
+
+        return both
+
+    def _solve(
+        self,
+        spec: KernelSolverSpec,
+        Xc: Any,
+        rows: np.ndarray | None,
+        y: np.ndarray,
+        cost: np.ndarray,
+        formulation: str,
+        epsilon: float,
+        n_threads: int,
+        callback: Any = "default",
+    ) -> dict:
+        req = KernelFitRequest(
+            X=Xc,
+            rows=None if rows is None else np.ascontiguousarray(rows, dtype=np.int64),
+            y=np.ascontiguousarray(y, dtype=np.float64),
+            cost=np.ascontiguousarray(cost, dtype=np.float64),
+            kernel=self.kernel,
+            gamma=self._gamma_,
+            coef0=float(self.coef0),
+            degree=int(self.degree),
+            formulation=formulation,
+            epsilon=float(epsilon),
+            regularize_bias=bool(self.regularize_intercept),
+            options=self._options(spec, n_threads),
+            callback=self._callback(spec) if callback == "default" else callback,
+            random_state=self._seed(),
+        )
+        res = spec.fit(req)
+        if res["status"] == "max_iter":
+            warnings.warn(
+                f"{type(self).__name__} ({spec.name}): the solver stopped at max_iter="
+                f"{self.max_iter} before reaching tol; consider more iterations or scaling X",
+                ConvergenceWarning,
+                stacklevel=3,
+            )
+        elif res["status"] == "numerical_error":
+            raise FloatingPointError(
+                f"{type(self).__name__}: the dual objective became non-finite; check X and C"
+            )
+        return res
+
+    def _model_dict(self) -> dict:
+        return self._model
+
+    def _make_model(
+        self, X: Any, support: np.ndarray, dual_coef: np.ndarray, intercept: np.ndarray
+    ) -> None:
+        self.support_ = support.astype(np.int32)
+        if self.kernel == "precomputed":
+            self.support_vectors_ = np.empty((0, 0))
+            sv = None
+        else:
+            self.support_vectors_ = X[support]
+            if sp.issparse(X):
+                S = self.support_vectors_.tocsr()
+                sv = (
+                    np.asarray(S.data, dtype=np.float64),
+                    np.asarray(S.indices, dtype=np.int64),
+                    np.asarray(S.indptr, dtype=np.int64),
+                )
+            else:
+                sv = np.ascontiguousarray(self.support_vectors_, dtype=np.float64)
+        self.dual_coef_ = dual_coef
+        self.intercept_ = intercept
+        self._model = {
+            "task": "regression" if self._regression else "classification",
+            "solver": self.solver,
+            "loss": self.loss,
+            "kernel": self.kernel,
+            "gamma": self._gamma_,
+            "coef0": float(self.coef0),
+            "degree": int(self.degree),
+            "n_features": X.shape[1],
+            "classes": None
+            if self._regression
+            else np.asarray(self._classes_numeric(), dtype=np.float64),
+            "n_support": np.asarray(self.n_support_, dtype=np.int64),
+            "support": np.asarray(support, dtype=np.int64),
+            "dual_coef": np.ascontiguousarray(dual_coef, dtype=np.float64),
+            "intercept": np.ascontiguousarray(intercept, dtype=np.float64),
+            "sv": sv,
+        }
+
+    def _classes_numeric(self) -> np.ndarray:
+        # The C++ model only needs the class count for prediction; labels are mapped in Python.
+        return np.arange(len(self.classes_), dtype=np.float64)
+
+    def _raw_decision(self, X: Any) -> np.ndarray:
+        check_is_fitted(self, "_model")
+        X = self._validate_X(X, reset=False)
+        if self.kernel == "precomputed" and X.shape[1] != self.shape_fit_[0]:
+            raise ValueError(
+                f"X.shape[1] = {X.shape[1]} should be equal to {self.shape_fit_[0]}, the number "
+                "of samples at training time"
+            )
+        return _core.kernel_decision_function(
+            as_core_matrix(X), self._model_dict(), check_n_jobs(self.n_jobs)
+        )
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        tags.input_tags.pairwise = self.kernel == "precomputed"
+        return tags
+
+
+class SVC(ClassifierMixin, _BaseKernel):
+    """Kernel support vector classification (C-SVC) by SMO.
+
+    For each pair of classes (one-vs-one) with labels y_i in {-1, +1} it solves the Wolfe dual
+    (paper 001, eq. 19)
+
+        min_a 1/2 a^T Q a - e^T a,  0 <= a_i <= C_i,  y^T a = 0,  Q_ij = y_i y_j K(x_i, x_j)
+
+    with C_i = C * sample_weight_i * class_weight_{y_i}: the primal is
+    1/2 ||w||^2 + sum_i C_i max(0, 1 - y_i (w.phi(x_i) + b)) with an UNREGULARIZED bias b.
+    regularize_intercept=True solves instead the box-only dual with Q + y y^T (eq. 26), i.e.
+    the bias is regularized (1/2 b^2 added to the primal). loss="squared_hinge" solves the
+    L2-SVC dual with Q + D, D_ii = 1/(2 C_i), and no upper bound (eqs. 49-50): primal
+    1/2 ||w||^2 + sum_i C_i max(0, 1 - y_i f(x_i))^2.
+
+    Parameters follow scikit-learn's SVC: C, kernel ("linear", "poly", "rbf", "laplacian",
+    "sigmoid", "precomputed"), degree, gamma ("scale", "auto" or > 0; the gaussian's
+    sigma maps to gamma = 1 / (2 sigma^2)), coef0, shrinking, probability (Platt scaling fitted
+    by internal 5-fold cross-validation), tol (KKT gap), cache_size (MB), class_weight,
+    verbose, max_iter (-1 or None: no limit), decision_function_shape ("ovr" or "ovo"),
+    break_ties, random_state (for the probability folds). svmkit adds: solver ("smo"), loss
+    ("hinge" or "squared_hinge"), regularize_intercept, working_set ("second_order": Fan,
+    Chen and Lin 2005, as LIBSVM; or "max_violating_pair": Keerthi's b_up/b_low), n_jobs
+    (OpenMP threads), solver_options (further SmoOptions fields), callback (called with a
+    dict every history_interval iterations; returning False stops), sigma (paper 001's
+    gaussian/laplacian width: when given, gamma = 1 / (2 sigma^2) replaces gamma).
+    kernel="gaussian" is an alias of "rbf".
+
+    Attributes: support_, support_vectors_, dual_coef_ (n_classes-1, n_SV) in scikit-learn's
+    layout, intercept_, n_support_, classes_, fit_status_ (0 converged, 1 not), n_iter_ (per
+    pair), shape_fit_, result_ (solver results per pair, with history), probA_, probB_.
+    """
+
+    def __init__(
+        self,
+        *,
+        C: float = 1.0,
+        kernel: str = "rbf",
+        degree: int = 3,
+        gamma: Any = "scale",
+        coef0: float = 0.0,
+        shrinking: bool = True,
+        probability: bool = False,
+        tol: float = 1e-3,
+        cache_size: float = 200,
+        class_weight: Any = None,
+        verbose: int = 0,
+        max_iter: int | None = -1,
+        decision_function_shape: str = "ovr",
+        break_ties: bool = False,
+        random_state: Any = None,
+        solver: str = "smo",
+        loss: str = "hinge",
+        regularize_intercept: bool = False,
+        working_set: str = "second_order",
+        n_jobs: int | None = None,
+        solver_options: dict | None = None,
+        callback: Callable[[dict], Any] | None = None,
+        sigma: float | None = None,
+    ) -> None:
+        self.C = C
+        self.kernel = kernel
+        self.degree = degree
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.shrinking = shrinking
+        self.probability = probability
+        self.tol = tol
+        self.cache_size = cache_size
+        self.class_weight = class_weight
+        self.verbose = verbose
+        self.max_iter = max_iter
+        self.decision_function_shape = decision_function_shape
+        self.break_ties = break_ties
+        self.random_state = random_state
+        self.solver = solver
+        self.loss = loss
+        self.regularize_intercept = regularize_intercept
+        self.working_set = working_set
+        self.n_jobs = n_jobs
+        self.solver_options = solver_options
+        self.callback = callback
+        self.sigma = sigma
+
+    def fit(self, X: Any, y: Any, sample_weight: Any = None) -> SVC:
+        """Fit the one-vs-one SVMs. X: (n_samples, n_features) array or sparse matrix."""
+        spec = self._check_common()
+        check_choice(self.loss, "loss", ("hinge", "squared_hinge"))
+        check_choice(self.decision_function_shape, "decision_function_shape", ("ovr", "ovo"))
+        check_scalar_param(self.probability, "probability", kind=(bool, np.bool_))
+        check_scalar_param(self.break_ties, "break_ties", kind=(bool, np.bool_))
+        if self.break_ties and self.decision_function_shape == "ovo":
+            raise ValueError(
+                "break_ties must be False when decision_function_shape is 'ovo'"
+            )
+        formulation = "svc_squared_hinge" if self.loss == "squared_hinge" else "svc"
+        if formulation not in spec.formulations:
+            raise ValueError(f"solver {spec.name!r} does not handle loss={self.loss!r}")
+        n_threads = check_n_jobs(self.n_jobs)
+        X, y = self._validate_X(X, reset=True, y=y)
+        check_classification_targets(y)
+        classes, y_idx = np.unique(y, return_inverse=True)
+        if classes.shape[0] < 2:
+            raise ValueError(
+                "The number of classes has to be greater than one; got 1 class "
+                f"({classes[0]!r}) in the data"
+            )
+        sw = check_sample_weight(sample_weight, X.shape[0])
+        if not np.any(sw > 0):
+            raise ValueError(
+                "Invalid input - all samples have zero or negative weights (sample_weight)"
+            )
+        cw = compute_class_weight(self.class_weight, classes=classes, y=y)
+        cost = float(self.C) * sw * cw[y_idx]
+        self.classes_ = classes
+        self._gamma_ = self._gamma_value(X)
+        self.shape_fit_ = X.shape
+        Xc = as_core_matrix(X)
+        k = classes.shape[0]
+        coefs, biases, results = {}, [], []
+        for a in range(k):
+            for b in range(a + 1, k):
+                rows = np.flatnonzero(((y_idx == a) | (y_idx == b)) & (cost > 0))
+                yp = np.where(y_idx[rows] == a, 1.0, -1.0)
+                res = self._solve(spec, Xc, rows, yp, cost[rows], formulation, 0.0, n_threads)
+                coefs[(a, b)] = (rows, res["dual_coef"])
+                biases.append(res["bias"])
+                results.append(res)
+        self.result_ = results
+        self.n_iter_ = np.array([r["iterations"] for r in results], dtype=np.int32)
+        self.fit_status_ = int(any(r["status"] != "converged" for r in results))
+        # Support vectors: samples with a nonzero coefficient in any pair, by class then index.
+        is_sv = np.zeros(X.shape[0], dtype=bool)
+        for rows, dc in coefs.values():
+            is_sv[rows[dc != 0]] = True
+        support = np.concatenate([np.flatnonzero(is_sv & (y_idx == c)) for c in range(k)])
+        self.n_support_ = np.array([np.sum(is_sv & (y_idx == c)) for c in range(k)], np.int32)
+        pos = np.full(X.shape[0], -1)
+        pos[support] = np.arange(support.shape[0])
+        dual = np.zeros((k - 1, support.shape[0]))
+        for (a, b), (rows, dc) in coefs.items():
+            nz = dc != 0
+            r, c = rows[nz], dc[nz]
+            in_a = y_idx[r] == a
+            dual[b - 1, pos[r[in_a]]] = c[in_a]
+            dual[a, pos[r[~in_a]]] = c[~in_a]
+        intercept = np.asarray(biases, dtype=np.float64)
+        if k == 2:  # scikit-learn's public sign: classes_[1] is the positive class
+            dual, intercept = -dual, -intercept
+        self._make_model(X, support, dual, intercept)
+        if self.probability:
+            self._fit_platt(spec, X, Xc, y_idx, cost, formulation, n_threads)
+        else:
+            self.probA_ = np.empty(0)
+            self.probB_ = np.empty(0)
+        return self
+
+    # -- probability -----------------------------------------------------------------------
+    def _fit_platt(self, spec, X, Xc, y_idx, cost, formulation, n_threads) -> None:
+        rng = np.random.RandomState(self._seed() if self._seed() is not None else 0)
+        k = len(self.classes_)
+        A, B = [], []
+        for a in range(k):
+            for b in range(a + 1, k):
+                rows = np.flatnonzero(((y_idx == a) | (y_idx == b)) & (cost > 0))
+                yp = np.where(y_idx[rows] == a, 1.0, -1.0)
+                perm = rng.permutation(rows.shape[0])
+                folds = np.array_split(perm, 5)
+                dec = np.zeros(rows.shape[0])
+                for f in folds:
+                    train = np.setdiff1d(perm, f)
+                    yt = yp[train]
+                    if np.all(yt == yt[0]):
+                        dec[f] = yt[0]
+                        continue
+                    res = self._solve(
+                        spec, Xc, rows[train], yt, cost[rows[train]], formulation, 0.0,
+                        n_threads, callback=None,
+                    )
+                    nz = res["dual_coef"] != 0
+                    sv_rows = rows[train][nz]
+                    model = dict(self._model)
+                    model.update(
+                        task="regression",
+                        classes=None,
+                        n_support=np.array([nz.sum()], dtype=np.int64),
+                        support=sv_rows.astype(np.int64),
+                        dual_coef=res["dual_coef"][nz][None, :],
+                        intercept=np.array([res["bias"]]),
+                        sv=None if self.kernel == "precomputed" else _sv_payload(X[sv_rows]),
+                    )
+                    Xf = X[rows[f]]
+                    dec[f] = _core.kernel_decision_function(as_core_matrix(Xf), model, n_threads)[
+                        :, 0
+                    ]
+                pa, pb = _platt_sigmoid(dec, yp)
+                A.append(pa)
+                B.append(pb)
+        self.probA_ = np.array(A)
+        self.probB_ = np.array(B)
+
+    def _check_proba(self) -> None:
+        check_is_fitted(self, "_model")
+        if not self.probability:
+            raise AttributeError(
+                "predict_proba is not available when probability=False; refit with "
+                "probability=True"
+            )
+
+    @available_if(lambda self: self.probability)
+    def predict_proba(self, X: Any) -> np.ndarray:
+        """Class probabilities from Platt-scaled pair values and pairwise coupling."""
+        self._check_proba()
+        raw = self._raw_decision(X)
+        k = len(self.classes_)
+        if k == 2:
+            raw = -raw  # internal orientation: the first class of the pair is +1
+        # P(first class of pair) = 1 / (1 + exp(A f + B)).
+        p = _sigmoid_pred(raw * self.probA_[None, :] + self.probB_[None, :])
+        if k == 2:
+            return np.column_stack([p[:, 0], 1.0 - p[:, 0]])
+        return _pairwise_coupling(p, k)
+
+    @available_if(lambda self: self.probability)
+    def predict_log_proba(self, X: Any) -> np.ndarray:
+        return np.log(self.predict_proba(X))
+
+    # -- prediction ------------------------------------------------------------------------
+    def decision_function(self, X: Any) -> np.ndarray:
+        """Binary: (n,) values (> 0 means classes_[1]); else (n, k) "ovr" or (n, k(k-1)/2)."""
+        raw = self._raw_decision(X)
+        k = len(self.classes_)
+        if k == 2:
+            return raw[:, 0]
+        if self.decision_function_shape == "ovr":
+            return _core.ovo_to_ovr(raw, k)
+        return raw
+
+    def predict(self, X: Any) -> np.ndarray:
+        check_is_fitted(self, "_model")
+        k = len(self.classes_)
+        if self.break_ties and self.decision_function_shape == "ovr" and k > 2:
+            return self.classes_[np.argmax(self.decision_function(X), axis=1)]
+        X = self._validate_X(X, reset=False)
+        if self.kernel == "precomputed" and X.shape[1] != self.shape_fit_[0]:
+            raise ValueError(
+                f"X.shape[1] = {X.shape[1]} should be equal to {self.shape_fit_[0]}, the number "
+                "of samples at training time"
+            )
+        idx = _core.kernel_predict_class_indices(
+            as_core_matrix(X), self._model, check_n_jobs(self.n_jobs)
+        )
+        return self.classes_[idx]
+
+
+class SVR(RegressorMixin, _BaseKernel):
+    """Kernel epsilon-support vector regression by SMO.
+
+    Solves the Wolfe dual of paper 001 (eq. 80) with a = [a+; a-] as one 2n-variable problem:
+
+        min 1/2 (a+ - a-)^T K (a+ - a-) + eps e^T (a+ + a-) - y^T (a+ - a-),
+        0 <= a+_i, a-_i <= C_i,  e^T (a+ - a-) = 0
+
+    (primal 1/2 ||w||^2 + sum_i C_i max(0, |y_i - f(x_i)| - eps), UNREGULARIZED bias);
+    regularize_intercept=True solves the box-only dual with K + 1 (eq. 84, regularized bias).
+    C_i = C * sample_weight_i. Parameters as scikit-learn's SVR plus solver, working_set,
+    regularize_intercept, n_jobs, solver_options, callback (see SVC).
+    """
+
+    _regression = True
+
+    def __init__(
+        self,
+        *,
+        kernel: str = "rbf",
+        degree: int = 3,
+        gamma: Any = "scale",
+        coef0: float = 0.0,
+        tol: float = 1e-3,
+        C: float = 1.0,
+        epsilon: float = 0.1,
+        shrinking: bool = True,
+        cache_size: float = 200,
+        verbose: int = 0,
+        max_iter: int | None = -1,
+        solver: str = "smo",
+        loss: str = "epsilon_insensitive",
+        regularize_intercept: bool = False,
+        working_set: str = "second_order",
+        n_jobs: int | None = None,
+        solver_options: dict | None = None,
+        callback: Callable[[dict], Any] | None = None,
+        sigma: float | None = None,
+    ) -> None:
+        self.kernel = kernel
+        self.degree = degree
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.tol = tol
+        self.C = C
+        self.epsilon = epsilon
+        self.shrinking = shrinking
+        self.cache_size = cache_size
+        self.verbose = verbose
+        self.max_iter = max_iter
+        self.solver = solver
+        self.loss = loss
+        self.regularize_intercept = regularize_intercept
+        self.working_set = working_set
+        self.n_jobs = n_jobs
+        self.solver_options = solver_options
+        self.callback = callback
+        self.sigma = sigma
+
+    def fit(self, X: Any, y: Any, sample_weight: Any = None) -> SVR:
+        """Fit the regression. X: (n_samples, n_features) array or sparse matrix."""
+        spec = self._check_common()
+        check_choice(self.loss, "loss", ("epsilon_insensitive",))
+        check_scalar_param(self.epsilon, "epsilon", low=0.0)
+        if "svr" not in spec.formulations:
+            raise ValueError(f"solver {spec.name!r} does not handle SVR")
+        n_threads = check_n_jobs(self.n_jobs)
+        X, y = self._validate_X(X, reset=True, y=y)
+        y = np.asarray(y, dtype=np.float64)
+        sw = check_sample_weight(sample_weight, X.shape[0])
+        if not np.any(sw > 0):
+            raise ValueError(
+                "Invalid input - all samples have zero or negative weights (sample_weight)"
+            )
+        cost = float(self.C) * sw
+        self._gamma_ = self._gamma_value(X)
+        self.shape_fit_ = X.shape
+        rows = np.flatnonzero(cost > 0)
+        res = self._solve(
+            spec, as_core_matrix(X), rows, y[rows], cost[rows], "svr", self.epsilon, n_threads
+        )
+        self.result_ = [res]
+        self.n_iter_ = int(res["iterations"])
+        self.fit_status_ = int(res["status"] != "converged")
+        nz = res["dual_coef"] != 0
+        support = rows[nz]
+        self.n_support_ = np.array([support.shape[0]], dtype=np.int32)
+        self._make_model(X, support, res["dual_coef"][nz][None, :], np.array([res["bias"]]))
+        return self
+
+    def predict(self, X: Any) -> np.ndarray:
+        return self._raw_decision(X)[:, 0]
+
+
+def _sv_payload(S: Any) -> Any:
+    if sp.issparse(S):
+        S = S.tocsr()
+        return (
+            np.asarray(S.data, dtype=np.float64),
+            np.asarray(S.indices, dtype=np.int64),
+            np.asarray(S.indptr, dtype=np.int64),
+        )
+    return np.ascontiguousarray(S, dtype=np.float64)
+
+
+def _sigmoid_pred(z: np.ndarray) -> np.ndarray:
+    out = np.empty_like(z)
+    pos = z >= 0
+    e = np.exp(-z[pos])
+    out[pos] = e / (1.0 + e)
+    out[~pos] = 1.0 / (1.0 + np.exp(z[~pos]))
+    return out
+
+
+def _platt_sigmoid(dec: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    """Platt's sigmoid P(y=1|f) = 1 / (1 + exp(A f + B)) by Newton's method with a backtracking
+    line search on the regularized targets of Lin, Lin and Weng (2007)."""
+    n_pos = float(np.sum(y > 0))
+    n_neg = float(y.shape[0] - n_pos)
+    hi, lo = (n_pos + 1.0) / (n_pos + 2.0), 1.0 / (n_neg + 2.0)
+    t = np.where(y > 0, hi, lo)
+    A, B = 0.0, float(np.log((n_neg + 1.0) / (n_pos + 1.0)))
+
+    def fval(A: float, B: float) -> float:
+        z = dec * A + B
+        return float(np.sum(np.where(z >= 0, t * z + np.log1p(np.exp(-z)),
+                                     (t - 1.0) * z + np.log1p(np.exp(z)))))
+
+    f = fval(A, B)
+    for _ in range(100):
+        z = dec * A + B
+        p = _sigmoid_pred(z)  # = 1 / (1 + exp(z))
+        q = 1.0 - p
+        d2 = p * q
+        h11 = float(np.sum(dec * dec * d2)) + 1e-12
+        h22 = float(np.sum(d2)) + 1e-12
+        h21 = float(np.sum(dec * d2))
+        d1 = t - p
+        g1, g2 = float(np.sum(dec * d1)), float(np.sum(d1))
+        if abs(g1) < 1e-5 and abs(g2) < 1e-5:
+            break
+        det = h11 * h22 - h21 * h21
+        dA = -(h22 * g1 - h21 * g2) / det
+        dB = -(-h21 * g1 + h11 * g2) / det
+        gd = g1 * dA + g2 * dB
+        step = 1.0
+        while step >= 1e-10:
+            nA, nB = A + step * dA, B + step * dB
+            nf = fval(nA, nB)
+            if nf < f + 1e-4 * step * gd:
+                A, B, f = nA, nB, nf
+                break
+            step /= 2.0
+        else:
+            break
+    return A, B
+
+
+def _pairwise_coupling(p: np.ndarray, k: int) -> np.ndarray:
+    """Wu, Lin and Weng (2004), method 2: solve min_p sum_{i != j} (r_ji p_i - r_ij p_j)^2 over
+    the simplex (a (k+1) x (k+1) linear system per sample)."""
+    n = p.shape[0]
+    out = np.empty((n, k))
+    eps = 1e-7
+    for s in range(n):
+        r = np.zeros((k, k))
+        idx = 0
+        for a in range(k):
+            for b in range(a + 1, k):
+                v = min(max(p[s, idx], eps), 1 - eps)
+                r[a, b], r[b, a] = v, 1 - v
+                idx += 1
+        Q = -r.T * r
+        np.fill_diagonal(Q, 0.0)
+        np.fill_diagonal(Q, np.sum(r.T**2, axis=1) - np.diag(r.T**2))
+        M = np.zeros((k + 1, k + 1))
+        M[:k, :k] = Q
+        M[:k, k] = 1.0
+        M[k, :k] = 1.0
+        rhs = np.zeros(k + 1)
+        rhs[k] = 1.0
+        sol = np.linalg.lstsq(M, rhs, rcond=None)[0][:k]
+        sol = np.clip(sol, 0.0, None)
+        out[s] = sol / sol.sum()
+    return out

@@ -1,0 +1,536 @@
+"""SVC/SVR by SMO against LIBSVM (scikit-learn), clarabel and the KKT conditions."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+import svmkit
+from sklearn import svm as sksvm
+from sklearn.datasets import (
+    load_breast_cancer,
+    load_diabetes,
+    load_digits,
+    load_svmlight_file,
+    load_wine,
+    make_circles,
+    make_moons,
+)
+from sklearn.metrics.pairwise import pairwise_kernels
+from sklearn.preprocessing import MinMaxScaler, StandardScaler
+from sklearn.utils.estimator_checks import parametrize_with_checks
+from svmkit import _core
+
+TOL = 1e-7
+
+
+def _scaled(X):
+    return StandardScaler().fit_transform(X)
+
+
+def _kernel_matrix(X, Y, kernel, gamma, coef0=0.0, degree=3):
+    if kernel == "laplacian":
+        from scipy.spatial.distance import cdist
+
+        return np.exp(-gamma * cdist(X, Y, "cityblock"))
+    if kernel == "precomputed":
+        return X
+    return pairwise_kernels(X, Y, metric=kernel, gamma=gamma, coef0=coef0, degree=degree,
+                            filter_params=True)
+
+
+def _svc_dual(coef, K):
+    """LIBSVM's minimized dual 1/2 a'Qa - e'a from signed coefficients y_i a_i."""
+    return 0.5 * coef @ K @ coef - np.abs(coef).sum()
+
+
+def _binary(name):
+    if name == "breast_cancer":
+        X, y = load_breast_cancer(return_X_y=True)
+        return _scaled(X)[:300], y[:300]
+    if name == "moons":
+        return make_moons(300, noise=0.25, random_state=0)
+    if name == "circles":
+        return make_circles(300, noise=0.1, factor=0.5, random_state=1)
+    raise KeyError(name)
+
+
+KERNELS = [
+    ("rbf", {}),
+    ("linear", {}),
+    ("poly", {"degree": 3, "coef0": 1.0}),
+    ("sigmoid", {"coef0": 0.0, "gamma": 0.01}),
+]
+
+
+def _compare_binary(X, y, kernel, params, C=1.0, ws="second_order"):
+    mine = svmkit.SVC(kernel=kernel, C=C, tol=TOL, working_set=ws, **params).fit(X, y)
+    ref = sksvm.SVC(kernel=kernel, C=C, tol=TOL, **params).fit(X, y)
+    g = mine._gamma_
+    K = _kernel_matrix(X, X, kernel, g, params.get("coef0", 0.0), params.get("degree", 3))
+    a = np.zeros(len(y))
+    a[mine.support_] = mine.dual_coef_[0]
+    b = np.zeros(len(y))
+    b[ref.support_] = ref.dual_coef_[0]
+    fa, fb = _svc_dual(a, K), _svc_dual(b, K)
+    assert abs(fa - fb) <= 1e-4 * abs(fb)
+    da, db = mine.decision_function(X), ref.decision_function(X)
+    assert np.max(np.abs(da - db)) <= 1e-3 * max(1.0, np.max(np.abs(db)))
+    assert np.mean(mine.predict(X) == ref.predict(X)) >= 0.999
+    assert mine.result_[0]["optimality"] < TOL
+    assert mine.fit_status_ == 0
+    return mine, ref
+
+
+@pytest.mark.parametrize("data", ["breast_cancer", "moons", "circles"])
+@pytest.mark.parametrize("kernel,params", KERNELS)
+def test_svc_matches_libsvm(data, kernel, params):
+    X, y = _binary(data)
+    _compare_binary(X, y, kernel, params)
+
+
+@pytest.mark.parametrize("ws", ["second_order", "max_violating_pair"])
+@pytest.mark.parametrize("C", [0.1, 10.0])
+def test_svc_working_sets_and_C(ws, C):
+    X, y = _binary("moons")
+    _compare_binary(X, y, "rbf", {}, C=C, ws=ws)
+
+
+def test_laplacian_against_independent_qp():
+    """LIBSVM has no laplacian kernel: check against clarabel on the same dual."""
+    X, y = _binary("moons")
+    X, y = X[:150], y[:150]
+    m = svmkit.SVC(kernel="laplacian", gamma=0.5, tol=TOL).fit(X, y)
+    K = _kernel_matrix(X, X, "laplacian", 0.5)
+    ys = np.where(y == 1, 1.0, -1.0)
+    a, _ = _clarabel_qp(ys[:, None] * K * ys[None, :], -np.ones(len(y)), np.ones(len(y)), ys)
+    coef = np.zeros(len(y))
+    coef[m.support_] = m.dual_coef_[0]
+    assert abs(_svc_dual(coef, K) - _svc_dual(a * ys, K)) <= 1e-4 * abs(_svc_dual(a * ys, K))
+    assert m.result_[0]["optimality"] < TOL
+
+
+def _clarabel_qp(P, q, upper, eq=None):
+    """min 1/2 a'Pa + q'a, 0 <= a <= upper (inf allowed), optional eq'a = 0."""
+    import clarabel
+
+    n = len(q)
+    rows, b, cones = [], [], []
+    if eq is not None:
+        rows.append(sp.csc_matrix(eq[None, :]))
+        b.append(np.zeros(1))
+        cones.append(clarabel.ZeroConeT(1))
+    rows.append(-sp.identity(n, format="csc"))
+    b.append(np.zeros(n))
+    fin = np.isfinite(upper)
+    if fin.any():
+        rows.append(sp.identity(n, format="csc")[fin])
+        b.append(upper[fin])
+    cones.append(clarabel.NonnegativeConeT(n + int(fin.sum())))
+    A = sp.vstack(rows).tocsc()
+    s = clarabel.DefaultSettings()
+    s.verbose = False
+    s.tol_gap_abs = s.tol_gap_rel = 1e-10
+    sol = clarabel.DefaultSolver(sp.csc_matrix(np.triu(P)), q, A, np.concatenate(b), cones, s)
+    r = sol.solve()
+    a = np.array(r.x)
+    return a, 0.5 * a @ P @ a + q @ a
+
+
+@pytest.mark.parametrize("kernel", ["rbf", "linear"])
+def test_squared_hinge_dual_against_clarabel(kernel):
+    X, y = _binary("breast_cancer")
+    X, y = X[:200], y[:200]
+    C = 0.7
+    m = svmkit.SVC(kernel=kernel, loss="squared_hinge", C=C, tol=TOL).fit(X, y)
+    K = _kernel_matrix(X, X, kernel, m._gamma_)
+    ys = np.where(y == 1, 1.0, -1.0)
+    P = ys[:, None] * K * ys[None, :] + np.eye(len(y)) / (2 * C)
+    a_ref, f_ref = _clarabel_qp(P, -np.ones(len(y)), np.full(len(y), np.inf), ys)
+    a = np.zeros(len(y))
+    a[m.support_] = m.dual_coef_[0] * ys[m.support_]
+    f = 0.5 * a @ P @ a - a.sum()
+    assert abs(f - f_ref) <= 1e-6 * abs(f_ref)
+    assert m.result_[0]["optimality"] < TOL
+
+
+@pytest.mark.parametrize("loss", ["hinge", "squared_hinge"])
+def test_regularized_bias_against_clarabel(loss):
+    X, y = _binary("moons")
+    C = 2.0
+    m = svmkit.SVC(kernel="rbf", gamma=1.0, C=C, loss=loss, regularize_intercept=True,
+                   tol=TOL).fit(X, y)
+    K = _kernel_matrix(X, X, "rbf", 1.0)
+    ys = np.where(y == 1, 1.0, -1.0)
+    P = ys[:, None] * (K + 1.0) * ys[None, :]
+    upper = np.full(len(y), C)
+    if loss == "squared_hinge":
+        P = P + np.eye(len(y)) / (2 * C)
+        upper = np.full(len(y), np.inf)
+    a_ref, f_ref = _clarabel_qp(P, -np.ones(len(y)), upper)
+    a = np.zeros(len(y))
+    a[m.support_] = m.dual_coef_[0] * ys[m.support_]
+    f = 0.5 * a @ P @ a - a.sum()
+    assert abs(f - f_ref) <= 1e-6 * abs(f_ref)
+    # The bias is the coordinate of the constant feature: b = sum_i y_i a_i.
+    assert m.intercept_[0] == pytest.approx(np.sum(a * ys), rel=1e-9, abs=1e-12)
+    dec = K @ (a * ys) + np.sum(a * ys)
+    assert np.allclose(m.decision_function(X), dec, atol=1e-8)
+
+
+def test_svr_regularized_bias_against_clarabel():
+    X, y = load_diabetes(return_X_y=True)
+    X, y = _scaled(X)[:150], (y[:150] - y.mean()) / y.std()
+    C, eps = 1.0, 0.1
+    m = svmkit.SVR(C=C, epsilon=eps, gamma=0.1, regularize_intercept=True, tol=TOL).fit(X, y)
+    K = _kernel_matrix(X, X, "rbf", 0.1) + 1.0
+    n = len(y)
+    P = np.block([[K, -K], [-K, K]])
+    q = np.concatenate([eps - y, eps + y])
+    a_ref, f_ref = _clarabel_qp(P, q, np.full(2 * n, C))
+    beta = np.zeros(n)
+    beta[m.support_] = m.dual_coef_[0]
+    f = 0.5 * beta @ K @ beta + eps * np.abs(beta).sum() - y @ beta
+    assert abs(f - f_ref) <= 1e-6 * abs(f_ref)
+
+
+@pytest.mark.parametrize("kernel,params", KERNELS[:3] + [("laplacian", {"gamma": 0.1})])
+def test_svr_matches_libsvm(kernel, params):
+    X, y = load_diabetes(return_X_y=True)
+    X, y = _scaled(X)[:300], (y[:300] - y.mean()) / y.std()
+    mine = svmkit.SVR(kernel=kernel, C=1.0, epsilon=0.1, tol=TOL, **params).fit(X, y)
+    K = _kernel_matrix(X, X, kernel, mine._gamma_, params.get("coef0", 0.0))
+    beta = np.zeros(len(y))
+    beta[mine.support_] = mine.dual_coef_[0]
+    f = 0.5 * beta @ K @ beta + 0.1 * np.abs(beta).sum() - y @ beta
+    assert mine.result_[0]["optimality"] < TOL
+    if kernel == "laplacian":  # not in LIBSVM: independent QP instead
+        n = len(y)
+        P = np.block([[K, -K], [-K, K]])
+        q = np.concatenate([0.1 - y, 0.1 + y])
+        e = np.concatenate([np.ones(n), -np.ones(n)])
+        _, f_ref = _clarabel_qp(P, q, np.ones(2 * n), e)
+        assert abs(f - f_ref) <= 1e-4 * abs(f_ref)
+        return
+    ref = sksvm.SVR(kernel=kernel, C=1.0, epsilon=0.1, tol=TOL, **params).fit(X, y)
+    b = np.zeros(len(y))
+    b[ref.support_] = ref.dual_coef_[0]
+    f_ref = 0.5 * b @ K @ b + 0.1 * np.abs(b).sum() - y @ b
+    assert abs(f - f_ref) <= 1e-4 * abs(f_ref)
+    pa, pb = mine.predict(X), ref.predict(X)
+    assert np.max(np.abs(pa - pb)) <= 1e-3 * max(1.0, np.max(np.abs(pb)))
+
+
+@pytest.mark.parametrize("shape", ["ovr", "ovo"])
+@pytest.mark.parametrize("data", ["wine", "digits"])
+def test_multiclass_matches_libsvm(shape, data):
+    if data == "wine":
+        X, y = load_wine(return_X_y=True)
+        X = _scaled(X)
+    else:
+        X, y = load_digits(return_X_y=True)
+        X, y = X[:500] / 16.0, y[:500]
+    kw = dict(C=3.0, tol=1e-6, decision_function_shape=shape)
+    a = svmkit.SVC(**kw).fit(X, y)
+    b = sksvm.SVC(**kw).fit(X, y)
+    np.testing.assert_array_equal(a.n_support_, b.n_support_)
+    np.testing.assert_array_equal(a.support_, b.support_)
+    np.testing.assert_allclose(a.dual_coef_, b.dual_coef_, atol=1e-4)
+    np.testing.assert_allclose(a.intercept_, b.intercept_, atol=1e-4)
+    da, db = a.decision_function(X), b.decision_function(X)
+    assert da.shape == db.shape
+    assert np.max(np.abs(da - db)) <= 1e-3 * max(1.0, np.abs(db).max())
+    assert np.mean(a.predict(X) == b.predict(X)) >= 0.999
+    bt = svmkit.SVC(break_ties=True, **kw).fit(X, y) if shape == "ovr" else None
+    if bt is not None:
+        ref = sksvm.SVC(break_ties=True, **kw).fit(X, y)
+        assert np.mean(bt.predict(X) == ref.predict(X)) >= 0.999
+
+
+def test_class_and_sample_weight_match_libsvm():
+    X, y = _binary("breast_cancer")
+    rng = np.random.RandomState(0)
+    sw = rng.uniform(0.2, 3.0, len(y))
+    sw[:5] = 0.0
+    kw = dict(C=2.0, tol=TOL, class_weight={0: 3.0, 1: 0.5})
+    a = svmkit.SVC(**kw).fit(X, y, sample_weight=sw)
+    b = sksvm.SVC(**kw).fit(X, y, sample_weight=sw)
+    np.testing.assert_allclose(a.decision_function(X), b.decision_function(X), atol=1e-3)
+    assert not set(a.support_) & set(range(5))
+    bal = svmkit.SVC(class_weight="balanced", tol=TOL).fit(X, y)
+    ref = sksvm.SVC(class_weight="balanced", tol=TOL).fit(X, y)
+    np.testing.assert_allclose(bal.decision_function(X), ref.decision_function(X), atol=1e-3)
+    Xr, yr = load_diabetes(return_X_y=True)
+    Xr, yr = _scaled(Xr)[:200], (yr[:200] - yr.mean()) / yr.std()
+    swr = rng.uniform(0.5, 2.0, len(yr))
+    r1 = svmkit.SVR(tol=TOL).fit(Xr, yr, sample_weight=swr)
+    r2 = sksvm.SVR(tol=TOL).fit(Xr, yr, sample_weight=swr)
+    np.testing.assert_allclose(r1.predict(Xr), r2.predict(Xr), atol=1e-3)
+
+
+def test_sparse_float32_and_precomputed_match_dense():
+    X, y = _binary("breast_cancer")
+    dense = svmkit.SVC(tol=TOL).fit(X, y)
+    Xs = sp.csr_matrix(np.where(np.abs(X) < 0.5, 0.0, X))
+    ref = sksvm.SVC(tol=TOL).fit(Xs, y)
+    mine = svmkit.SVC(tol=TOL).fit(Xs, y)
+    np.testing.assert_allclose(mine.decision_function(Xs), ref.decision_function(Xs), atol=1e-3)
+    f32 = svmkit.SVC(tol=TOL).fit(X.astype(np.float32), y)
+    np.testing.assert_allclose(f32.decision_function(X), dense.decision_function(X), atol=1e-3)
+    K = _kernel_matrix(X, X, "rbf", dense._gamma_)
+    pre = svmkit.SVC(kernel="precomputed", tol=TOL).fit(K, y)
+    np.testing.assert_allclose(pre.decision_function(K), dense.decision_function(X), atol=1e-3)
+    refp = sksvm.SVC(kernel="precomputed", tol=TOL).fit(K, y)
+    np.testing.assert_allclose(pre.decision_function(K), refp.decision_function(K), atol=1e-3)
+
+
+def test_cache_size_bound_and_no_shrinking():
+    X, y = make_moons(1500, noise=0.3, random_state=0)
+    big = svmkit.SVC(tol=1e-5, cache_size=200).fit(X, y)
+    small = svmkit.SVC(tol=1e-5, cache_size=0.2, shrinking=False).fit(X, y)
+    assert small.result_[0]["cache_peak_mb"] <= 0.2 + 1e-9
+    assert big.result_[0]["cache_peak_mb"] > 0.2
+    assert small.result_[0]["kernel_rows"] > big.result_[0]["kernel_rows"]
+    ref = sksvm.SVC(tol=1e-5).fit(X, y)
+    for m in (big, small):
+        np.testing.assert_allclose(m.decision_function(X), ref.decision_function(X), atol=1e-3)
+
+
+def test_probability_platt():
+    X, y = load_wine(return_X_y=True)
+    X = _scaled(X)
+    m = svmkit.SVC(probability=True, random_state=0).fit(X, y)
+    p = m.predict_proba(X)
+    assert p.shape == (len(y), 3)
+    np.testing.assert_allclose(p.sum(axis=1), 1.0)
+    assert np.mean(p.argmax(1) == np.searchsorted(m.classes_, m.predict(X))) > 0.95
+    np.testing.assert_allclose(np.exp(m.predict_log_proba(X)), p)
+    with pytest.warns(FutureWarning):
+        ref = sksvm.SVC(probability=True, random_state=0).fit(X, y)
+    # Different random folds: close, not equal.
+    assert np.max(np.abs(p - ref.predict_proba(X))) < 0.15
+    Xb, yb = _binary("moons")
+    mb = svmkit.SVC(probability=True, random_state=0).fit(Xb, yb)
+    pb = mb.predict_proba(Xb)
+    assert np.mean((pb[:, 1] > 0.5) == (mb.decision_function(Xb) > 0)) > 0.97
+    with pytest.raises(AttributeError, match="has no attribute 'predict_proba'"):
+        svmkit.SVC().fit(Xb, yb).predict_proba(Xb)
+
+
+def test_save_load_round_trip(tmp_path):
+    X, y = load_wine(return_X_y=True)
+    X = _scaled(X)
+    for est in (svmkit.SVC(kernel="poly", coef0=1.0), svmkit.SVC(probability=True,
+                                                                 random_state=0)):
+        est.fit(X, y + 1)
+        svmkit.save_model(est, tmp_path / "m.txt")
+        back = svmkit.load_model(tmp_path / "m.txt")
+        np.testing.assert_array_equal(back.predict(X), est.predict(X))
+        np.testing.assert_allclose(back.decision_function(X), est.decision_function(X))
+        if est.probability:
+            np.testing.assert_allclose(back.predict_proba(X), est.predict_proba(X))
+    Xs = sp.csr_matrix(np.where(np.abs(X) < 0.5, 0.0, X))
+    r = svmkit.SVR(kernel="laplacian").fit(Xs, X[:, 0])
+    svmkit.save_model(r, tmp_path / "r.txt")
+    back = svmkit.load_model(tmp_path / "r.txt")
+    np.testing.assert_allclose(back.predict(Xs), r.predict(Xs))
+    assert "kind kernel" in (tmp_path / "r.txt").read_text()
+    lin = svmkit.LinearSVC().fit(X, y)
+    svmkit.save_model(lin, tmp_path / "l.txt")
+    assert isinstance(svmkit.load_model(tmp_path / "l.txt"), svmkit.LinearSVC)
+    (tmp_path / "bad.txt").write_text("svmkit_model 1\nkind kernel\nkernel nope\nend\n")
+    with pytest.raises(ValueError, match="unknown kernel"):
+        svmkit.load_model(tmp_path / "bad.txt")
+
+
+def test_history_callback_and_interrupt():
+    X, y = make_moons(2000, noise=0.3, random_state=0)
+    seen = []
+    m = svmkit.SVC(C=10.0, solver_options={"history_interval": 50},
+                   callback=lambda r: seen.append(r) or True).fit(X, y)
+    assert len(seen) >= 2 and all(np.isfinite(r["optimality"]) for r in seen)
+    with pytest.warns(UserWarning, match="max_iter"):
+        m = svmkit.SVC(C=10.0, max_iter=5).fit(X, y)
+    assert m.fit_status_ == 1 and m.n_iter_[0] == 5
+    stop = svmkit.SVC(C=10.0, solver_options={"history_interval": 10},
+                      callback=lambda r: False).fit(X, y)
+    assert stop.result_[0]["status"] == "interrupted"
+
+
+@pytest.mark.parametrize(
+    "params,match",
+    [
+        ({"kernel": "nope"}, "kernel must be one of"),
+        ({"C": 0.0}, "C must be >"),
+        ({"gamma": "bad"}, "gamma must be one of"),
+        ({"gamma": -1.0}, "gamma must be >"),
+        ({"tol": 0.0}, "tol must be >"),
+        ({"cache_size": 0}, "cache_size must be >"),
+        ({"degree": -1}, "degree must be >="),
+        ({"max_iter": 0}, "max_iter must be"),
+        ({"working_set": "x"}, "working_set must be one of"),
+        ({"solver": "x"}, "solver must be one of"),
+        ({"loss": "x"}, "loss must be one of"),
+        ({"decision_function_shape": "x"}, "decision_function_shape must be one of"),
+        ({"break_ties": True, "decision_function_shape": "ovo"}, "break_ties must be False"),
+        ({"solver_options": {"nope": 1}}, "unknown smo option"),
+    ],
+)
+def test_svc_errors(params, match):
+    X, y = _binary("moons")
+    with pytest.raises(ValueError, match=match):
+        svmkit.SVC(**params).fit(X, y)
+
+
+def test_other_errors():
+    X, y = _binary("moons")
+    with pytest.raises(ValueError, match="greater than one"):
+        svmkit.SVC().fit(X, np.zeros(len(y)))
+    with pytest.raises(ValueError, match="square kernel"):
+        svmkit.SVC(kernel="precomputed").fit(X, y)
+    with pytest.raises(ValueError, match="zero"):
+        svmkit.SVC().fit(X, y, sample_weight=np.zeros(len(y)))
+    with pytest.raises(ValueError, match="non-negative"):
+        svmkit.SVC().fit(X, y, sample_weight=-np.ones(len(y)))
+    with pytest.raises(ValueError, match="epsilon must be >="):
+        svmkit.SVR(epsilon=-1.0).fit(X, y.astype(float))
+    with pytest.raises(ValueError, match="loss must be one of"):
+        svmkit.SVR(loss="hinge").fit(X, y.astype(float))
+    with pytest.raises(TypeError, match="callback must be callable"):
+        svmkit.SVC(callback=3).fit(X, y)
+    with pytest.raises(TypeError, match="solver_options must be a dict"):
+        svmkit.SVC(solver_options=3).fit(X, y)
+    m = svmkit.SVC().fit(X, y)
+    with pytest.raises(ValueError, match="features"):
+        m.predict(X[:, :1])
+    K = _kernel_matrix(X, X, "rbf", 1.0)
+    p = svmkit.SVC(kernel="precomputed").fit(K, y)
+    with pytest.raises(ValueError, match="expecting 300 features"):
+        p.predict(K[:, :10])
+    with pytest.raises(ValueError, match="not a number|unknown key|not an svmkit"):
+        import tempfile
+
+        with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
+            f.write("hello\n")
+        svmkit.load_model(f.name)
+    with pytest.raises(ValueError, match="formulation"):
+        _core.fit_smo(X, np.ones(len(y)), np.ones(len(y)), None, "rbf", 1.0, 0.0, 3, "x",
+                      0.1, False, {}, None)
+    with pytest.raises(ValueError, match="labels must be"):
+        _core.fit_smo(X, np.full(len(y), 2.0), np.ones(len(y)), None, "rbf", 1.0, 0.0, 3,
+                      "svc", 0.1, False, {}, None)
+    with pytest.raises(ValueError, match="costs"):
+        _core.fit_smo(X, np.ones(len(y)), -np.ones(len(y)), None, "rbf", 1.0, 0.0, 3, "svc",
+                      0.1, False, {}, None)
+    with pytest.raises(ValueError, match="out of range"):
+        _core.fit_smo(X, np.ones(2), np.ones(2), np.array([0, 10**6]), "rbf", 1.0, 0.0, 3,
+                      "svc", 0.1, False, {}, None)
+
+
+def test_solver_table_and_defaults():
+    from svmkit._kernel import KERNEL_SOLVERS
+
+    assert "smo" in KERNEL_SOLVERS
+    d = _core.smo_defaults()
+    assert d["tol"] == 1e-3 and d["working_set"] == "second_order" and d["max_iter"] == -1
+
+
+@parametrize_with_checks(
+    [svmkit.SVC(), svmkit.SVR(), svmkit.SVC(kernel="linear", loss="squared_hinge")],
+    expected_failed_checks=lambda est: {
+        "check_sample_weight_equivalence_on_dense_data": (
+            "as in scikit-learn's SVC/SVR: weights scale the box bounds C_i, and the solution "
+            "matches repeated samples only up to the solver tolerance"
+        ),
+        "check_sample_weight_equivalence_on_sparse_data": "same as above",
+    },
+)
+def test_check_estimator(estimator, check):
+    check(estimator)
+
+
+def _shared(shared_datasets, name):
+    X, y = load_svmlight_file(str(shared_datasets / name))
+    X = MinMaxScaler(feature_range=(-1, 1)).fit_transform(X.toarray())
+    return X, y
+
+
+@pytest.mark.parametrize(
+    "path,kernel",
+    [("svmguide1/svmguide1", "rbf"), ("sonar/sonar", "poly"), ("splice/splice", "rbf"),
+     ("iris/iris", "linear")],
+)
+def test_shared_classification(shared_datasets, path, kernel):
+    X, y = _shared(shared_datasets, path)
+    keep = np.random.RandomState(0).permutation(len(y))[:1500]
+    X, y = X[keep], y[keep]
+    kw = dict(kernel=kernel, C=1.0, tol=1e-6, coef0=1.0 if kernel == "poly" else 0.0)
+    a = svmkit.SVC(**kw).fit(X, y)
+    b = sksvm.SVC(**kw).fit(X, y)
+    da, db = a.decision_function(X), b.decision_function(X)
+    assert np.max(np.abs(da - db)) <= 1e-3 * max(1.0, np.abs(db).max())
+    assert np.mean(a.predict(X) == b.predict(X)) >= 0.999
+    assert all(r["optimality"] < 1e-6 for r in a.result_)
+
+
+def test_shared_regression(shared_datasets):
+    X, y = _shared(shared_datasets, "housing/housing_scale")
+    y = (y - y.mean()) / y.std()
+    a = svmkit.SVR(C=3.0, tol=1e-6).fit(X, y)
+    b = sksvm.SVR(C=3.0, tol=1e-6).fit(X, y)
+    assert np.max(np.abs(a.predict(X) - b.predict(X))) <= 1e-3 * np.abs(b.predict(X)).max()
+    assert a.result_[0]["optimality"] < 1e-6
+
+
+def test_sigma_and_gaussian_alias():
+    X, y = _binary("moons")
+    a = svmkit.SVC(kernel="gaussian", sigma=0.5, tol=TOL).fit(X, y)
+    b = sksvm.SVC(kernel="rbf", gamma=1.0 / (2 * 0.5**2), tol=TOL).fit(X, y)
+    np.testing.assert_allclose(a.decision_function(X), b.decision_function(X), atol=1e-6)
+    with pytest.raises(ValueError, match="sigma applies"):
+        svmkit.SVC(kernel="linear", sigma=1.0).fit(X, y)
+    with pytest.raises(ValueError, match="sigma must be >"):
+        svmkit.SVR(sigma=0.0).fit(X, y.astype(float))
+
+
+@pytest.mark.parametrize(
+    "opts,match",
+    [
+        ({"shrink_interval": 0}, "shrink_interval"),
+        ({"tau": 0.0}, "tau"),
+        ({"history_interval": 0}, "history_interval"),
+        ({"poll_interval": 0}, "poll_interval"),
+        ({"working_set": "x"}, "working_set"),
+        ({"tol": "a"}, "wrong type"),
+    ],
+)
+def test_cpp_option_errors(opts, match):
+    X, y = _binary("moons")
+    with pytest.raises(ValueError, match=match):
+        _core.fit_smo(X, np.where(y == 1, 1.0, -1.0), np.ones(len(y)), None, "rbf", 1.0, 0.0,
+                      3, "svc", 0.1, False, opts, None)
+
+
+@pytest.mark.parametrize(
+    "edit,match",
+    [
+        (lambda t: t.replace("end\n", ""), "missing 'end'"),
+        (lambda t: t.replace("storage dense", "storage weird"), "storage must be"),
+        (lambda t: t.replace("kernel rbf", "kernel foo"), "unknown kernel"),
+        (lambda t: t.replace("n_sv ", "n_sv 1"), "wrong number|inconsistent|ends inside"),
+        (lambda t: t.replace("gamma ", "gamma x"), "not a number|not a finite"),
+        (lambda t: t.replace("svmkit_model 1", "svmkit_model 7"), "unsupported model format"),
+        (lambda t: t + "", None),
+    ],
+)
+def test_kernel_model_file_errors(tmp_path, edit, match):
+    X, y = _binary("moons")
+    m = svmkit.SVC().fit(X, y)
+    path = tmp_path / "m.txt"
+    svmkit.save_model(m, path)
+    path.write_text(edit(path.read_text()))
+    if match is None:
+        np.testing.assert_array_equal(svmkit.load_model(path).predict(X), m.predict(X))
+        return
+    with pytest.raises(ValueError, match=match):
+        svmkit.load_model(path)
