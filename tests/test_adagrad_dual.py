@@ -204,3 +204,58 @@ def test_shared_heart(shared_datasets):
             X, y, kernel="rbf", gamma=gamma, variant=variant, max_iter=20000, n_threads=1
         )
         assert abs(r["dual_objective"] - f_star) / abs(f_star) < 1e-3, variant
+
+
+# --- adagrad_dual as a solver of svmkit.SVC / svmkit.SVR ---------------------------------
+
+
+@pytest.mark.parametrize("regularize_intercept", [False, True])
+def test_svc_solver_table_matches_smo(regularize_intercept) -> None:
+    import warnings
+
+    from sklearn.datasets import load_wine
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.preprocessing import StandardScaler
+
+    import svmkit
+
+    X, y = load_wine(return_X_y=True)
+    X = StandardScaler().fit_transform(X)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        a = svmkit.SVC(solver="adagrad_dual", gamma=0.1, max_iter=30000,
+                       regularize_intercept=regularize_intercept).fit(X, y)
+    b = svmkit.SVC(gamma=0.1, tol=1e-8, regularize_intercept=regularize_intercept).fit(X, y)
+    assert a.solver == "adagrad_dual" and len(a.result_) == 3  # one-vs-one pairs
+    np.testing.assert_allclose(a.decision_function(X), b.decision_function(X), atol=5e-3)
+    assert np.array_equal(a.predict(X), b.predict(X))
+
+
+def test_svr_solver_table_matches_smo() -> None:
+    import warnings
+
+    from sklearn.datasets import load_diabetes
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.preprocessing import StandardScaler
+
+    import svmkit
+
+    X, y = load_diabetes(return_X_y=True)
+    X = StandardScaler().fit_transform(X)[:200]
+    y = ((y - y.mean()) / y.std())[:200]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        a = svmkit.SVR(solver="adagrad_dual", gamma=0.1, max_iter=30000).fit(X, y)
+    b = svmkit.SVR(gamma=0.1, tol=1e-8).fit(X, y)
+    np.testing.assert_allclose(a.predict(X), b.predict(X), atol=2e-2)
+
+
+def test_svc_adagrad_dual_rejects_squared_hinge() -> None:
+    import svmkit
+
+    X = np.random.default_rng(0).standard_normal((20, 2))
+    y = np.r_[np.zeros(10), np.ones(10)]
+    with pytest.raises(ValueError, match="does not handle loss='squared_hinge'"):
+        svmkit.SVC(solver="adagrad_dual", loss="squared_hinge").fit(X, y)
+    with pytest.raises(ValueError, match="unknown adagrad_dual option 'cache'"):
+        svmkit.SVC(solver="adagrad_dual", solver_options={"cache": 1}).fit(X, y)

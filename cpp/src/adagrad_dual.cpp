@@ -35,8 +35,14 @@ class KernelProduct {
                     " Gram matrix (" + std::to_string(mb) + " MiB), more than max_gram_mb = " +
                     std::to_string(max_gram_mb) + "; use the smo solver for data this large");
     gram_.resize(static_cast<std::size_t>(n_ * n_));
-    KernelEvaluator<V, V> ev(X, X, spec, n_threads);
-    for (Index i = 0; i < n_; ++i) ev.row(i, gram_.data() + i * n_);
+    const KernelEvaluator<V, V> ev(X, X, spec, n_threads);
+    // One row per task, each thread with its own scratch row.
+    const int chunks = static_cast<int>(std::min<Index>(resolve_threads(n_threads), n_));
+    parallel_chunks(n_, chunks, [&](int, Index begin, Index end) {
+      auto scratch = ev.make_scratch();
+      for (Index i = begin; i < end; ++i)
+        ev.row_serial(i, nullptr, 0, n_, gram_.data() + i * n_, scratch);
+    });
   }
 
   // Returns the number of passes over X this product took.

@@ -80,6 +80,43 @@ def _fit_smo(req: KernelFitRequest) -> dict:
     )
 
 
+def _fit_adagrad_dual(req: KernelFitRequest) -> dict:
+    """AdaGrad on the augmented Lagrangian dual (paper 001, Algorithm 7): one subproblem.
+
+    Slow by nature (a full kernel product per iteration, 10^3 - 10^5 iterations) and it keeps
+    the subproblem's Gram matrix in memory: prefer "smo" except on small problems.
+    """
+    X = req.X
+    if req.rows is not None:  # a one-vs-one pair: the solver takes its rows as a copy
+        X = _take_rows(X, req.rows)
+    opts = dict(req.options)
+    opts.setdefault("variant", "reg_bias" if req.regularize_bias else "unreg_bias")
+    res = _core.fit_adagrad_dual(
+        X,
+        req.y,
+        req.cost,
+        req.formulation == "svr",
+        req.epsilon,
+        "polynomial" if req.kernel == "poly" else req.kernel,
+        req.gamma,
+        req.coef0,
+        req.degree,
+        opts,
+        req.callback,
+    )
+    res["dual_coef"] = np.asarray(res.pop("coef"))
+    return res
+
+
+def _take_rows(Xc: Any, rows: np.ndarray) -> Any:
+    """The given rows of a core matrix (dense array or CSR tuple), as a new core matrix."""
+    if isinstance(Xc, tuple):
+        data, indices, indptr, n, d = Xc
+        sub = sp.csr_matrix((data, indices, indptr), shape=(n, d))[rows]
+        return as_core_matrix(sub)
+    return np.ascontiguousarray(Xc[rows])
+
+
 KERNEL_SOLVERS: dict[str, KernelSolverSpec] = {
     "smo": KernelSolverSpec(
         name="smo",
@@ -87,6 +124,13 @@ KERNEL_SOLVERS: dict[str, KernelSolverSpec] = {
         fit=_fit_smo,
         defaults=_core.smo_defaults,
         description="sequential minimal optimization on the Wolfe dual (paper 001, 6.2)",
+    ),
+    "adagrad_dual": KernelSolverSpec(
+        name="adagrad_dual",
+        formulations=frozenset({"svc", "svr"}),
+        fit=_fit_adagrad_dual,
+        defaults=_core.adagrad_dual_defaults,
+        description="AdaGrad on the augmented Lagrangian dual (paper 001, Algorithm 7)",
     ),
 }
 
@@ -115,7 +159,7 @@ class _BaseKernel(BaseEstimator):
         check_scalar_param(self.degree, "degree", kind=numbers.Integral, low=0)
         check_scalar_param(self.coef0, "coef0")
         check_scalar_param(self.C, "C", low=0.0, low_inclusive=False)
-        check_scalar_param(self.tol, "tol", low=0.0, low_inclusive=False)
+        check_scalar_param(self.tol, "tol", low=0.0, low_inclusive=False, allow_none=True)
         check_scalar_param(self.cache_size, "cache_size", low=0.0, low_inclusive=False)
         check_scalar_param(self.shrinking, "shrinking", kind=(bool, np.bool_))
         check_scalar_param(self.verbose, "verbose", kind=(numbers.Integral, bool), low=0)
@@ -192,11 +236,15 @@ class _BaseKernel(BaseEstimator):
 
     def _options(self, spec: KernelSolverSpec, n_threads: int) -> dict:
         opts = dict(self.solver_options or {})
-        opts["tol"] = float(self.tol)
-        opts["max_iter"] = -1 if self.max_iter in (None, -1) else int(self.max_iter)
-        opts["cache_size"] = float(self.cache_size)
-        opts["shrinking"] = bool(self.shrinking)
-        opts["working_set"] = self.working_set
+        # tol=None and max_iter -1/None leave the solver's own default (its C++ options).
+        if self.tol is not None:
+            opts["tol"] = float(self.tol)
+        if self.max_iter not in (None, -1):
+            opts["max_iter"] = int(self.max_iter)
+        if spec.name == "smo":
+            opts["cache_size"] = float(self.cache_size)
+            opts["shrinking"] = bool(self.shrinking)
+            opts["working_set"] = self.working_set
         opts["n_threads"] = n_threads
         opts["check_input"] = False  # validated here (finiteness included)
         return opts
@@ -243,8 +291,9 @@ class _BaseKernel(BaseEstimator):
         res = spec.fit(req)
         if res["status"] == "max_iter":
             warnings.warn(
-                f"{type(self).__name__} ({spec.name}): the solver stopped at max_iter="
-                f"{self.max_iter} before reaching tol; consider more iterations or scaling X",
+                f"{type(self).__name__} ({spec.name}): the solver stopped at its iteration "
+                f"limit ({res['iterations']} iterations) before reaching tol; consider more "
+                "iterations or scaling X",
                 ConvergenceWarning,
                 stacklevel=3,
             )
@@ -337,9 +386,13 @@ class SVC(ClassifierMixin, _BaseKernel):
     Parameters follow scikit-learn's SVC: C, kernel ("linear", "poly", "rbf", "laplacian",
     "sigmoid", "precomputed"), degree, gamma ("scale", "auto" or > 0; the gaussian's
     sigma maps to gamma = 1 / (2 sigma^2)), coef0, shrinking, probability (Platt scaling fitted
-    by internal 5-fold cross-validation), tol (KKT gap), cache_size (MB), class_weight,
+    by internal 5-fold cross-validation), tol (None: the solver's default, for SMO a KKT gap of
+    1e-3 as LIBSVM), cache_size (MB), class_weight,
     verbose, max_iter (-1 or None: no limit), decision_function_shape ("ovr" or "ovo"),
-    break_ties, random_state (for the probability folds). svmkit adds: solver ("smo"), loss
+    break_ties, random_state (for the probability folds). svmkit adds: solver ("smo", or
+    "adagrad_dual": AdaGrad on the augmented Lagrangian dual of paper 001, Algorithm 7, whose
+    tol is the iterate movement and whose Gram matrix is kept in memory -- slow by nature,
+    for small problems and for reproducing the paper; prefer "smo"), loss
     ("hinge" or "squared_hinge"), regularize_intercept, working_set ("second_order": Fan,
     Chen and Lin 2005, as LIBSVM; or "max_violating_pair": Keerthi's b_up/b_low), n_jobs
     (OpenMP threads), solver_options (further SmoOptions fields), callback (called with a
@@ -362,7 +415,7 @@ class SVC(ClassifierMixin, _BaseKernel):
         coef0: float = 0.0,
         shrinking: bool = True,
         probability: bool = False,
-        tol: float = 1e-3,
+        tol: float | None = None,
         cache_size: float = 200,
         class_weight: Any = None,
         verbose: int = 0,
@@ -597,7 +650,7 @@ class SVR(RegressorMixin, _BaseKernel):
         degree: int = 3,
         gamma: Any = "scale",
         coef0: float = 0.0,
-        tol: float = 1e-3,
+        tol: float | None = None,
         C: float = 1.0,
         epsilon: float = 0.1,
         shrinking: bool = True,

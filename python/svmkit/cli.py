@@ -89,7 +89,7 @@ def _build_estimator(args: argparse.Namespace) -> Any:
     cls = _estimator_class(task, family)
     accepted = set(cls().get_params())
     params: dict[str, Any] = {"C": args.C}
-    if args.solver != "auto" or "solver" in accepted:
+    if args.solver != "auto":  # "auto": the estimator's own default solver
         params["solver"] = args.solver
     if args.loss is not None:
         params["loss"] = args.loss
