@@ -6,6 +6,12 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# Property tests explore the same examples on every run (CI must not depend on luck) and keep
+# no example database in the checkout.
+settings.register_profile("svmkit", derandomize=True, database=None)
+settings.load_profile("svmkit")
 
 REPO = Path(__file__).resolve().parents[1]
 

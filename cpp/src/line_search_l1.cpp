@@ -41,9 +41,12 @@ LineSearchL1Result line_search_l1(const double* w, const double* d, std::int64_t
       const double wk = w[k], dk = d[k];
       if (std::isnan(wk) || std::isnan(dk)) throw_invalid("line_search_l1: w or d has NaN");
       if (dk == 0.0) continue;
-      const double sgn = wk != 0.0 ? (wk > 0.0 ? 1.0 : -1.0) : (dk > 0.0 ? 1.0 : -1.0);
-      slope0 += mu * sgn * dk;
       const double sigma = breakpoint(wk, dk);
+      // A breakpoint that underflows to 0 (|w_j| subnormal against |d_j|) lies at s = 0: the
+      // coordinate moves with the sign of d_j at once, as when w_j == 0.
+      const bool at_zero = wk == 0.0 || (sigma == 0.0 && (wk > 0.0) != (dk > 0.0));
+      const double sgn = at_zero ? (dk > 0.0 ? 1.0 : -1.0) : (wk > 0.0 ? 1.0 : -1.0);
+      slope0 += mu * sgn * dk;
       if (sigma > 0.0 && sigma <= s_max) bps.push_back({sigma, 2.0 * mu * std::fabs(dk), k});
     }
   }
