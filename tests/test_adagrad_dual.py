@@ -213,11 +213,10 @@ def test_shared_heart(shared_datasets):
 def test_svc_solver_table_matches_smo(regularize_intercept) -> None:
     import warnings
 
+    import svmkit
     from sklearn.datasets import load_wine
     from sklearn.exceptions import ConvergenceWarning
     from sklearn.preprocessing import StandardScaler
-
-    import svmkit
 
     X, y = load_wine(return_X_y=True)
     X = StandardScaler().fit_transform(X)
@@ -234,11 +233,10 @@ def test_svc_solver_table_matches_smo(regularize_intercept) -> None:
 def test_svr_solver_table_matches_smo() -> None:
     import warnings
 
+    import svmkit
     from sklearn.datasets import load_diabetes
     from sklearn.exceptions import ConvergenceWarning
     from sklearn.preprocessing import StandardScaler
-
-    import svmkit
 
     X, y = load_diabetes(return_X_y=True)
     X = StandardScaler().fit_transform(X)[:200]

@@ -7,7 +7,6 @@ function that solves one binary (or regression) dual; "adagrad_dual" plugs in be
 from __future__ import annotations
 
 import numbers
-import sys
 import warnings
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -22,6 +21,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _core
+from ._progress import make_callback, seed_from
 from ._validation import (
     as_core_matrix,
     check_choice,
@@ -135,20 +135,6 @@ KERNEL_SOLVERS: dict[str, KernelSolverSpec] = {
 }
 
 
-def _verbose_printer(name: str) -> Callable[[dict], bool]:
-    def show(rec: dict) -> bool:
-        print(
-            f"{name} iter {rec['iteration']:7d}  dual {rec['objective']:.8e}  "
-            f"gap {rec['optimality']:.3e}  active {rec['active_size']}  "
-            f"rows {rec['inner_iterations']}  t {rec['time']:.3f}s",
-            file=sys.stdout,
-            flush=True,
-        )
-        return True
-
-    return show
-
-
 class _BaseKernel(BaseEstimator):
     """Shared machinery: parameter checks, gamma, the solver call, the C++ model dict."""
 
@@ -168,9 +154,7 @@ class _BaseKernel(BaseEstimator):
             raise ValueError(
                 f"max_iter must be -1, None or a positive integer, got {self.max_iter}"
             )
-        check_scalar_param(
-            self.regularize_intercept, "regularize_intercept", kind=(bool, np.bool_)
-        )
+        check_scalar_param(self.regularize_intercept, "regularize_intercept", kind=(bool, np.bool_))
         check_choice(self.working_set, "working_set", ("second_order", "max_violating_pair"))
         check_scalar_param(self.sigma, "sigma", low=0.0, low_inclusive=False, allow_none=True)
         if self.sigma is not None and self.kernel not in ("rbf", "gaussian", "laplacian"):
@@ -225,14 +209,7 @@ class _BaseKernel(BaseEstimator):
         return float(self.gamma)
 
     def _seed(self) -> int | None:
-        rs = getattr(self, "random_state", None)
-        if rs is None:
-            return None
-        if isinstance(rs, numbers.Integral):
-            return int(rs)
-        if isinstance(rs, np.random.RandomState):
-            return int(rs.randint(0, 2**31 - 1))
-        return int(np.random.default_rng(rs).integers(0, 2**31 - 1))
+        return seed_from(getattr(self, "random_state", None))
 
     def _options(self, spec: KernelSolverSpec, n_threads: int) -> dict:
         opts = dict(self.solver_options or {})
@@ -250,15 +227,7 @@ class _BaseKernel(BaseEstimator):
         return opts
 
     def _callback(self, spec: KernelSolverSpec) -> Callable[[dict], Any] | None:
-        user, show = self.callback, (_verbose_printer(spec.name) if self.verbose else None)
-        if user is None or show is None:
-            return user or show
-
-        def both(rec: dict) -> Any:
-            show(rec)
-            return user(rec)
-
-        return both
+        return make_callback(spec.name, self.verbose, self.callback)
 
     def _solve(
         self,
@@ -464,9 +433,7 @@ class SVC(ClassifierMixin, _BaseKernel):
         check_scalar_param(self.probability, "probability", kind=(bool, np.bool_))
         check_scalar_param(self.break_ties, "break_ties", kind=(bool, np.bool_))
         if self.break_ties and self.decision_function_shape == "ovo":
-            raise ValueError(
-                "break_ties must be False when decision_function_shape is 'ovo'"
-            )
+            raise ValueError("break_ties must be False when decision_function_shape is 'ovo'")
         formulation = "svc_squared_hinge" if self.loss == "squared_hinge" else "svc"
         if formulation not in spec.formulations:
             raise ValueError(f"solver {spec.name!r} does not handle loss={self.loss!r}")
@@ -548,8 +515,15 @@ class SVC(ClassifierMixin, _BaseKernel):
                         dec[f] = yt[0]
                         continue
                     res = self._solve(
-                        spec, Xc, rows[train], yt, cost[rows[train]], formulation, 0.0,
-                        n_threads, callback=None,
+                        spec,
+                        Xc,
+                        rows[train],
+                        yt,
+                        cost[rows[train]],
+                        formulation,
+                        0.0,
+                        n_threads,
+                        callback=None,
                     )
                     nz = res["dual_coef"] != 0
                     sv_rows = rows[train][nz]
@@ -577,8 +551,7 @@ class SVC(ClassifierMixin, _BaseKernel):
         check_is_fitted(self, "_model")
         if not self.probability:
             raise AttributeError(
-                "predict_proba is not available when probability=False; refit with "
-                "probability=True"
+                "predict_proba is not available when probability=False; refit with probability=True"
             )
 
     @available_if(lambda self: self.probability)
@@ -752,8 +725,11 @@ def _platt_sigmoid(dec: np.ndarray, y: np.ndarray) -> tuple[float, float]:
 
     def fval(A: float, B: float) -> float:
         z = dec * A + B
-        return float(np.sum(np.where(z >= 0, t * z + np.log1p(np.exp(-z)),
-                                     (t - 1.0) * z + np.log1p(np.exp(z)))))
+        return float(
+            np.sum(
+                np.where(z >= 0, t * z + np.log1p(np.exp(-z)), (t - 1.0) * z + np.log1p(np.exp(z)))
+            )
+        )
 
     f = fval(A, B)
     for _ in range(100):

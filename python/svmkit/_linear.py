@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numbers
-import sys
 import warnings
 from typing import Any, Callable
 
@@ -15,6 +14,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _core
+from ._progress import make_callback, seed_from
 from ._solvers import LinearFitRequest, SolverSpec, pick_solver
 from ._validation import (
     as_core_matrix,
@@ -25,25 +25,6 @@ from ._validation import (
 )
 
 _PENALTIES = ("l2", "l1", "elasticnet")
-
-
-def _verbose_printer(name: str) -> Callable[[dict], bool]:
-    def show(rec: dict) -> bool:
-        parts = [f"{name} iter {rec['iteration']:4d}", f"f {rec['objective']:.8e}"]
-        if np.isfinite(rec["optimality"]):
-            parts.append(f"opt {rec['optimality']:.3e}")
-        if rec["inner_iterations"] >= 0:
-            parts.append(f"inner {rec['inner_iterations']}")
-        if rec["active_size"] >= 0:
-            parts.append(f"active {rec['active_size']}")
-        if np.isfinite(rec["smoothing"]):
-            parts.append(f"smooth {rec['smoothing']:.2e}")
-        parts.append(f"passes {rec['passes']}")
-        parts.append(f"t {rec['time']:.3f}s")
-        print("  ".join(parts), file=sys.stdout, flush=True)
-        return True
-
-    return show
 
 
 class _BaseLinear(BaseEstimator):
@@ -81,14 +62,7 @@ class _BaseLinear(BaseEstimator):
             raise TypeError("random_state must be None, an int, or a numpy random generator")
 
     def _seed(self) -> int | None:
-        rs = self.random_state
-        if rs is None:
-            return None
-        if isinstance(rs, numbers.Integral):
-            return int(rs)
-        if isinstance(rs, np.random.RandomState):
-            return int(rs.randint(0, 2**31 - 1))
-        return int(rs.integers(0, 2**31 - 1))
+        return seed_from(self.random_state)
 
     def _solver_options(self, spec: SolverSpec, n_threads: int) -> dict:
         opts = dict(self.solver_options or {})
@@ -101,18 +75,7 @@ class _BaseLinear(BaseEstimator):
         return opts
 
     def _callback(self, spec: SolverSpec) -> Callable[[dict], Any] | None:
-        user = self.callback
-        show = _verbose_printer(spec.name) if self.verbose else None
-        if user is None:
-            return show
-        if show is None:
-            return user
-
-        def both(rec: dict) -> Any:
-            show(rec)
-            return user(rec)
-
-        return both
+        return make_callback(spec.name, self.verbose, self.callback)
 
     def _run(
         self,

@@ -119,8 +119,12 @@ def _save_kernel(estimator: Any, path: str | os.PathLike) -> None:
 def _load_kernel(d: dict) -> Any:
     from ._kernel import SVC, SVR
 
-    params = dict(kernel=d["kernel"], gamma=float(d["gamma"]), coef0=float(d["coef0"]),
-                  degree=int(d["degree"]))
+    params = dict(
+        kernel=d["kernel"],
+        gamma=float(d["gamma"]),
+        coef0=float(d["coef0"]),
+        degree=int(d["degree"]),
+    )
     if d["kernel"] in ("gaussian",):
         params["kernel"] = "rbf"
     if params["kernel"] == "polynomial":

@@ -14,6 +14,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _core
+from ._progress import make_callback
 from ._validation import as_core_matrix, check_choice, check_n_jobs, check_scalar_param
 
 _SOLVERS = ("nssvm",)
@@ -154,8 +155,13 @@ class SparseSVC(ClassifierMixin, BaseEstimator):
         unknown = sorted(set(opts) - set(nssvm_defaults()))
         if unknown:
             raise ValueError(f"SparseSVC: unknown solver option(s) {unknown}")
-        for key, value in (("C", self.C), ("s0", self.sparsity), ("tune", self.tune),
-                           ("tol", self.tol), ("max_iter", self.max_iter)):
+        for key, value in (
+            ("C", self.C),
+            ("s0", self.sparsity),
+            ("tune", self.tune),
+            ("tol", self.tol),
+            ("max_iter", self.max_iter),
+        ):
             if value is not None:
                 opts[key] = value
         opts["n_threads"] = n_threads
@@ -163,15 +169,7 @@ class SparseSVC(ClassifierMixin, BaseEstimator):
         return opts
 
     def _callback(self) -> Callable[[dict], Any] | None:
-        user, show = self.callback, (_printer if self.verbose else None)
-        if user is None or show is None:
-            return user if show is None else show
-
-        def both(rec: dict) -> Any:
-            show(rec)
-            return user(rec)
-
-        return both
+        return make_callback("nssvm", self.verbose, self.callback, printer=_printer)
 
     def fit(self, X: Any, y: Any) -> SparseSVC:
         """Fit the model. X: array or sparse matrix (n_samples, n_features); y: labels."""
@@ -210,8 +208,11 @@ class SparseSVC(ClassifierMixin, BaseEstimator):
                     "scale of X and the value of C"
                 )
             elif res["status"] == "interrupted":
-                warnings.warn("SparseSVC (nssvm): fit stopped by the callback",
-                              ConvergenceWarning, stacklevel=2)
+                warnings.warn(
+                    "SparseSVC (nssvm): fit stopped by the callback",
+                    ConvergenceWarning,
+                    stacklevel=2,
+                )
             results.append((res, yk))
         support = np.unique(np.concatenate([r["support"] for r, _ in results])).astype(np.intp)
         dual = np.zeros((n_rows, support.shape[0]))
