@@ -152,8 +152,10 @@ def main() -> None:
 
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    cmd = "python bench/bench_nssvm.py" + (" --quick" if args.quick else "") + (
-        f" --threads {args.threads}"
+    cmd = (
+        "python bench/bench_nssvm.py"
+        + (" --quick" if args.quick else "")
+        + (f" --threads {args.threads}")
     )
     import sklearn
 
@@ -203,16 +205,24 @@ def main() -> None:
         fig, axes = plt.subplots(1, 2, figsize=(11, 4))
         for n, color in zip((2, 10, 100), ("C0", "C1", "C2")):
             for solver, style in (("nssvm", "-o"), ("linearsvc", "--s")):
-                pts = [(r["m"], r) for r in rows
-                       if r["n"] == n and r["solver"] == solver and "error" not in r]
+                pts = [
+                    (r["m"], r)
+                    for r in rows
+                    if r["n"] == n and r["solver"] == solver and "error" not in r
+                ]
                 if not pts:
                     continue
                 xs = [p[0] for p in pts]
                 label = f"{'SparseSVC' if solver == 'nssvm' else 'LinearSVC'} n={n}"
                 axes[0].loglog(xs, [p[1]["time"] for p in pts], style, color=color, label=label)
                 if solver == "nssvm":
-                    axes[1].loglog(xs, [max(p[1]["extra_rss_mb"], 0.1) for p in pts], style,
-                                   color=color, label=label)
+                    axes[1].loglog(
+                        xs,
+                        [max(p[1]["extra_rss_mb"], 0.1) for p in pts],
+                        style,
+                        color=color,
+                        label=label,
+                    )
         axes[0].set_xlabel("m (samples)")
         axes[0].set_ylabel("fit time (s)")
         axes[0].legend(fontsize=7)

@@ -62,12 +62,22 @@ def cpu_measure(fn):
 
 def run_svc(name: str, data, C: float, gamma: float, table: Table, repeats: int) -> None:
     Xtr, ytr, Xte, yte = data
-    mine = [cpu_measure(lambda: svmkit.SVC(C=C, gamma=gamma, tol=TOL, cache_size=CACHE,
-                                           n_jobs=2).fit(Xtr, ytr)) for _ in range(repeats)]
-    one = [cpu_measure(lambda: svmkit.SVC(C=C, gamma=gamma, tol=TOL, cache_size=CACHE,
-                                          n_jobs=1).fit(Xtr, ytr)) for _ in range(repeats)]
-    sk = [cpu_measure(lambda: SkSVC(C=C, gamma=gamma, tol=TOL, cache_size=CACHE).fit(Xtr, ytr))
-          for _ in range(repeats)]
+    mine = [
+        cpu_measure(
+            lambda: svmkit.SVC(C=C, gamma=gamma, tol=TOL, cache_size=CACHE, n_jobs=2).fit(Xtr, ytr)
+        )
+        for _ in range(repeats)
+    ]
+    one = [
+        cpu_measure(
+            lambda: svmkit.SVC(C=C, gamma=gamma, tol=TOL, cache_size=CACHE, n_jobs=1).fit(Xtr, ytr)
+        )
+        for _ in range(repeats)
+    ]
+    sk = [
+        cpu_measure(lambda: SkSVC(C=C, gamma=gamma, tol=TOL, cache_size=CACHE).fit(Xtr, ytr))
+        for _ in range(repeats)
+    ]
     ypm = np.where(ytr == ytr.max(), 1, -1)
     opts = f"-s 0 -t 2 -c {C} -g {gamma} -e {TOL} -m {int(CACHE)} -q"
     lib = [cpu_measure(lambda: svm_train(ypm.tolist(), Xtr, opts)) for _ in range(repeats)]
@@ -81,16 +91,62 @@ def run_svc(name: str, data, C: float, gamma: float, table: Table, repeats: int)
     yte_pm = np.where(yte == ytr.max(), 1, -1)
     _, (acc_l, _, _), _ = svm_predict(yte_pm.tolist(), Xte, lm, "-q")
     cpu = {k: min(x.cpu for x in v) for k, v in (("m", mine), ("o", one), ("s", sk), ("l", lib))}
-    table.add(name, Xtr.shape[0], "svmkit smo (2 threads)", tm, cpu["m"], 1.0, tm / ts, tm / tl,
-              acc_m, int(np.sum(m.n_iter_)), int(m.support_.shape[0]),
-              max(x.peak_extra_mb for x in mine))
-    table.add(name, Xtr.shape[0], "svmkit smo (1 thread)", t1, cpu["o"], t1 / tm, t1 / ts,
-              t1 / tl, acc_m, int(np.sum(m.n_iter_)), int(m.support_.shape[0]),
-              max(x.peak_extra_mb for x in one))
-    table.add(name, Xtr.shape[0], "scikit-learn SVC", ts, cpu["s"], ts / tm, 1.0, ts / tl, acc_s,
-              int(np.sum(s.n_iter_)), int(s.support_.shape[0]), max(x.peak_extra_mb for x in sk))
-    table.add(name, Xtr.shape[0], "libsvm-official", tl, cpu["l"], tl / tm, tl / ts, 1.0,
-              acc_l / 100.0, "-", int(lm.get_nr_sv()), max(x.peak_extra_mb for x in lib))
+    table.add(
+        name,
+        Xtr.shape[0],
+        "svmkit smo (2 threads)",
+        tm,
+        cpu["m"],
+        1.0,
+        tm / ts,
+        tm / tl,
+        acc_m,
+        int(np.sum(m.n_iter_)),
+        int(m.support_.shape[0]),
+        max(x.peak_extra_mb for x in mine),
+    )
+    table.add(
+        name,
+        Xtr.shape[0],
+        "svmkit smo (1 thread)",
+        t1,
+        cpu["o"],
+        t1 / tm,
+        t1 / ts,
+        t1 / tl,
+        acc_m,
+        int(np.sum(m.n_iter_)),
+        int(m.support_.shape[0]),
+        max(x.peak_extra_mb for x in one),
+    )
+    table.add(
+        name,
+        Xtr.shape[0],
+        "scikit-learn SVC",
+        ts,
+        cpu["s"],
+        ts / tm,
+        1.0,
+        ts / tl,
+        acc_s,
+        int(np.sum(s.n_iter_)),
+        int(s.support_.shape[0]),
+        max(x.peak_extra_mb for x in sk),
+    )
+    table.add(
+        name,
+        Xtr.shape[0],
+        "libsvm-official",
+        tl,
+        cpu["l"],
+        tl / tm,
+        tl / ts,
+        1.0,
+        acc_l / 100.0,
+        "-",
+        int(lm.get_nr_sv()),
+        max(x.peak_extra_mb for x in lib),
+    )
 
 
 def run_svr(n: int, table: Table, repeats: int) -> None:
@@ -98,11 +154,20 @@ def run_svr(n: int, table: Table, repeats: int) -> None:
     y = (y - y.mean()) / y.std()
     Xtr, ytr, Xte, yte = X[:n], y[:n], X[n:], y[n:]
     C, gamma, eps = 1.0, 0.2, 0.1
-    mine = [cpu_measure(lambda: svmkit.SVR(C=C, gamma=gamma, epsilon=eps, tol=TOL,
-                                           cache_size=CACHE, n_jobs=2).fit(Xtr, ytr))
-            for _ in range(repeats)]
-    sk = [cpu_measure(lambda: SkSVR(C=C, gamma=gamma, epsilon=eps, tol=TOL,
-                                cache_size=CACHE).fit(Xtr, ytr)) for _ in range(repeats)]
+    mine = [
+        cpu_measure(
+            lambda: svmkit.SVR(
+                C=C, gamma=gamma, epsilon=eps, tol=TOL, cache_size=CACHE, n_jobs=2
+            ).fit(Xtr, ytr)
+        )
+        for _ in range(repeats)
+    ]
+    sk = [
+        cpu_measure(
+            lambda: SkSVR(C=C, gamma=gamma, epsilon=eps, tol=TOL, cache_size=CACHE).fit(Xtr, ytr)
+        )
+        for _ in range(repeats)
+    ]
     opts = f"-s 3 -t 2 -c {C} -g {gamma} -p {eps} -e {TOL} -m {int(CACHE)} -q"
     lib = [cpu_measure(lambda: svm_train(ytr.tolist(), Xtr, opts)) for _ in range(repeats)]
     tm = min(m.seconds for m in mine)
@@ -112,14 +177,48 @@ def run_svr(n: int, table: Table, repeats: int) -> None:
     pl, _, _ = svm_predict(yte.tolist(), Xte, lm, "-q")
     name = "friedman1 SVR"
     cpu = {k: min(x.cpu for x in v) for k, v in (("m", mine), ("s", sk), ("l", lib))}
-    table.add(name, n, "svmkit smo (2 threads)", tm, cpu["m"], 1.0, tm / ts, tm / tl,
-              r2_score(yte, m.predict(Xte)), int(np.sum(m.n_iter_)), int(m.support_.shape[0]),
-              max(x.peak_extra_mb for x in mine))
-    table.add(name, n, "scikit-learn SVR", ts, cpu["s"], ts / tm, 1.0, ts / tl,
-              r2_score(yte, s.predict(Xte)), int(np.sum(s.n_iter_)), int(s.support_.shape[0]),
-              max(x.peak_extra_mb for x in sk))
-    table.add(name, n, "libsvm-official", tl, cpu["l"], tl / tm, tl / ts, 1.0,
-              r2_score(yte, pl), "-", int(lm.get_nr_sv()), max(x.peak_extra_mb for x in lib))
+    table.add(
+        name,
+        n,
+        "svmkit smo (2 threads)",
+        tm,
+        cpu["m"],
+        1.0,
+        tm / ts,
+        tm / tl,
+        r2_score(yte, m.predict(Xte)),
+        int(np.sum(m.n_iter_)),
+        int(m.support_.shape[0]),
+        max(x.peak_extra_mb for x in mine),
+    )
+    table.add(
+        name,
+        n,
+        "scikit-learn SVR",
+        ts,
+        cpu["s"],
+        ts / tm,
+        1.0,
+        ts / tl,
+        r2_score(yte, s.predict(Xte)),
+        int(np.sum(s.n_iter_)),
+        int(s.support_.shape[0]),
+        max(x.peak_extra_mb for x in sk),
+    )
+    table.add(
+        name,
+        n,
+        "libsvm-official",
+        tl,
+        cpu["l"],
+        tl / tm,
+        tl / ts,
+        1.0,
+        r2_score(yte, pl),
+        "-",
+        int(lm.get_nr_sv()),
+        max(x.peak_extra_mb for x in lib),
+    )
 
 
 def main() -> None:
@@ -129,12 +228,30 @@ def main() -> None:
     warnings.filterwarnings("ignore", category=FutureWarning)
     repeats = 1 if args.quick else 2
     sizes = [2000, 5000] if args.quick else [20000, 50000]
-    cols = ["data", "n_train", "solver", "fit s", "cpu s", "t/svmkit", "t/sklearn", "t/libsvm",
-            "accuracy or R2", "iterations", "n_SV", "peak extra MB"]
+    cols = [
+        "data",
+        "n_train",
+        "solver",
+        "fit s",
+        "cpu s",
+        "t/svmkit",
+        "t/sklearn",
+        "t/libsvm",
+        "accuracy or R2",
+        "iterations",
+        "n_SV",
+        "peak extra MB",
+    ]
     table = Table(cols)
     for n in sizes:
-        run_svc("moons (noise 0.3) SVC rbf C=1 gamma=1", moons(n), 1.0, 1.0, table,
-                repeats if n <= 20000 else 1)
+        run_svc(
+            "moons (noise 0.3) SVC rbf C=1 gamma=1",
+            moons(n),
+            1.0,
+            1.0,
+            table,
+            repeats if n <= 20000 else 1,
+        )
     mush = mushrooms()
     if mush is not None:
         run_svc("mushrooms SVC rbf C=1 gamma=1/112", mush, 1.0, 1.0 / 112, table, repeats)
@@ -146,8 +263,12 @@ def main() -> None:
         f"{load[1]:.1f} {load[2]:.1f} on a 2-core machine shared with other jobs, so wall "
         "times are noisy; the three solvers alternate on the same data.\n\n"
     ) + table.markdown()
-    write_section("smo", "Kernel SMO vs LIBSVM (scikit-learn, libsvm-official)", body,
-                  "OMP_NUM_THREADS=2 " + command_line())
+    write_section(
+        "smo",
+        "Kernel SMO vs LIBSVM (scikit-learn, libsvm-official)",
+        body,
+        "OMP_NUM_THREADS=2 " + command_line(),
+    )
 
 
 if __name__ == "__main__":

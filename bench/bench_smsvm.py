@@ -71,8 +71,10 @@ def run_liblinear(X, y, C):
 
 
 def level_table(h) -> list[str]:
-    rows = ["| alpha | Newton steps | passes at this level | Armijo halvings (total) |",
-            "|---|---|---|---|"]
+    rows = [
+        "| alpha | Newton steps | passes at this level | Armijo halvings (total) |",
+        "|---|---|---|---|",
+    ]
     alphas = h["smoothing"]
     passes = h["passes"]
     prev_pass = 0
@@ -165,8 +167,10 @@ def part_wide(threads: int) -> list[str]:
 
     X, y = make_paper_gaussians(100, 2500, random_state=4)
     out = ["## Synthetic wide data (100 x 2500, C = 1)", ""]
-    out += ["| solver | median time (s) of 5 | objective | rel. to clarabel QP | passes |",
-            "|---|---|---|---|---|"]
+    out += [
+        "| solver | median time (s) of 5 | objective | rel. to clarabel QP | passes |",
+        "|---|---|---|---|---|",
+    ]
     for rho, name in [(0.0, "SmSVM-l2"), (0.5, "SmSVM-l1-l2 (l1_ratio 0.5)")]:
         ts, r = [], None
         for _ in range(5):
@@ -183,13 +187,17 @@ def part_wide(threads: int) -> list[str]:
         ts.append(t)
     f = qp_objective(X, y, np.ones(100), 1.0, 0.0)
     fl = hinge_objective(X, y, wl, bl, 1.0)
-    out.append(f"| sklearn LinearSVC(loss='hinge') | {np.median(ts):.4f} | {fl:.6g} | "
-               f"{(fl - f) / f:.1e} | - |")
+    out.append(
+        f"| sklearn LinearSVC(loss='hinge') | {np.median(ts):.4f} | {fl:.6g} | "
+        f"{(fl - f) / f:.1e} | - |"
+    )
     out.append("")
-    out.append("Paper 000 Table 3 (Julia): SmSVM-l2 13.45 s, SmSVM-l1-l2 7.68 s, LinearSVC "
-               "0.0028 s on its synthetic wide set. Note: the l2 optimum here is small, so the "
-               "smoothing bias C N alpha_min / 2 matters; alpha_min = 1e-9 brings SmSVM-l2 "
-               "within 1.5e-7 (see tests/test_smsvm.py).")
+    out.append(
+        "Paper 000 Table 3 (Julia): SmSVM-l2 13.45 s, SmSVM-l1-l2 7.68 s, LinearSVC "
+        "0.0028 s on its synthetic wide set. Note: the l2 optimum here is small, so the "
+        "smoothing bias C N alpha_min / 2 matters; alpha_min = 1e-9 brings SmSVM-l2 "
+        "within 1.5e-7 (see tests/test_smsvm.py)."
+    )
     out.append("")
     return out
 
@@ -216,15 +224,22 @@ def part_real(threads: int) -> list[str]:
     from test_smsvm import qp_objective
 
     sets = [
-        ("australian/australian", 1), ("covtype/covtype.5000.train", 1),
-        ("madelon/madelon.t.xz", 1), ("dna/dna.scale", 3), ("splice/splice", 1),
-        ("sonar/sonar", 1), ("ionosphere/ionosphere", 1), ("heart/heart_scale", 1),
+        ("australian/australian", 1),
+        ("covtype/covtype.5000.train", 1),
+        ("madelon/madelon.t.xz", 1),
+        ("dna/dna.scale", 3),
+        ("splice/splice", 1),
+        ("sonar/sonar", 1),
+        ("ionosphere/ionosphere", 1),
+        ("heart/heart_scale", 1),
     ]
     out = ["## Shared real datasets (standardized, C = 1, bias regularized)", ""]
-    out += ["| dataset | N x m | SmSVM-l2 time (s) | passes | rel. to clarabel | "
-            "SmSVM-l1-l2 time (s) | rel. to clarabel | LinearSVC time (s) | "
-            "LinearSVC rel. to clarabel |",
-            "|---|---|---|---|---|---|---|---|---|"]
+    out += [
+        "| dataset | N x m | SmSVM-l2 time (s) | passes | rel. to clarabel | "
+        "SmSVM-l1-l2 time (s) | rel. to clarabel | LinearSVC time (s) | "
+        "LinearSVC rel. to clarabel |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
     for name, pos in sets:
         data = load_shared(name, pos)
         if data is None:

@@ -222,8 +222,12 @@ def test_svc_solver_table_matches_smo(regularize_intercept) -> None:
     X = StandardScaler().fit_transform(X)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        a = svmkit.SVC(solver="adagrad_dual", gamma=0.1, max_iter=30000,
-                       regularize_intercept=regularize_intercept).fit(X, y)
+        a = svmkit.SVC(
+            solver="adagrad_dual",
+            gamma=0.1,
+            max_iter=30000,
+            regularize_intercept=regularize_intercept,
+        ).fit(X, y)
     b = svmkit.SVC(gamma=0.1, tol=1e-8, regularize_intercept=regularize_intercept).fit(X, y)
     assert a.solver == "adagrad_dual" and len(a.result_) == 3  # one-vs-one pairs
     np.testing.assert_allclose(a.decision_function(X), b.decision_function(X), atol=5e-3)

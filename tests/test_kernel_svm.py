@@ -35,8 +35,9 @@ def _kernel_matrix(X, Y, kernel, gamma, coef0=0.0, degree=3):
         return np.exp(-gamma * cdist(X, Y, "cityblock"))
     if kernel == "precomputed":
         return X
-    return pairwise_kernels(X, Y, metric=kernel, gamma=gamma, coef0=coef0, degree=degree,
-                            filter_params=True)
+    return pairwise_kernels(
+        X, Y, metric=kernel, gamma=gamma, coef0=coef0, degree=degree, filter_params=True
+    )
 
 
 def _svc_dual(coef, K):
@@ -158,8 +159,9 @@ def test_squared_hinge_dual_against_clarabel(kernel):
 def test_regularized_bias_against_clarabel(loss):
     X, y = _binary("moons")
     C = 2.0
-    m = svmkit.SVC(kernel="rbf", gamma=1.0, C=C, loss=loss, regularize_intercept=True,
-                   tol=TOL).fit(X, y)
+    m = svmkit.SVC(kernel="rbf", gamma=1.0, C=C, loss=loss, regularize_intercept=True, tol=TOL).fit(
+        X, y
+    )
     K = _kernel_matrix(X, X, "rbf", 1.0)
     ys = np.where(y == 1, 1.0, -1.0)
     P = ys[:, None] * (K + 1.0) * ys[None, :]
@@ -320,8 +322,7 @@ def test_probability_platt():
 def test_save_load_round_trip(tmp_path):
     X, y = load_wine(return_X_y=True)
     X = _scaled(X)
-    for est in (svmkit.SVC(kernel="poly", coef0=1.0), svmkit.SVC(probability=True,
-                                                                 random_state=0)):
+    for est in (svmkit.SVC(kernel="poly", coef0=1.0), svmkit.SVC(probability=True, random_state=0)):
         est.fit(X, y + 1)
         svmkit.save_model(est, tmp_path / "m.txt")
         back = svmkit.load_model(tmp_path / "m.txt")
@@ -346,14 +347,16 @@ def test_save_load_round_trip(tmp_path):
 def test_history_callback_and_interrupt():
     X, y = make_moons(2000, noise=0.3, random_state=0)
     seen = []
-    m = svmkit.SVC(C=10.0, solver_options={"history_interval": 50},
-                   callback=lambda r: seen.append(r) or True).fit(X, y)
+    m = svmkit.SVC(
+        C=10.0, solver_options={"history_interval": 50}, callback=lambda r: seen.append(r) or True
+    ).fit(X, y)
     assert len(seen) >= 2 and all(np.isfinite(r["optimality"]) for r in seen)
     with pytest.warns(UserWarning, match="iteration limit"):
         m = svmkit.SVC(C=10.0, max_iter=5).fit(X, y)
     assert m.fit_status_ == 1 and m.n_iter_[0] == 5
-    stop = svmkit.SVC(C=10.0, solver_options={"history_interval": 10},
-                      callback=lambda r: False).fit(X, y)
+    stop = svmkit.SVC(
+        C=10.0, solver_options={"history_interval": 10}, callback=lambda r: False
+    ).fit(X, y)
     assert stop.result_[0]["status"] == "interrupted"
 
 
@@ -414,17 +417,57 @@ def test_other_errors():
             f.write("hello\n")
         svmkit.load_model(f.name)
     with pytest.raises(ValueError, match="formulation"):
-        _core.fit_smo(X, np.ones(len(y)), np.ones(len(y)), None, "rbf", 1.0, 0.0, 3, "x",
-                      0.1, False, {}, None)
+        _core.fit_smo(
+            X, np.ones(len(y)), np.ones(len(y)), None, "rbf", 1.0, 0.0, 3, "x", 0.1, False, {}, None
+        )
     with pytest.raises(ValueError, match="labels must be"):
-        _core.fit_smo(X, np.full(len(y), 2.0), np.ones(len(y)), None, "rbf", 1.0, 0.0, 3,
-                      "svc", 0.1, False, {}, None)
+        _core.fit_smo(
+            X,
+            np.full(len(y), 2.0),
+            np.ones(len(y)),
+            None,
+            "rbf",
+            1.0,
+            0.0,
+            3,
+            "svc",
+            0.1,
+            False,
+            {},
+            None,
+        )
     with pytest.raises(ValueError, match="costs"):
-        _core.fit_smo(X, np.ones(len(y)), -np.ones(len(y)), None, "rbf", 1.0, 0.0, 3, "svc",
-                      0.1, False, {}, None)
+        _core.fit_smo(
+            X,
+            np.ones(len(y)),
+            -np.ones(len(y)),
+            None,
+            "rbf",
+            1.0,
+            0.0,
+            3,
+            "svc",
+            0.1,
+            False,
+            {},
+            None,
+        )
     with pytest.raises(ValueError, match="out of range"):
-        _core.fit_smo(X, np.ones(2), np.ones(2), np.array([0, 10**6]), "rbf", 1.0, 0.0, 3,
-                      "svc", 0.1, False, {}, None)
+        _core.fit_smo(
+            X,
+            np.ones(2),
+            np.ones(2),
+            np.array([0, 10**6]),
+            "rbf",
+            1.0,
+            0.0,
+            3,
+            "svc",
+            0.1,
+            False,
+            {},
+            None,
+        )
 
 
 def test_solver_table_and_defaults():
@@ -474,8 +517,12 @@ def _shared(shared_datasets, name):
 
 @pytest.mark.parametrize(
     "path,kernel",
-    [("svmguide1/svmguide1", "rbf"), ("sonar/sonar", "poly"), ("splice/splice", "rbf"),
-     ("iris/iris", "linear")],
+    [
+        ("svmguide1/svmguide1", "rbf"),
+        ("sonar/sonar", "poly"),
+        ("splice/splice", "rbf"),
+        ("iris/iris", "linear"),
+    ],
 )
 def test_shared_classification(shared_datasets, path, kernel):
     X, y = _shared(shared_datasets, path)
@@ -524,8 +571,21 @@ def test_sigma_and_gaussian_alias():
 def test_cpp_option_errors(opts, match):
     X, y = _binary("moons")
     with pytest.raises(ValueError, match=match):
-        _core.fit_smo(X, np.where(y == 1, 1.0, -1.0), np.ones(len(y)), None, "rbf", 1.0, 0.0,
-                      3, "svc", 0.1, False, opts, None)
+        _core.fit_smo(
+            X,
+            np.where(y == 1, 1.0, -1.0),
+            np.ones(len(y)),
+            None,
+            "rbf",
+            1.0,
+            0.0,
+            3,
+            "svc",
+            0.1,
+            False,
+            opts,
+            None,
+        )
 
 
 @pytest.mark.parametrize(

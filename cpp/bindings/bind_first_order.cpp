@@ -17,32 +17,15 @@ SVMKIT_DEFINE_OPTION_CONVERSIONS(AdaGradDualOptions, adagrad_dual, SVMKIT_ADAGRA
 
 namespace {
 
-LinearProblem first_order_problem(const ViewHolder& X, const py::object& y, const py::object& cost,
-                                  bool fit_intercept, double intercept_scaling,
-                                  bool regularize_intercept, std::vector<py::object>& keep) {
-  LinearProblem p;
-  p.X = X.view;
-  const auto n = static_cast<long long>(rows_of(X.view));
-  p.y = double_ptr(y, n, "y", keep);
-  p.cost = double_ptr(cost, n, "sample costs", keep);
-  p.fit_intercept = fit_intercept;
-  p.intercept_scaling = intercept_scaling;
-  p.regularize_intercept = regularize_intercept;
-  return p;
-}
-
 py::dict fit_first_order(const py::object& X, const py::object& y, const py::object& cost,
                          const std::string& loss, double sigma, double epsilon, bool fit_intercept,
                          double intercept_scaling, bool regularize_intercept, const py::object& w0,
                          const py::dict& options, const py::object& callback) {
   ViewHolder view = to_view(X);
   std::vector<py::object> keep;
-  const LinearProblem problem = first_order_problem(view, y, cost, fit_intercept, intercept_scaling,
-                                                    regularize_intercept, keep);
-  LossSpec spec;
-  spec.kind = loss_kind_from_string(loss);
-  spec.sigma = sigma;
-  spec.epsilon = epsilon;
+  const LinearProblem problem =
+      make_problem(view, y, cost, fit_intercept, intercept_scaling, regularize_intercept, keep);
+  const LossSpec spec = make_loss(loss, sigma, epsilon);
   const FirstOrderOptions opt = first_order_from_dict(options);
   const double* w0p =
       w0.is_none() ? nullptr : double_ptr(w0, solution_size(problem), "initial solution", keep);
@@ -61,8 +44,8 @@ py::dict fit_homotopy(const py::object& X, const py::object& y, const py::object
                       const py::dict& options, const py::object& callback) {
   ViewHolder view = to_view(X);
   std::vector<py::object> keep;
-  const LinearProblem problem = first_order_problem(view, y, cost, fit_intercept, intercept_scaling,
-                                                    regularize_intercept, keep);
+  const LinearProblem problem =
+      make_problem(view, y, cost, fit_intercept, intercept_scaling, regularize_intercept, keep);
   const HomotopyOptions opt = homotopy_from_dict(options);
   PythonCallbacks cb = make_callbacks(callback);
   HomotopyResult res;

@@ -13,28 +13,6 @@ namespace svmkit::py_bind {
 
 SVMKIT_DEFINE_OPTION_CONVERSIONS(TronOptions, tron, SVMKIT_TRON_OPTIONS)
 
-LinearProblem make_problem(const ViewHolder& X, const py::object& y, const py::object& cost,
-                           bool fit_intercept, double intercept_scaling, bool regularize_intercept,
-                           std::vector<py::object>& keep) {
-  LinearProblem p;
-  p.X = X.view;
-  const auto n = static_cast<long long>(rows_of(X.view));
-  p.y = double_ptr(y, n, "y", keep);
-  p.cost = double_ptr(cost, n, "sample costs", keep);
-  p.fit_intercept = fit_intercept;
-  p.intercept_scaling = intercept_scaling;
-  p.regularize_intercept = regularize_intercept;
-  return p;
-}
-
-LossSpec make_loss(const std::string& loss, double sigma, double epsilon) {
-  LossSpec spec;
-  spec.kind = loss_kind_from_string(loss);
-  spec.sigma = sigma;
-  spec.epsilon = epsilon;
-  return spec;
-}
-
 py::dict fit_tron(const py::object& X, const py::object& y, const py::object& cost,
                   const std::string& loss, double sigma, double epsilon, bool fit_intercept,
                   double intercept_scaling, bool regularize_intercept, const py::object& w0,

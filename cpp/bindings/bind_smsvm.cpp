@@ -21,14 +21,8 @@ py::dict fit_smsvm(const py::object& X, const py::object& y, const py::object& c
                    const py::dict& options, const py::object& callback) {
   ViewHolder view = to_view(X);
   std::vector<py::object> keep;
-  LinearProblem p;
-  p.X = view.view;
-  const auto n = static_cast<long long>(rows_of(view.view));
-  p.y = double_ptr(y, n, "y", keep);
-  p.cost = double_ptr(cost, n, "sample costs", keep);
-  p.fit_intercept = fit_intercept;
-  p.intercept_scaling = intercept_scaling;
-  p.regularize_intercept = regularize_intercept;
+  const LinearProblem p =
+      make_problem(view, y, cost, fit_intercept, intercept_scaling, regularize_intercept, keep);
   const SmsvmOptions opt = smsvm_from_dict(options);
   SmsvmPenalty pen;
   pen.l2 = l2;

@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "svmkit/data.hpp"
+#include "svmkit/loss.hpp"
+#include "svmkit/problem.hpp"
 #include "svmkit/result.hpp"
 
 namespace svmkit::py_bind {
@@ -40,6 +42,14 @@ struct PythonCallbacks {
   void rethrow_if_any();
 };
 PythonCallbacks make_callbacks(const py::object& on_iteration);
+
+// A LinearProblem over a converted X, borrowing y and the per-sample costs (checked to be
+// contiguous float64 vectors of one entry per row); `keep` holds them alive.
+LinearProblem make_problem(const ViewHolder& X, const py::object& y, const py::object& cost,
+                           bool fit_intercept, double intercept_scaling, bool regularize_intercept,
+                           std::vector<py::object>& keep);
+// A loss by name with its parameters (unknown names raise ValueError).
+LossSpec make_loss(const std::string& loss, double sigma, double epsilon);
 
 py::dict record_to_dict(const IterationRecord& r);
 py::dict result_to_dict(const SolveResult& r);

@@ -12,32 +12,32 @@ namespace svmkit::py_bind {
 namespace py = pybind11;
 
 #define SVMKIT_OPTION_TO_DICT(field) d[#field] = opt.field;
-#define SVMKIT_OPTION_FROM_DICT(field)                                                  \
-  if (src.contains(#field)) {                                                           \
-    try {                                                                               \
-      opt.field = src[#field].cast<decltype(opt.field)>();                              \
-    } catch (const py::cast_error&) {                                                   \
-      throw_invalid(std::string("option '") + #field + "' has the wrong type");         \
-    }                                                                                   \
-  }                                                                                     \
+#define SVMKIT_OPTION_FROM_DICT(field)                                          \
+  if (src.contains(#field)) {                                                   \
+    try {                                                                       \
+      opt.field = src[#field].cast<decltype(opt.field)>();                      \
+    } catch (const py::cast_error&) {                                           \
+      throw_invalid(std::string("option '") + #field + "' has the wrong type"); \
+    }                                                                           \
+  }                                                                             \
   known.insert(#field);
 
 // Defines `py::dict NAME_to_dict(const Options&)` and `Options NAME_from_dict(const py::dict&)`.
-#define SVMKIT_DEFINE_OPTION_CONVERSIONS(Options, NAME, FIELDS)                          \
-  inline py::dict NAME##_to_dict(const Options& opt) {                                  \
-    py::dict d;                                                                         \
-    FIELDS(SVMKIT_OPTION_TO_DICT)                                                       \
-    return d;                                                                           \
-  }                                                                                     \
-  inline Options NAME##_from_dict(const py::dict& src) {                                \
-    Options opt;                                                                        \
-    std::set<std::string> known;                                                        \
-    FIELDS(SVMKIT_OPTION_FROM_DICT)                                                     \
-    for (auto item : src) {                                                             \
-      const auto key = item.first.cast<std::string>();                                  \
-      if (!known.count(key)) throw_invalid("unknown " #NAME " option '" + key + "'");   \
-    }                                                                                   \
-    return opt;                                                                         \
+#define SVMKIT_DEFINE_OPTION_CONVERSIONS(Options, NAME, FIELDS)                       \
+  inline py::dict NAME##_to_dict(const Options& opt) {                                \
+    py::dict d;                                                                       \
+    FIELDS(SVMKIT_OPTION_TO_DICT)                                                     \
+    return d;                                                                         \
+  }                                                                                   \
+  inline Options NAME##_from_dict(const py::dict& src) {                              \
+    Options opt;                                                                      \
+    std::set<std::string> known;                                                      \
+    FIELDS(SVMKIT_OPTION_FROM_DICT)                                                   \
+    for (auto item : src) {                                                           \
+      const auto key = item.first.cast<std::string>();                                \
+      if (!known.count(key)) throw_invalid("unknown " #NAME " option '" + key + "'"); \
+    }                                                                                 \
+    return opt;                                                                       \
   }
 
 }  // namespace svmkit::py_bind
