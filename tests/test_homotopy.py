@@ -196,11 +196,12 @@ def test_iris_setosa(shared_datasets=None):
     X = StandardScaler().fit_transform(X)
     y = np.where(y == 0, 1.0, -1.0)
     w, b = hard_margin(X, y, fit_intercept=True)
-    r = run(X, y, True, False, max_iter=120, tol=1e-12, iterate="best", lambda_scale=1 / len(y))
+    # 400 outer iterations (about 2e7 subgradient steps, ~10 s): the homotopy's O(k^-1/6)
+    # rate needs that many to reach 1e-3 (measured 5.8e-4); the best iterate and
+    # lambda_scale = 1/n are the options that get there (see bench/results/homotopy.md).
+    r = run(X, y, True, False, max_iter=400, tol=1e-12, iterate="best", lambda_scale=1 / len(y))
     rel = np.linalg.norm(r["solution"][:-1] - w) / np.linalg.norm(w)
-    # measured 6e-3 after 120 outer iterations (1e6 subgradient steps): the homotopy's
-    # O(k^-1/6) rate; 1e-3 is not reached in a test's time budget (see bench/results/homotopy.md)
-    assert rel < 1e-2
+    assert rel < 1e-3
     assert r["margin"] <= 1 / np.linalg.norm(w) + 1e-9 <= r["margin_upper"] + 1e-9
 
 
@@ -253,7 +254,8 @@ def test_shared_iris_hard_margin(shared_datasets):
     X = StandardScaler().fit_transform(X.toarray())
     y = np.where(y == 1, 1.0, -1.0)
     w, b = hard_margin(X, y, fit_intercept=True)
-    r = run(X, y, True, False, max_iter=120, tol=1e-12, iterate="best", lambda_scale=1 / len(y))
+    # As above: 400 outer iterations with the best iterate reach 1e-3 (measured 6.4e-4).
+    r = run(X, y, True, False, max_iter=400, tol=1e-12, iterate="best", lambda_scale=1 / len(y))
     rel = np.linalg.norm(r["solution"][:-1] - w) / np.linalg.norm(w)
     assert r["separable"]
-    assert rel < 1e-2  # 1e-3 not reached in the test budget; see bench/results/homotopy.md
+    assert rel < 1e-3
