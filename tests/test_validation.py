@@ -234,6 +234,11 @@ def test_model_file_errors(tmp_path) -> None:
     bad.write_text("\n".join(text) + "\n")
     with pytest.raises(ValueError, match="coef row has 2 values, expected 3"):
         svmkit.load_model(bad)
+    text_nan = list(text)
+    text_nan[-2] = "nan 1.0 2.0"
+    bad.write_text("\n".join(text_nan) + "\n")
+    with pytest.raises(ValueError, match="'nan' is not a finite number"):
+        svmkit.load_model(bad)
     bad.write_text("\n".join(text[:-1]) + "\n")
     with pytest.raises(ValueError, match="missing 'end'|coef row"):
         svmkit.load_model(bad)

@@ -6,6 +6,7 @@
 #include <iomanip>
 #include <sstream>
 
+#include "model_text.hpp"
 #include "svmkit/model.hpp"
 #include "svmkit/parallel.hpp"
 
@@ -248,68 +249,32 @@ void write_model(const KernelModel& m, std::ostream& out) {
   if (!out) throw Error(ErrorCode::io_error, "failed to write the model");
 }
 
-namespace {
-[[noreturn]] void bad(long line, const std::string& what) {
-  throw Error(ErrorCode::format_error, "model file line " + std::to_string(line) + ": " + what);
-}
-double num(const std::string& tok, long line) {
-  try {
-    std::size_t used = 0;
-    const double v = std::stod(tok, &used);
-    if (used != tok.size() || !std::isfinite(v)) bad(line, "'" + tok + "' is not a finite number");
-    return v;
-  } catch (const std::logic_error&) {
-    bad(line, "'" + tok + "' is not a number");
-  }
-}
-Index inum(const std::string& tok, long line) {
-  const double v = num(tok, line);
-  if (v != std::floor(v)) bad(line, "'" + tok + "' is not an integer");
-  return static_cast<Index>(v);
-}
-}  // namespace
-
 KernelModel read_kernel_model(std::istream& in) {
   KernelModel m;
   std::string raw;
+  using model_text::bad;
+  const auto num = model_text::number;
+  const auto inum = model_text::integer;
+  model_text::Lines lines(in);
   long line = 0;
   bool header = false, done = false, have_coef = false, have_intercept = false;
   const auto next_line = [&](std::string& s) {
-    while (std::getline(in, s)) {
-      ++line;
-      if (!s.empty() && s.back() == '\r') s.pop_back();
-      if (s.empty() || s[0] == '#') continue;
-      return true;
-    }
-    return false;
+    const bool ok = lines.next(s);
+    line = lines.line();
+    return ok;
   };
   const auto doubles = [&](const std::vector<std::string>& toks, std::vector<double>& v) {
     v.clear();
     for (const auto& t : toks) v.push_back(num(t, line));
   };
   while (!done && next_line(raw)) {
-    std::istringstream ls(raw);
-    std::string key;
-    ls >> key;
-    std::vector<std::string> toks;
-    for (std::string t; ls >> t;) toks.push_back(t);
-    const auto one = [&]() -> const std::string& {
-      if (toks.size() != 1) bad(line, "'" + key + "' takes exactly one value");
-      return toks[0];
-    };
-    const auto counted = [&]() {
-      if (toks.empty()) bad(line, "'" + key + "' needs a count");
-      const Index c = inum(toks[0], line);
-      if (c < 0 || static_cast<Index>(toks.size()) != c + 1)
-        bad(line, "'" + key + "' count does not match the values given");
-      return std::vector<std::string>(toks.begin() + 1, toks.end());
-    };
+    const model_text::Entry e = model_text::split(raw, line);
+    const std::string& key = e.key;
+    const std::vector<std::string>& toks = e.values;
+    const auto one = [&]() -> const std::string& { return e.one(); };
+    const auto counted = [&]() { return e.counted(); };
     if (!header) {
-      if (key != "svmkit_model")
-        bad(line, "not an svmkit model file (missing 'svmkit_model' header)");
-      const Index version = inum(one(), line);
-      if (version != kModelFormatVersion)
-        bad(line, "unsupported model format version " + std::to_string(version));
+      model_text::check_header(e);
       header = true;
     } else if (key == "kind") {
       if (one() != "kernel") bad(line, "expected 'kind kernel'");

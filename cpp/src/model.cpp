@@ -6,6 +6,7 @@
 #include <limits>
 #include <sstream>
 
+#include "model_text.hpp"
 #include "svmkit/parallel.hpp"
 
 namespace svmkit {
@@ -107,101 +108,62 @@ void write_model(const LinearModel& m, std::ostream& out) {
   if (!out) throw Error(ErrorCode::io_error, "failed to write the model");
 }
 
-namespace {
-[[noreturn]] void bad(long line, const std::string& what) {
-  throw Error(ErrorCode::format_error, "model file line " + std::to_string(line) + ": " + what);
-}
-double parse_number(const std::string& tok, long line) {
-  try {
-    std::size_t used = 0;
-    const double v = std::stod(tok, &used);
-    if (used != tok.size()) bad(line, "'" + tok + "' is not a number");
-    return v;
-  } catch (const std::logic_error&) {
-    if (tok == "nan" || tok == "inf" || tok == "-inf") bad(line, "non-finite value '" + tok + "'");
-    bad(line, "'" + tok + "' is not a number");
-  }
-}
-}  // namespace
-
 LinearModel read_model(std::istream& in) {
+  using model_text::bad;
+  using model_text::integer;
+  using model_text::number;
   LinearModel m;
+  model_text::Lines lines(in);
   std::string raw;
-  long line = 0;
   bool header = false, done = false, have_intercept = false, have_coef = false;
-  const auto next_line = [&](std::string& s) {
-    while (std::getline(in, s)) {
-      ++line;
-      if (!s.empty() && s.back() == '\r') s.pop_back();
-      if (s.empty() || s[0] == '#') continue;
-      return true;
-    }
-    return false;
-  };
-  while (!done && next_line(raw)) {
-    std::istringstream ls(raw);
-    std::string key;
-    ls >> key;
-    std::vector<std::string> toks;
-    for (std::string t; ls >> t;) toks.push_back(t);
-    const auto one = [&]() -> const std::string& {
-      if (toks.size() != 1) bad(line, "'" + key + "' takes exactly one value");
-      return toks[0];
-    };
+  while (!done && lines.next(raw)) {
+    const model_text::Entry e = model_text::split(raw, lines.line());
+    const long line = e.line;
     if (!header) {
-      if (key != "svmkit_model")
-        bad(line, "not an svmkit model file (missing 'svmkit_model' header)");
-      const int version = static_cast<int>(parse_number(one(), line));
-      if (version != kModelFormatVersion)
-        bad(line, "unsupported model format version " + std::to_string(version) +
-                      " (this build reads version " + std::to_string(kModelFormatVersion) + ")");
+      model_text::check_header(e);
       header = true;
-    } else if (key == "kind") {
-      if (one() != "linear")
-        bad(line, "model kind '" + toks[0] + "' is not supported by this reader");
-    } else if (key == "task") {
-      m.task = one();
-    } else if (key == "solver") {
-      m.solver = one();
-    } else if (key == "loss") {
-      m.loss = one();
-    } else if (key == "n_features") {
-      m.n_features = static_cast<Index>(parse_number(one(), line));
-    } else if (key == "classes") {
-      if (toks.empty()) bad(line, "'classes' needs a count");
-      const auto k = static_cast<std::size_t>(parse_number(toks[0], line));
-      if (toks.size() != k + 1) bad(line, "'classes' count does not match the labels given");
-      for (std::size_t i = 1; i < toks.size(); ++i)
-        m.classes.push_back(parse_number(toks[i], line));
-    } else if (key == "intercept_scaling") {
-      m.intercept_scaling = parse_number(one(), line);
-    } else if (key == "n_rows") {
-      m.n_rows = static_cast<Index>(parse_number(one(), line));
-    } else if (key == "intercept") {
-      for (const auto& t : toks) m.intercept.push_back(parse_number(t, line));
+    } else if (e.key == "kind") {
+      if (e.one() != "linear")
+        bad(line, "model kind '" + e.values[0] + "' is not supported by this reader");
+    } else if (e.key == "task") {
+      m.task = e.one();
+    } else if (e.key == "solver") {
+      m.solver = e.one();
+    } else if (e.key == "loss") {
+      m.loss = e.one();
+    } else if (e.key == "n_features") {
+      m.n_features = integer(e.one(), line);
+    } else if (e.key == "classes") {
+      for (const auto& t : e.counted()) m.classes.push_back(number(t, line));
+    } else if (e.key == "intercept_scaling") {
+      m.intercept_scaling = number(e.one(), line);
+    } else if (e.key == "n_rows") {
+      m.n_rows = integer(e.one(), line);
+    } else if (e.key == "intercept") {
+      for (const auto& t : e.values) m.intercept.push_back(number(t, line));
       have_intercept = true;
-    } else if (key == "coef") {
+    } else if (e.key == "coef") {
       if (m.n_rows <= 0 || m.n_features <= 0) bad(line, "'coef' before n_rows and n_features");
       m.coef.reserve(static_cast<std::size_t>(m.n_rows * m.n_features));
       for (Index r = 0; r < m.n_rows; ++r) {
-        if (!next_line(raw)) bad(line, "file ends inside 'coef'");
+        if (!lines.next(raw)) bad(lines.line(), "file ends inside 'coef'");
         std::istringstream rs(raw);
         Index count = 0;
-        for (std::string t; rs >> t; ++count) m.coef.push_back(parse_number(t, line));
+        for (std::string t; rs >> t; ++count) m.coef.push_back(number(t, lines.line()));
         if (count != m.n_features)
-          bad(line, "coef row has " + std::to_string(count) + " values, expected " +
-                        std::to_string(m.n_features));
+          bad(lines.line(), "coef row has " + std::to_string(count) + " values, expected " +
+                                std::to_string(m.n_features));
       }
       have_coef = true;
-    } else if (key == "end") {
+    } else if (e.key == "end") {
       done = true;
     } else {
-      bad(line, "unknown key '" + key + "'");
+      bad(line, "unknown key '" + e.key + "'");
     }
   }
   if (!header) throw Error(ErrorCode::format_error, "empty model file");
-  if (!done) bad(line, "missing 'end'");
-  if (!have_intercept || !have_coef) bad(line, "missing 'intercept' or 'coef'");
+  if (!done) bad(lines.line(), "missing 'end'");
+  if (!have_intercept || !have_coef) bad(lines.line(), "missing 'intercept' or 'coef'");
   try {
     validate_model(m);
   } catch (const Error& e) {
