@@ -39,21 +39,7 @@ void validate_kernel(const KernelSpec& spec);
 
 namespace kernel_detail {
 
-// Dot product of a stored dense row with a dense double vector; four accumulators let the
-// compiler vectorize without reassociating one long sum (no -ffast-math needed).
-template <class T>
-inline double dense_dot(const T* b, const double* a, Index d) {
-  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-  Index k = 0;
-  for (; k + 4 <= d; k += 4) {
-    s0 += static_cast<double>(b[k]) * a[k];
-    s1 += static_cast<double>(b[k + 1]) * a[k + 1];
-    s2 += static_cast<double>(b[k + 2]) * a[k + 2];
-    s3 += static_cast<double>(b[k + 3]) * a[k + 3];
-  }
-  for (; k < d; ++k) s0 += static_cast<double>(b[k]) * a[k];
-  return (s0 + s1) + (s2 + s3);
-}
+// dense_dot (four accumulators) is svmkit::dense_dot from data.hpp.
 template <class T>
 inline double dense_l1(const T* b, const double* a, Index d) {
   double s0 = 0.0, s1 = 0.0;
