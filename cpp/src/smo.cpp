@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "svmkit/kernel_cache.hpp"
+#include "svmkit/vec_math.hpp"
 
 namespace svmkit {
 
@@ -58,7 +59,9 @@ class ClassQ final : public QRows {
         xrow_(std::move(xrow)),
         sign_(std::move(sign)),
         r_(r),
-        cache_(static_cast<Index>(xrow_.size()), static_cast<Index>(xrow_.size()), cache_bytes) {
+        cache_(static_cast<Index>(xrow_.size()), static_cast<Index>(xrow_.size()), cache_bytes),
+        scratch_(ev_.make_scratch()),
+        tmp_(xrow_.size()) {
     kdiag_.resize(xrow_.size());
     for (std::size_t t = 0; t < xrow_.size(); ++t) kdiag_[t] = ev_.self(xrow_[t]) + r_;
   }
@@ -67,10 +70,19 @@ class ClassQ final : public QRows {
     float* d = cache_.get(pos, len, &filled);
     if (filled < len) {
       ++computed;
-      ev_.row(xrow_[pos], xrow_.data(), filled, len, d);
-      const double sp = sign_[pos];
-      for (Index j = filled; j < len; ++j)
-        d[j] = static_cast<float>(sp * sign_[j] * (static_cast<double>(d[j]) + r_));
+      ev_.load_row(xrow_[pos], scratch_);
+      const double sp = sign_[pos], r = r_;
+      const Index* cols = xrow_.data();
+      const double* sg = sign_.data();
+      double* tmp = tmp_.data();
+      parallel_chunks(len - filled, ev_.parallel_chunks_for(len - filled),
+                      [&](int, Index b, Index e) {
+                        b += filled;
+                        e += filled;
+                        ev_.values(scratch_, cols, b, e, tmp, true);
+                        for (Index j = b; j < e; ++j)
+                          d[j] = static_cast<float>(sp * sg[j] * (tmp[j] + r));
+                      });
       peak_mb = std::max(peak_mb, cache_.used_floats() * 4.0 / 1048576.0);
     } else {
       ++hits;
@@ -92,10 +104,14 @@ class ClassQ final : public QRows {
   double r_;
   KernelCache cache_;
   std::vector<double> kdiag_;
+  typename KernelEvaluator<V, V>::Scratch scratch_;
+  std::vector<double> tmp_;  // kernel values of the row being computed, before rounding
 };
 
 // Regression: two variables (a+, a-) per sample; the cache holds kernel rows per sample over
-// all n samples and Q rows are assembled into one of two buffers.
+// all n samples and Q rows are assembled into one of two buffers. The two buffers remember
+// which row they hold (until the next swap), since the working-set selection and the update
+// ask for the same row in turn.
 template <class V>
 class RegQ final : public QRows {
  public:
@@ -105,7 +121,9 @@ class RegQ final : public QRows {
         xrow_(std::move(xrow)),
         n_(static_cast<Index>(xrow_.size())),
         r_(r),
-        cache_(n_, n_, cache_bytes) {
+        cache_(n_, n_, cache_bytes),
+        scratch_(ev_.make_scratch()),
+        tmp_(static_cast<std::size_t>(n_)) {
     sample_.resize(static_cast<std::size_t>(2 * n_));
     sign_.resize(static_cast<std::size_t>(2 * n_));
     for (Index t = 0; t < 2 * n_; ++t) {
@@ -118,39 +136,69 @@ class RegQ final : public QRows {
     buf_[1].resize(static_cast<std::size_t>(2 * n_));
   }
   const float* row(Index pos, Index len) override {
+    for (int b = 0; b < 2; ++b) {
+      if (held_[b] == pos && held_len_[b] >= len) {
+        next_ = b ^ 1;  // keep this one: the other buffer is the one to overwrite
+        ++hits;
+        return buf_[b].data();
+      }
+    }
     const Index s = sample_[pos];
     Index filled = 0;
     float* k = cache_.get(s, n_, &filled);
+    const int b = next_;
+    float* out = buf_[b].data();
+    next_ ^= 1;
+    held_[b] = pos;
+    held_len_[b] = len;
+    const float sp = static_cast<float>(sign_[pos]), rf = static_cast<float>(r_);
+    const Index* smp = sample_.data();
+    const double* sg = sign_.data();
     if (filled < n_) {
       ++computed;
-      ev_.row(xrow_[s], xrow_.data(), filled, n_, k);
+      ev_.load_row(xrow_[s], scratch_);
+      const Index* cols = xrow_.data();
+      double* tmp = tmp_.data();
+      parallel_chunks(n_ - filled, ev_.parallel_chunks_for(n_ - filled),
+                      [&](int, Index b0, Index e0) {
+                        b0 += filled;
+                        e0 += filled;
+                        ev_.values(scratch_, cols, b0, e0, tmp, true);
+                        for (Index j = b0; j < e0; ++j) k[j] = static_cast<float>(tmp[j]);
+                      });
       peak_mb = std::max(peak_mb, cache_.used_floats() * 4.0 / 1048576.0);
     } else {
       ++hits;
     }
-    float* out = buf_[next_].data();
-    next_ ^= 1;
-    const float sp = static_cast<float>(sign_[pos]), rf = static_cast<float>(r_);
-    for (Index j = 0; j < len; ++j)
-      out[j] = sp * static_cast<float>(sign_[j]) * (k[sample_[j]] + rf);
+    const int chunks = len >= kAssembleParallelMin ? ev_.n_threads() : 1;
+    parallel_chunks(len, chunks, [&](int, Index b0, Index e0) {
+      for (Index j = b0; j < e0; ++j)
+        out[j] = sp * static_cast<float>(sg[j]) * (k[smp[j]] + rf);
+    });
     return out;
   }
   void swap(Index a, Index b) override {
     std::swap(sample_[a], sample_[b]);
     std::swap(sign_[a], sign_[b]);
+    held_[0] = held_[1] = -1;
   }
   double diag(Index pos) const override { return kdiag_[sample_[pos]]; }
 
  private:
+  static constexpr Index kAssembleParallelMin = 32768;  // below, one thread assembles faster
   KernelEvaluator<V, V> ev_;
   std::vector<Index> xrow_;
   Index n_;
   double r_;
   KernelCache cache_;
+  typename KernelEvaluator<V, V>::Scratch scratch_;
+  std::vector<double> tmp_;
   std::vector<Index> sample_;
   std::vector<double> sign_;
   std::vector<double> kdiag_;
   std::vector<float> buf_[2];
+  Index held_[2] = {-1, -1};      // position whose row each buffer holds (-1: none)
+  Index held_len_[2] = {0, 0};    // and how many leading entries
   int next_ = 0;
 };
 
@@ -158,7 +206,7 @@ class RegQ final : public QRows {
 class Solver {
  public:
   Solver(QRows& Q, Index l, std::vector<double> s, std::vector<double> p, std::vector<double> U,
-         std::vector<double> D, bool equality, const SmoOptions& opt, const Callbacks& cb)
+         std::vector<double> D, bool equality, const SmoOptions& opt, const Callbacks& cb, int nt)
       : Q_(Q),
         l_(l),
         s_(std::move(s)),
@@ -168,7 +216,9 @@ class Solver {
         equality_(equality),
         opt_(opt),
         cb_(cb),
-        second_order_(opt.working_set == "second_order") {
+        second_order_(opt.working_set == "second_order"),
+        nt_(nt) {
+    part_.resize(static_cast<std::size_t>(nt_));
     alpha_.assign(l_, 0.0);
     G_ = p_;
     Gbar_.assign(l_, 0.0);
@@ -271,6 +321,12 @@ class Solver {
   bool in_up(Index t) const { return flags_[t] & 1; }
   bool in_low(Index t) const { return flags_[t] & 2; }
 
+  // Sweeps over the active variables are split between threads only when long enough to
+  // repay a parallel region (a few microseconds). Every split sweep keeps each chunk's best
+  // candidate and merges the chunks in order with the serial loop's tie rule, so the chosen
+  // indices, hence the iterates, do not depend on the number of threads.
+  int sweep_chunks(Index count) const { return count >= kSweepParallelMin ? nt_ : 1; }
+
   // Picks the working set; returns the KKT gap over the active variables.
   double select(Index* pi, Index* pj) {
     if (!equality_) return select_single(pi);
@@ -282,15 +338,26 @@ class Solver {
       i = next_i_;
       next_valid_ = false;
     } else {
-      for (Index t = 0; t < active_; ++t) {
-        if (in_up(t)) {
-          const double v = -s_[t] * G_[t];
-          if (v >= gmax) {
-            gmax = v;
-            i = t;
+      const int chunks = sweep_chunks(active_);
+      parallel_chunks(active_, chunks, [&](int c, Index b, Index e) {
+        double m = -kInf;
+        Index at = -1;
+        for (Index t = b; t < e; ++t) {
+          if (in_up(t)) {
+            const double v = -s_[t] * G_[t];
+            if (v >= m) {
+              m = v;
+              at = t;
+            }
           }
         }
-      }
+        part_[c] = {m, 0.0, at};
+      });
+      for (int c = 0; c < chunks; ++c)
+        if (part_[c].at >= 0 && part_[c].a >= gmax) {
+          gmax = part_[c].a;
+          i = part_[c].at;
+        }
     }
     double gmax2 = -kInf;
     Index j = -1;
@@ -298,34 +365,45 @@ class Solver {
       *pi = *pj = -1;
       return 0.0;
     }
+    const int chunks = sweep_chunks(active_);
     if (second_order_) {
       const float* Qi = Q_.row(i, active_);
-      const double si = s_[i], qdi = QD_[i];
+      const double si = s_[i], qdi = QD_[i], tau = opt_.tau;
+      parallel_chunks(active_, chunks, [&](int c, Index b, Index e) {
+        double m2 = -kInf;
+        Index at = -1;
+        const double best = smo_select_second_order(G_.data(), s_.data(), QD_.data(), Qi,
+                                                    flags_.data(), gmax, qdi, si, tau, b, e, &m2,
+                                                    &at);
+        part_[c] = {m2, best, at};
+      });
       double best = kInf;
-      for (Index t = 0; t < active_; ++t) {
-        if (!in_low(t)) continue;
-        const double sg = s_[t] * G_[t];
-        if (sg > gmax2) gmax2 = sg;
-        const double b = gmax + sg;
-        if (b > 0.0) {
-          double a = qdi + QD_[t] - 2.0 * si * s_[t] * static_cast<double>(Qi[t]);
-          if (a <= 0.0) a = opt_.tau;
-          const double obj = -(b * b) / a;
-          if (obj <= best) {
-            best = obj;
-            j = t;
-          }
+      for (int c = 0; c < chunks; ++c) {
+        gmax2 = std::max(gmax2, part_[c].a);
+        if (part_[c].at >= 0 && part_[c].b <= best) {
+          best = part_[c].b;
+          j = part_[c].at;
         }
       }
     } else {
-      for (Index t = 0; t < active_; ++t) {
-        if (!in_low(t)) continue;
-        const double sg = s_[t] * G_[t];
-        if (sg >= gmax2) {
-          gmax2 = sg;
-          j = t;
+      parallel_chunks(active_, chunks, [&](int c, Index b0, Index e0) {
+        double m2 = -kInf;
+        Index at = -1;
+        for (Index t = b0; t < e0; ++t) {
+          if (!in_low(t)) continue;
+          const double sg = s_[t] * G_[t];
+          if (sg >= m2) {
+            m2 = sg;
+            at = t;
+          }
         }
-      }
+        part_[c] = {m2, 0.0, at};
+      });
+      for (int c = 0; c < chunks; ++c)
+        if (part_[c].at >= 0 && part_[c].a >= gmax2) {
+          gmax2 = part_[c].a;
+          j = part_[c].at;
+        }
     }
     *pi = i;
     *pj = j;
@@ -394,19 +472,20 @@ class Solver {
     G_[i] += D_[i] * di;
     G_[j] += D_[j] * dj;
     // The gradient sweep also finds the next i = argmax_{I_up} -s g (one pass fewer).
+    const int chunks = sweep_chunks(active_);
+    parallel_chunks(active_, chunks, [&](int c, Index b, Index e) {
+      Index at = -1;
+      const double m =
+          smo_update_gradient(G_.data(), qi, qj, di, dj, s_.data(), flags_.data(), b, e, &at);
+      part_[c] = {m, 0.0, at};
+    });
     double gmax = -kInf;
     Index best = -1;
-    for (Index k = 0; k < active_; ++k) {
-      const double g = G_[k] + static_cast<double>(qi[k]) * di + static_cast<double>(qj[k]) * dj;
-      G_[k] = g;
-      if (flags_[k] & 1) {
-        const double v = -s_[k] * g;
-        if (v >= gmax) {
-          gmax = v;
-          best = k;
-        }
+    for (int c = 0; c < chunks; ++c)
+      if (part_[c].at >= 0 && part_[c].a >= gmax) {
+        gmax = part_[c].a;
+        best = part_[c].at;
       }
-    }
     next_gmax_ = gmax;
     next_i_ = best;
     next_valid_ = true;
@@ -581,6 +660,13 @@ class Solver {
     return true;
   }
 
+  // A chunk's best candidate: values a (and b) at index at (-1: none in the chunk).
+  struct Part {
+    double a, b;
+    Index at;
+  };
+  static constexpr Index kSweepParallelMin = 8192;  // shorter sweeps stay on one thread
+
   QRows& Q_;
   Index l_;
   std::vector<double> s_, p_, U_, D_;
@@ -588,6 +674,8 @@ class Solver {
   const SmoOptions& opt_;
   const Callbacks& cb_;
   bool second_order_;
+  int nt_;
+  std::vector<Part> part_;
   std::vector<double> alpha_, G_, Gbar_, QD_;
   std::vector<Index> orig_;
   Index active_ = 0;
@@ -656,7 +744,7 @@ SmoResult solve_smo(const KernelProblem& pr, const SmoOptions& opt, const Callba
           }
           RegQ<View> Q(V, pr.kernel, nt, xrow, r, cache_bytes);
           Solver solver(Q, l, std::move(s), std::move(p), std::move(U), std::move(D), equality, opt,
-                        cb);
+                        cb, nt);
           SmoResult res = solver.run();
           const auto& a = solver.alpha_original();
           res.alpha.resize(n);
@@ -680,7 +768,7 @@ SmoResult solve_smo(const KernelProblem& pr, const SmoOptions& opt, const Callba
         }
         ClassQ<View> Q(V, pr.kernel, nt, xrow, s, r, cache_bytes);
         Solver solver(Q, n, std::move(s), std::move(p), std::move(U), std::move(D), equality, opt,
-                      cb);
+                      cb, nt);
         SmoResult res = solver.run();
         res.alpha = solver.alpha_original();
         res.dual_coef.resize(n);

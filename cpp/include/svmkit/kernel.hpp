@@ -11,16 +11,22 @@
 // by first scattering a_i into a dense double buffer once (so sparse and strided rows cost
 // O(nnz) to read), then one dot product or distance per column. rbf uses precomputed squared
 // row norms (||a - b||^2 = ||a||^2 + ||b||^2 - 2 a.b, clamped at 0 against rounding).
-// `row` is parallel over the columns (OpenMP); `row_serial` with a caller-owned Scratch is for
-// callers that parallelize over rows themselves (prediction). Nothing allocates per row.
+// A block of a row is computed in two passes: the distances or dot products of the block into
+// the output, then the exponential over the whole block at once (vec_math.hpp: vectorized,
+// unlike one std::exp call per value). `row` is parallel over the columns (OpenMP);
+// `row_serial` with a caller-owned Scratch is for callers that parallelize over rows
+// themselves (prediction); `load_row` + `values` let a solver split a row between its own
+// threads. Nothing allocates per row.
 #pragma once
 
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "svmkit/data.hpp"
+#include "svmkit/vec_math.hpp"
 
 namespace svmkit {
 
@@ -54,6 +60,11 @@ inline double dense_l1(const T* b, const double* a, Index d) {
 
 template <class T>
 inline double dot_with(const DenseRowMajorView<T>& B, Index j, const double* a) {
+  return dense_dot(B.data + j * B.ld, a, B.cols);
+}
+// Double rows of 16 features or more go to the multiversioned (AVX2 where available) dot.
+inline double dot_with(const DenseRowMajorView<double>& B, Index j, const double* a) {
+  if (B.cols >= 16) return dot8(B.data + j * B.ld, a, B.cols);
   return dense_dot(B.data + j * B.ld, a, B.cols);
 }
 template <class V>
@@ -116,24 +127,77 @@ class KernelEvaluator {
   void row(Index i, const Index* cols, Index begin, Index end, Out* out) {
     load(i, scratch_);
     const Scratch& s = scratch_;
+    double* buf = nullptr;
+    if constexpr (std::is_same_v<Out, double>) {
+      buf = out;
+    } else {
+      if (static_cast<Index>(tmp_.size()) < end) tmp_.resize(static_cast<std::size_t>(end));
+      buf = tmp_.data();
+    }
     // A parallel region costs microseconds (much more on a loaded machine), so only rows
     // with roughly 100 microseconds of work or more are split between threads.
-    const double work = static_cast<double>(end - begin) * (static_cast<double>(A_.cols) + 24.0);
-    if (n_threads_ == 1 || work < 2.5e5) {
-      for (Index j = begin; j < end; ++j) out[j] = static_cast<Out>(value(s, col(cols, j)));
-      return;
-    }
-    parallel_for(end - begin, n_threads_, [&](Index t) {
-      const Index j = begin + t;
-      out[j] = static_cast<Out>(value(s, col(cols, j)));
+    const int chunks = parallel_chunks_for(end - begin);
+    parallel_chunks(end - begin, chunks, [&](int, Index b, Index e) {
+      values(s, cols, begin + b, begin + e, buf, false);
+      if constexpr (!std::is_same_v<Out, double>) {
+        for (Index j = begin + b; j < begin + e; ++j) out[j] = static_cast<Out>(buf[j]);
+      }
     });
+  }
+
+  // How many threads a row block of `count` columns is worth (1 below about 100 microseconds).
+  int parallel_chunks_for(Index count) const {
+    const double work = static_cast<double>(count) * (static_cast<double>(A_.cols) + 24.0);
+    return n_threads_ == 1 || work < 2.5e5 ? 1 : n_threads_;
   }
 
   // The same, single-threaded, with the caller's scratch (safe to call from many threads).
   template <class Out>
   void row_serial(Index i, const Index* cols, Index begin, Index end, Out* out, Scratch& s) const {
     load(i, s);
-    for (Index j = begin; j < end; ++j) out[j] = static_cast<Out>(value(s, col(cols, j)));
+    if constexpr (std::is_same_v<Out, double>) {
+      values(s, cols, begin, end, out, false);
+    } else {
+      for (Index j = begin; j < end; ++j) out[j] = static_cast<Out>(value(s, col(cols, j)));
+    }
+  }
+
+  // Scatters row i of A into s (a no-op when it is already there).
+  void load_row(Index i, Scratch& s) const { load(i, s); }
+
+  // out[j] = K(a_i, b_{cols[j]}) for j in [begin, end) with a_i loaded in s; single-threaded.
+  // single = true: the exponential of rbf and laplacian only to float accuracy (relative error
+  // below 1e-8), for values that are stored as float anyway.
+  void values(const Scratch& s, const Index* cols, Index begin, Index end, double* out,
+              bool single) const {
+    const double* a = s.dense.data();
+    switch (spec_.kind) {
+      case KernelKind::precomputed:
+        for (Index j = begin; j < end; ++j) out[j] = a[col(cols, j)];
+        return;
+      case KernelKind::laplacian:
+        for (Index j = begin; j < end; ++j)
+          out[j] = -spec_.gamma * kernel_detail::l1_with(B_, col(cols, j), a, s.a_norm);
+        break;
+      case KernelKind::rbf: {
+        const double an = s.a_norm, g = spec_.gamma;
+        const double* nb = norm_b_.data();
+        for (Index j = begin; j < end; ++j) {
+          const Index c = col(cols, j);
+          const double d = kernel_detail::dot_with(B_, c, a);
+          out[j] = -g * std::max(0.0, an + nb[c] - 2.0 * d);
+        }
+        break;
+      }
+      default:
+        for (Index j = begin; j < end; ++j)
+          out[j] = apply_dot(kernel_detail::dot_with(B_, col(cols, j), a));
+        return;
+    }
+    if (single)
+      exp_inplace_single(out + begin, end - begin);
+    else
+      exp_inplace(out + begin, end - begin);
   }
 
   // K(a_i, b_c) for a single pair.
@@ -196,11 +260,10 @@ class KernelEvaluator {
       case KernelKind::precomputed:
         return a[c];
       case KernelKind::laplacian:
-        return std::exp(-spec_.gamma * kernel_detail::l1_with(B_, c, a, s.a_norm));
       case KernelKind::rbf: {
-        const double d = kernel_detail::dot_with(B_, c, a);
-        const double dist = std::max(0.0, s.a_norm + norm_b_[c] - 2.0 * d);
-        return std::exp(-spec_.gamma * dist);
+        double v = 0.0;
+        values(s, &c, 0, 1, &v, false);  // the same arithmetic as whole rows
+        return v;
       }
       default:
         return apply_dot(kernel_detail::dot_with(B_, c, a));
@@ -239,6 +302,7 @@ class KernelEvaluator {
   int n_threads_;
   std::vector<double> norm_b_;
   Scratch scratch_;
+  std::vector<double> tmp_;  // row() into float: the double values before rounding
 };
 
 }  // namespace svmkit

@@ -9,7 +9,9 @@
 // swap_rows(i, j) follows a permutation of the problem (shrinking moves active variables to
 // the front): rows i and j trade places, and entries i and j trade places inside every cached
 // row long enough to hold both; a row holding only the smaller one is dropped, since that
-// entry would be stale.
+// entry would be stale. The entry swaps are queued and applied row by row at the next get()
+// (a shrinking pass makes thousands of swaps: one visit per cached row instead of one per
+// swap and row). Row moves and entry swaps commute, so the result is the same.
 #pragma once
 
 #include <cstddef>
@@ -44,6 +46,7 @@ class KernelCache {
 
   // Returns row r with room for len values; *filled = how many leading values are valid.
   float* get(Index r, Index len, Index* filled) {
+    if (!pending_.empty()) flush();
     if (in_list(r)) unlink(r);
     const Index have = len_[r];
     if (have < len) {
@@ -72,17 +75,26 @@ class KernelCache {
     std::swap(len_[i], len_[j]);
     if (len_[i] > 0) link_mru(i);
     if (len_[j] > 0) link_mru(j);
-    const Index lo = i < j ? i : j, hi = i < j ? j : i;
+    pending_.emplace_back(i < j ? i : j, i < j ? j : i);
+  }
+
+  // Applies the queued entry swaps to every cached row, in their order.
+  void flush() {
     for (Index h = next_[head_]; h != head_;) {
       const Index nxt = next_[h];
-      if (len_[h] > lo) {
-        if (len_[h] > hi)
-          std::swap(data_[h][lo], data_[h][hi]);
-        else
+      float* d = data_[h];
+      const Index len = len_[h];
+      for (const auto& [lo, hi] : pending_) {
+        if (len > hi) {
+          std::swap(d[lo], d[hi]);
+        } else if (len > lo) {
           drop(h);
+          break;
+        }
       }
       h = nxt;
     }
+    pending_.clear();
   }
 
   std::size_t capacity_floats() const { return capacity_; }
@@ -114,6 +126,7 @@ class KernelCache {
   std::vector<Index> len_;
   std::vector<Index> prev_, next_;  // LRU list; index n_rows is the sentinel
   Index head_;
+  std::vector<std::pair<Index, Index>> pending_;  // queued entry swaps (lo, hi)
   std::size_t capacity_ = 0, used_ = 0;
   long long hits_ = 0;
 };

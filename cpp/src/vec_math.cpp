@@ -1,0 +1,208 @@
+// Array kernels (see vec_math.hpp for why they are multiversioned and why results do not depend
+// on the version).
+#include "svmkit/vec_math.hpp"
+
+#include <cstring>
+#include <limits>
+
+// Function multiversioning needs ifunc support (ELF) and the x86 target attribute.
+#if defined(__x86_64__) && defined(__ELF__) && (defined(__GNUC__) || defined(__clang__)) && \
+    !defined(SVMKIT_NO_MULTIVERSION)
+#define SVMKIT_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define SVMKIT_CLONES
+#endif
+
+namespace svmkit {
+
+namespace {
+
+inline std::int64_t bits_of(double x) {
+  std::int64_t b;
+  std::memcpy(&b, &x, sizeof b);
+  return b;
+}
+inline double from_bits(std::int64_t b) {
+  double x;
+  std::memcpy(&x, &b, sizeof x);
+  return x;
+}
+
+}  // namespace
+
+SVMKIT_CLONES void exp_inplace(double* x, std::int64_t n) {
+  // exp(v) = 2^k exp(r), v = k ln2 + r, k = round(v / ln2). ln2 is split in a part with few
+  // mantissa bits (k * hi is exact for |k| <= 2^11) and the rest, so r is accurate to ~1 ulp.
+  constexpr double log2e = 1.4426950408889634;
+  constexpr double ln2_hi = 6.93147180369123816490e-01;
+  constexpr double ln2_lo = 1.90821492927058770002e-10;
+  // Adding 1.5 * 2^52 rounds to an integer held in the low mantissa bits (round to nearest).
+  constexpr double shifter = 6755399441055744.0;
+  constexpr double lo_limit = -708.0;  // below: the result is taken as 0 (true value < 3.3e-308)
+  constexpr double hi_limit = 709.78;  // above: overflow
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  for (std::int64_t i = 0; i < n; ++i) {
+    const double v = x[i];
+    // Clamp into the range where the reduction is exact; the true result is patched below.
+    double c = v < lo_limit ? lo_limit : v;
+    c = c > hi_limit ? hi_limit : c;
+    const double t = c * log2e + shifter;
+    const double k = t - shifter;
+    const double r = (c - k * ln2_hi) - k * ln2_lo;
+    // Taylor polynomial of exp on |r| <= 0.347 (truncation error < 5e-18), evaluated by
+    // Estrin's scheme: a short dependency chain, so consecutive elements overlap in the CPU.
+    const double r2 = r * r, r4 = r2 * r2, r8 = r4 * r4;
+    const double q0 = 1.0 + r;
+    const double q1 = 1.0 / 2.0 + r * (1.0 / 6.0);
+    const double q2 = 1.0 / 24.0 + r * (1.0 / 120.0);
+    const double q3 = 1.0 / 720.0 + r * (1.0 / 5040.0);
+    const double q4 = 1.0 / 40320.0 + r * (1.0 / 362880.0);
+    const double q5 = 1.0 / 3628800.0 + r * (1.0 / 39916800.0);
+    const double q6 = 1.0 / 479001600.0 + r * (1.0 / 6227020800.0);
+    const double h0 = q0 + r2 * q1, h1 = q2 + r2 * q3, h2 = q4 + r2 * q5;
+    const double u0 = h0 + r4 * h1, u1 = h2 + r4 * q6;
+    const double p = u0 + r8 * u1;
+    // 2^(k-1) from the integer in t's low bits: the exponent field is (k - 1 + 1023) mod 2^11,
+    // valid since -1021 <= k <= 1024 after clamping; the factor 2 is applied after the product
+    // so that k = 1024 (results near the overflow limit) stays finite.
+    const std::int64_t e = (bits_of(t) + 1022) << 52;
+    double y = (p * from_bits(e)) * 2.0;
+    y = v < lo_limit ? 0.0 : y;
+    y = v > hi_limit ? inf : y;
+    y = v != v ? v : y;  // NaN in, NaN out
+    x[i] = y;
+  }
+}
+
+SVMKIT_CLONES void exp_inplace_single(double* x, std::int64_t n) {
+  // The reduction of exp_inplace with a degree-7 Taylor polynomial: truncation error below
+  // 7.5e-9 relative on |r| <= 0.347, well under float's half ulp (6e-8). Only the lower clamp
+  // is needed for arguments <= 0.
+  constexpr double log2e = 1.4426950408889634;
+  constexpr double ln2_hi = 6.93147180369123816490e-01;
+  constexpr double ln2_lo = 1.90821492927058770002e-10;
+  constexpr double shifter = 6755399441055744.0;
+  constexpr double lo_limit = -708.0;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const double v = x[i];
+    double c = v < lo_limit ? lo_limit : v;
+    c = c > 0.0 ? 0.0 : c;
+    const double t = c * log2e + shifter;
+    const double k = t - shifter;
+    const double r = (c - k * ln2_hi) - k * ln2_lo;
+    const double r2 = r * r, r4 = r2 * r2;
+    const double q0 = 1.0 + r;
+    const double q1 = 1.0 / 2.0 + r * (1.0 / 6.0);
+    const double q2 = 1.0 / 24.0 + r * (1.0 / 120.0);
+    const double q3 = 1.0 / 720.0 + r * (1.0 / 5040.0);
+    const double p = (q0 + r2 * q1) + r4 * (q2 + r2 * q3);
+    const std::int64_t e = (bits_of(t) + 1023) << 52;  // 2^k, -1021 <= k <= 0
+    const double y = p * from_bits(e);
+    x[i] = v < lo_limit ? 0.0 : y;
+  }
+}
+
+SVMKIT_CLONES double dot8(const double* a, const double* b, std::int64_t n) {
+  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, s4 = 0.0, s5 = 0.0, s6 = 0.0, s7 = 0.0;
+  std::int64_t k = 0;
+  for (; k + 8 <= n; k += 8) {
+    s0 += a[k] * b[k];
+    s1 += a[k + 1] * b[k + 1];
+    s2 += a[k + 2] * b[k + 2];
+    s3 += a[k + 3] * b[k + 3];
+    s4 += a[k + 4] * b[k + 4];
+    s5 += a[k + 5] * b[k + 5];
+    s6 += a[k + 6] * b[k + 6];
+    s7 += a[k + 7] * b[k + 7];
+  }
+  for (; k < n; ++k) s0 += a[k] * b[k];
+  return ((s0 + s4) + (s1 + s5)) + ((s2 + s6) + (s3 + s7));
+}
+
+// The SMO sweeps work in blocks: a branch-free (vectorizable) pass computes each candidate's
+// value into a small buffer, then a scalar pass of one compare per element finds the index.
+// Ties go to the largest index, as in a serial `>=` / `<=` scan.
+namespace {
+constexpr std::int64_t kBlock = 512;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+}  // namespace
+
+SVMKIT_CLONES double smo_update_gradient(double* G, const float* qi, const float* qj, double di,
+                                         double dj, const double* s, const std::uint8_t* flags,
+                                         std::int64_t b, std::int64_t e, std::int64_t* at) {
+  double v[kBlock];
+  double best = -kInf;
+  std::int64_t where = -1;
+  for (std::int64_t k0 = b; k0 < e; k0 += kBlock) {
+    const std::int64_t m = e - k0 < kBlock ? e - k0 : kBlock;
+    double* g = G + k0;
+    const float* a = qi + k0;
+    const float* c = qj + k0;
+    const double* sg = s + k0;
+    const std::uint8_t* f = flags + k0;
+    for (std::int64_t k = 0; k < m; ++k) {
+      const double gk = g[k] + static_cast<double>(a[k]) * di + static_cast<double>(c[k]) * dj;
+      g[k] = gk;
+      v[k] = (f[k] & 1) ? -sg[k] * gk : -kInf;
+    }
+    for (std::int64_t k = 0; k < m; ++k) {
+      if (v[k] >= best && (f[k] & 1)) {
+        best = v[k];
+        where = k0 + k;
+      }
+    }
+  }
+  *at = where;
+  return best;
+}
+
+SVMKIT_CLONES double smo_select_second_order(const double* G, const double* s, const double* QD,
+                                             const float* Qi, const std::uint8_t* flags,
+                                             double gmax, double qdi, double si, double tau,
+                                             std::int64_t b, std::int64_t e, double* m2,
+                                             std::int64_t* at) {
+  double v[kBlock], w[kBlock];
+  double best = kInf, top0 = -kInf, top1 = -kInf, top2 = -kInf, top3 = -kInf;
+  std::int64_t where = -1;
+  for (std::int64_t t0 = b; t0 < e; t0 += kBlock) {
+    const std::int64_t m = e - t0 < kBlock ? e - t0 : kBlock;
+    const double* g = G + t0;
+    const double* sg = s + t0;
+    const double* qd = QD + t0;
+    const float* q = Qi + t0;
+    const std::uint8_t* f = flags + t0;
+    for (std::int64_t t = 0; t < m; ++t) {
+      const bool low = (f[t] & 2) != 0;
+      const double y = sg[t] * g[t];
+      const double yl = low ? y : -kInf;
+      w[t] = yl;
+      const double gap = gmax + yl;
+      double a = qdi + qd[t] - 2.0 * si * sg[t] * static_cast<double>(q[t]);
+      a = a > 0.0 ? a : tau;
+      const double obj = -(gap * gap) / a;
+      v[t] = gap > 0.0 ? obj : kInf;
+    }
+    // max of w in four interleaved lanes (exact whatever the order)
+    std::int64_t t = 0;
+    for (; t + 4 <= m; t += 4) {
+      top0 = w[t] > top0 ? w[t] : top0;
+      top1 = w[t + 1] > top1 ? w[t + 1] : top1;
+      top2 = w[t + 2] > top2 ? w[t + 2] : top2;
+      top3 = w[t + 3] > top3 ? w[t + 3] : top3;
+    }
+    for (; t < m; ++t) top0 = w[t] > top0 ? w[t] : top0;
+    for (t = 0; t < m; ++t) {
+      if (v[t] <= best && v[t] < kInf) {
+        best = v[t];
+        where = t0 + t;
+      }
+    }
+  }
+  top0 = top1 > top0 ? top1 : top0;
+  top2 = top3 > top2 ? top3 : top2;
+  *m2 = top2 > top0 ? top2 : top0;
+  *at = where;
+  return best;
+}
+
+}  // namespace svmkit
