@@ -15,6 +15,9 @@
 
 namespace svmkit {
 
+void neg_scaled_dist(double an, const double* nb, double g, std::int64_t b, std::int64_t e,
+                     double* out);
+
 namespace {
 
 inline std::int64_t bits_of(double x) {
@@ -102,6 +105,32 @@ SVMKIT_CLONES void exp_inplace_single(double* x, std::int64_t n) {
   }
 }
 
+void rbf_from_dots(double an, const double* nb, double g, std::int64_t b, std::int64_t e,
+                   double* out, bool single) {
+  constexpr std::int64_t block = 1024;  // distances then exponentials, block by block (in L1)
+  for (std::int64_t j0 = b; j0 < e; j0 += block) {
+    const std::int64_t j1 = e - j0 < block ? e : j0 + block;
+    neg_scaled_dist(an, nb, g, j0, j1, out);
+    if (single)
+      exp_inplace_single(out + j0, j1 - j0);
+    else
+      exp_inplace(out + j0, j1 - j0);
+  }
+}
+
+SVMKIT_CLONES void neg_scaled_dist(double an, const double* nb, double g, std::int64_t b,
+                                   std::int64_t e, double* out) {
+  for (std::int64_t j = b; j < e; ++j) {
+    const double d = an + nb[j] - 2.0 * out[j];
+    out[j] = -g * (d > 0.0 ? d : 0.0);
+  }
+}
+
+SVMKIT_CLONES void gather_signed(const float* k, const std::int32_t* idx, const float* sign,
+                                 float sp, float r, std::int64_t len, float* out) {
+  for (std::int64_t j = 0; j < len; ++j) out[j] = sp * sign[j] * (k[idx[j]] + r);
+}
+
 SVMKIT_CLONES double dot8(const double* a, const double* b, std::int64_t n) {
   double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, s4 = 0.0, s5 = 0.0, s6 = 0.0, s7 = 0.0;
   std::int64_t k = 0;
@@ -117,6 +146,48 @@ SVMKIT_CLONES double dot8(const double* a, const double* b, std::int64_t n) {
   }
   for (; k < n; ++k) s0 += a[k] * b[k];
   return ((s0 + s4) + (s1 + s5)) + ((s2 + s6) + (s3 + s7));
+}
+
+SVMKIT_CLONES void dots_feature_major(const double* xt, std::int64_t ld, std::int64_t d,
+                                      const double* a, std::int64_t b, std::int64_t e,
+                                      double* out) {
+  // The features with a[k] != 0, four at a time: each pass over the columns adds four terms in
+  // increasing k (the same order as one term per pass), so out[] is loaded and stored a quarter
+  // as often. Tiles of 1024 columns keep out[] in L1 between passes.
+  constexpr std::int64_t tile = 1024;
+  std::int64_t nz_small[64];
+  std::int64_t* nz = nz_small;
+  std::int64_t* nz_heap = nullptr;
+  if (d > 64) nz = nz_heap = new std::int64_t[static_cast<std::size_t>(d)];
+  std::int64_t m = 0;
+  for (std::int64_t k = 0; k < d; ++k)
+    if (a[k] != 0.0) nz[m++] = k;
+  for (std::int64_t j0 = b; j0 < e; j0 += tile) {
+    const std::int64_t j1 = e - j0 < tile ? e : j0 + tile;
+    for (std::int64_t j = j0; j < j1; ++j) out[j] = 0.0;
+    std::int64_t q = 0;
+    for (; q + 4 <= m; q += 4) {
+      const double* x0 = xt + nz[q] * ld;
+      const double* x1 = xt + nz[q + 1] * ld;
+      const double* x2 = xt + nz[q + 2] * ld;
+      const double* x3 = xt + nz[q + 3] * ld;
+      const double a0 = a[nz[q]], a1 = a[nz[q + 1]], a2 = a[nz[q + 2]], a3 = a[nz[q + 3]];
+      for (std::int64_t j = j0; j < j1; ++j) {
+        double o = out[j];
+        o += x0[j] * a0;
+        o += x1[j] * a1;
+        o += x2[j] * a2;
+        o += x3[j] * a3;
+        out[j] = o;
+      }
+    }
+    for (; q < m; ++q) {
+      const double* x0 = xt + nz[q] * ld;
+      const double a0 = a[nz[q]];
+      for (std::int64_t j = j0; j < j1; ++j) out[j] += x0[j] * a0;
+    }
+  }
+  delete[] nz_heap;
 }
 
 // The SMO sweeps work in blocks: a branch-free (vectorizable) pass computes each candidate's

@@ -200,6 +200,24 @@ class KernelEvaluator {
       exp_inplace(out + begin, end - begin);
   }
 
+  // Kernels that are a function of the dot product (or, rbf, of the distance through it).
+  bool uses_dots() const {
+    const KernelKind k = spec_.kind;
+    return k == KernelKind::linear || k == KernelKind::polynomial || k == KernelKind::rbf ||
+           k == KernelKind::sigmoid;
+  }
+
+  // For such kernels: out[j] holds a . b_j on entry and K(a, b_j) on exit, j in [begin, end);
+  // an = ||a||^2 and nb[j] = ||b_j||^2 (read for rbf only). single: as in values().
+  void from_dots(double an, const double* nb, Index begin, Index end, double* out,
+                 bool single) const {
+    if (spec_.kind == KernelKind::rbf) {
+      rbf_from_dots(an, nb, spec_.gamma, begin, end, out, single);
+      return;
+    }
+    for (Index j = begin; j < end; ++j) out[j] = apply_dot(out[j]);
+  }
+
   // K(a_i, b_c) for a single pair.
   double operator()(Index i, Index c) {
     load(i, scratch_);

@@ -25,6 +25,22 @@ void exp_inplace_single(double* x, std::int64_t n);
 // sum_k a[k] b[k] with eight interleaved partial sums (fixed order; see above).
 double dot8(const double* a, const double* b, std::int64_t n);
 
+// out[j] <- exp(-g max(0, an + nb[j] - 2 out[j])) for j in [b, e): rbf values from dot products
+// (out) and squared norms, clamped against rounding; single: exp_inplace_single's accuracy.
+void rbf_from_dots(double an, const double* nb, double g, std::int64_t b, std::int64_t e,
+                   double* out, bool single);
+
+// out[j] = sp sign[j] (k[idx[j]] + r) for j in [0, len): a signed row of the SVR matrix
+// assembled from a kernel row over the samples.
+void gather_signed(const float* k, const std::int32_t* idx, const float* sign, float sp, float r,
+                   std::int64_t len, float* out);
+
+// out[j] = sum_k xt[k ld + j] a[k] for j in [b, e): dot products of a with the columns of a
+// feature-major (d x ld) matrix, k in increasing order, skipping the k with a[k] == 0 (exact:
+// those terms are zero), so one-hot data costs its non-zeros only.
+void dots_feature_major(const double* xt, std::int64_t ld, std::int64_t d, const double* a,
+                        std::int64_t b, std::int64_t e, double* out);
+
 // The two sweeps of an SMO iteration over variables [b, e) (solvers/smo.hpp). flags bit 0:
 // the variable is in I_up, bit 1: in I_low; s = +-1 signs; Q rows are float (the cache).
 
