@@ -8,11 +8,13 @@
 #include "convert.hpp"
 #include "options.hpp"
 #include "svmkit/model.hpp"
+#include "svmkit/probability.hpp"
 #include "svmkit/solvers/smo.hpp"
 
 namespace svmkit::py_bind {
 
 SVMKIT_DEFINE_OPTION_CONVERSIONS(SmoOptions, smo, SVMKIT_SMO_OPTIONS)
+SVMKIT_DEFINE_OPTION_CONVERSIONS(PlattOptions, platt, SVMKIT_PLATT_OPTIONS)
 
 namespace {
 
@@ -37,16 +39,16 @@ py::array_t<T> to_array(const std::vector<T>& v) {
   return py::array_t<T>(static_cast<py::ssize_t>(v.size()), v.data());
 }
 
-py::dict fit_smo(const py::object& X, const py::object& y, const py::object& cost,
-                 const py::object& rows, const std::string& kernel, double gamma, double coef0,
-                 int degree, const std::string& formulation, double epsilon, bool regularize_bias,
-                 const py::dict& options, const py::object& callback) {
-  ViewHolder view = to_view(X);
-  std::vector<py::object> keep;
+// A KernelProblem over converted arrays; `keep` and `row_idx` hold what it borrows.
+KernelProblem make_kernel_problem(const ViewHolder& view, const py::object& y,
+                                  const py::object& cost, const py::object& rows,
+                                  const std::string& kernel, double gamma, double coef0, int degree,
+                                  const std::string& formulation, double epsilon,
+                                  bool regularize_bias, std::vector<py::object>& keep,
+                                  std::vector<Index>& row_idx) {
   KernelProblem pr;
   pr.X = view.view;
   Index n = rows_of(view.view);
-  std::vector<Index> row_idx;
   if (!rows.is_none()) {
     auto r = rows.cast<py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>>();
     if (r.ndim() != 1) throw_invalid("rows must be 1-D");
@@ -61,6 +63,19 @@ py::dict fit_smo(const py::object& X, const py::object& y, const py::object& cos
   pr.formulation = formulation_from(formulation);
   pr.epsilon = epsilon;
   pr.regularize_bias = regularize_bias;
+  return pr;
+}
+
+py::dict fit_smo(const py::object& X, const py::object& y, const py::object& cost,
+                 const py::object& rows, const std::string& kernel, double gamma, double coef0,
+                 int degree, const std::string& formulation, double epsilon, bool regularize_bias,
+                 const py::dict& options, const py::object& callback) {
+  ViewHolder view = to_view(X);
+  std::vector<py::object> keep;
+  std::vector<Index> row_idx;
+  const KernelProblem pr =
+      make_kernel_problem(view, y, cost, rows, kernel, gamma, coef0, degree, formulation, epsilon,
+                          regularize_bias, keep, row_idx);
   const SmoOptions opt = smo_from_dict(options);
   PythonCallbacks cb = make_callbacks(callback);
   SmoResult res;
@@ -166,7 +181,127 @@ py::dict linear_model_dict(const LinearModel& m) {
 
 }  // namespace
 
+namespace {
+
+py::dict sigmoid_fit_to_dict(const SigmoidFit& f) {
+  py::dict d;
+  d["a"] = f.a;
+  d["b"] = f.b;
+  d["iterations"] = f.iterations;
+  d["status"] = std::string(to_string(f.status));
+  return d;
+}
+
+void bind_probability(py::module_& m) {
+  m.def(
+      "platt_defaults", [] { return platt_to_dict(PlattOptions{}); },
+      "Default Platt-scaling options (the single source of the defaults).");
+  m.def(
+      "fit_platt",
+      [](const py::object& X, const py::object& y, const py::object& cost, const py::object& rows,
+         const std::string& kernel, double gamma, double coef0, int degree,
+         const std::string& formulation, bool regularize_bias, const py::dict& smo_options,
+         const py::dict& platt_options) {
+        ViewHolder view = to_view(X);
+        std::vector<py::object> keep;
+        std::vector<Index> row_idx;
+        const KernelProblem pr =
+            make_kernel_problem(view, y, cost, rows, kernel, gamma, coef0, degree, formulation, 0.0,
+                                regularize_bias, keep, row_idx);
+        const SmoOptions so = smo_from_dict(smo_options);
+        const PlattOptions po = platt_from_dict(platt_options);
+        PythonCallbacks cb = make_callbacks(py::none());
+        SigmoidFit fit;
+        {
+          py::gil_scoped_release release;
+          fit = fit_platt(pr, so, po, cb.callbacks);
+        }
+        cb.rethrow_if_any();
+        return sigmoid_fit_to_dict(fit);
+      },
+      py::arg("X"), py::arg("y"), py::arg("cost"), py::arg("rows"), py::arg("kernel"),
+      py::arg("gamma"), py::arg("coef0"), py::arg("degree"), py::arg("formulation"),
+      py::arg("regularize_bias"), py::arg("smo_options"), py::arg("platt_options"),
+      "Platt sigmoid of a binary kernel problem from cross-validated SMO decision values.");
+  m.def(
+      "platt_cv_decisions",
+      [](const py::object& X, const py::object& y, const py::object& cost, const py::object& rows,
+         const std::string& kernel, double gamma, double coef0, int degree,
+         const std::string& formulation, bool regularize_bias, const py::dict& smo_options,
+         const py::dict& platt_options) {
+        ViewHolder view = to_view(X);
+        std::vector<py::object> keep;
+        std::vector<Index> row_idx;
+        const KernelProblem pr =
+            make_kernel_problem(view, y, cost, rows, kernel, gamma, coef0, degree, formulation, 0.0,
+                                regularize_bias, keep, row_idx);
+        const SmoOptions so = smo_from_dict(smo_options);
+        const PlattOptions po = platt_from_dict(platt_options);
+        py::array_t<double> dec(static_cast<py::ssize_t>(pr.n));
+        py::array_t<std::int64_t> fold(static_cast<py::ssize_t>(pr.n));
+        double* d = dec.mutable_data();
+        auto* f = reinterpret_cast<Index*>(fold.mutable_data());
+        PythonCallbacks cb = make_callbacks(py::none());
+        {
+          py::gil_scoped_release release;
+          cross_validated_decisions(pr, so, po, d, cb.callbacks, f);
+        }
+        cb.rethrow_if_any();
+        return py::make_tuple(dec, fold);
+      },
+      py::arg("X"), py::arg("y"), py::arg("cost"), py::arg("rows"), py::arg("kernel"),
+      py::arg("gamma"), py::arg("coef0"), py::arg("degree"), py::arg("formulation"),
+      py::arg("regularize_bias"), py::arg("smo_options"), py::arg("platt_options"),
+      "The cross-validated decision values of fit_platt and the fold of each sample.");
+  m.def(
+      "fit_sigmoid",
+      [](const py::object& dec, const py::object& y, const py::dict& platt_options) {
+        std::vector<py::object> keep;
+        auto d = dec.cast<py::array_t<double, py::array::c_style | py::array::forcecast>>();
+        if (d.ndim() != 1) throw_invalid("decision values must be 1-D");
+        const Index n = static_cast<Index>(d.shape(0));
+        const double* yp = double_ptr(y, n, "y", keep);
+        return sigmoid_fit_to_dict(fit_sigmoid(d.data(), yp, n, platt_from_dict(platt_options)));
+      },
+      py::arg("decision"), py::arg("y"), py::arg("platt_options"),
+      "Platt's sigmoid fitted to given decision values and +-1 labels.");
+  m.def(
+      "couple_pairwise",
+      [](const py::array_t<double, py::array::c_style | py::array::forcecast>& r) {
+        if (r.ndim() != 3 || r.shape(1) != r.shape(2) || r.shape(1) < 2)
+          throw_invalid("pairwise probabilities must be an n x k x k array with k >= 2");
+        const Index n = r.shape(0), k = r.shape(1);
+        for (py::ssize_t i = 0; i < r.size(); ++i)
+          if (!std::isfinite(r.data()[i])) throw_invalid("pairwise probabilities must be finite");
+        py::array_t<double> out({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(k)});
+        for (Index s = 0; s < n; ++s)
+          couple_pairwise(r.data() + s * k * k, k, out.mutable_data() + s * k);
+        return out;
+      },
+      py::arg("r"),
+      "Class probabilities from pairwise ones (Wu, Lin and Weng 2004, method 2), per sample.");
+  m.def(
+      "kernel_predict_proba",
+      [](const py::object& X, const py::dict& model, int n_threads, double min_prob) {
+        ViewHolder view = to_view(X);
+        const KernelModel km = model_from_dict(model);
+        const auto n = static_cast<py::ssize_t>(rows_of(view.view));
+        py::array_t<double> out({n, static_cast<py::ssize_t>(std::max<Index>(km.n_classes(), 1))});
+        double* o = out.mutable_data();
+        {
+          py::gil_scoped_release release;
+          predict_proba(km, view.view, o, n_threads, min_prob);
+        }
+        return out;
+      },
+      py::arg("X"), py::arg("model"), py::arg("n_threads") = 0,
+      py::arg("min_prob") = PlattOptions{}.min_prob);
+}
+
+}  // namespace
+
 void bind_kernel(py::module_& m) {
+  bind_probability(m);
   m.def(
       "smo_defaults", [] { return smo_to_dict(SmoOptions{}); },
       "Default SMO options (the single source of the defaults).");

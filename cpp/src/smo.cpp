@@ -290,8 +290,8 @@ class RegQ final : public QRows {
   std::vector<float> sign_;
   std::vector<double> kdiag_;
   std::vector<float> buf_[2];
-  Index held_[2] = {-1, -1};      // position whose row each buffer holds (-1: none)
-  Index held_len_[2] = {0, 0};    // and how many leading entries
+  Index held_[2] = {-1, -1};    // position whose row each buffer holds (-1: none)
+  Index held_len_[2] = {0, 0};  // and how many leading entries
   int next_ = 0;
 };
 
@@ -465,9 +465,9 @@ class Solver {
       parallel_chunks(active_, chunks, [&](int c, Index b, Index e) {
         double m2 = -kInf;
         Index at = -1;
-        const double best = smo_select_second_order(G_.data(), s_.data(), QD_.data(), Qi,
-                                                    flags_.data(), gmax, qdi, si, tau, b, e, &m2,
-                                                    &at);
+        const double best =
+            smo_select_second_order(G_.data(), s_.data(), QD_.data(), Qi, flags_.data(), gmax, qdi,
+                                    si, tau, b, e, &m2, &at);
         part_[c] = {m2, best, at};
       });
       double best = kInf;

@@ -498,52 +498,47 @@ class SVC(ClassifierMixin, _BaseKernel):
 
     # -- probability -----------------------------------------------------------------------
     def _fit_platt(self, spec, X, Xc, y_idx, cost, formulation, n_threads) -> None:
-        rng = np.random.RandomState(self._seed() if self._seed() is not None else 0)
+        """Platt sigmoids per class pair, fitted in C++ on LIBSVM's internal 5-fold CV."""
+        smo = KERNEL_SOLVERS["smo"]
+        if spec.name == "smo":
+            smo_opts = self._options(smo, n_threads)
+        else:  # the CV fits always use SMO; the other solver's options do not apply
+            smo_opts = {
+                "cache_size": float(self.cache_size),
+                "shrinking": bool(self.shrinking),
+                "working_set": self.working_set,
+                "n_threads": n_threads,
+                "check_input": False,
+            }
+            if self.tol is not None:
+                smo_opts["tol"] = float(self.tol)
+        # One seed per pair, drawn from random_state (the folds of each pair are shuffled in
+        # C++ with its own seeded generator).
+        seed = self._seed()
+        rng = np.random.RandomState(0 if seed is None else seed)
         k = len(self.classes_)
         A, B = [], []
         for a in range(k):
             for b in range(a + 1, k):
                 rows = np.flatnonzero(((y_idx == a) | (y_idx == b)) & (cost > 0))
                 yp = np.where(y_idx[rows] == a, 1.0, -1.0)
-                perm = rng.permutation(rows.shape[0])
-                folds = np.array_split(perm, 5)
-                dec = np.zeros(rows.shape[0])
-                for f in folds:
-                    train = np.setdiff1d(perm, f)
-                    yt = yp[train]
-                    if np.all(yt == yt[0]):
-                        dec[f] = yt[0]
-                        continue
-                    res = self._solve(
-                        spec,
-                        Xc,
-                        rows[train],
-                        yt,
-                        cost[rows[train]],
-                        formulation,
-                        0.0,
-                        n_threads,
-                        callback=None,
-                    )
-                    nz = res["dual_coef"] != 0
-                    sv_rows = rows[train][nz]
-                    model = dict(self._model)
-                    model.update(
-                        task="regression",
-                        classes=None,
-                        n_support=np.array([nz.sum()], dtype=np.int64),
-                        support=sv_rows.astype(np.int64),
-                        dual_coef=res["dual_coef"][nz][None, :],
-                        intercept=np.array([res["bias"]]),
-                        sv=None if self.kernel == "precomputed" else _sv_payload(X[sv_rows]),
-                    )
-                    Xf = X[rows[f]]
-                    dec[f] = _core.kernel_decision_function(as_core_matrix(Xf), model, n_threads)[
-                        :, 0
-                    ]
-                pa, pb = _platt_sigmoid(dec, yp)
-                A.append(pa)
-                B.append(pb)
+                platt_opts = {"seed": int(rng.randint(0, 2**31 - 1))}
+                fit = _core.fit_platt(
+                    Xc,
+                    yp,
+                    np.ascontiguousarray(cost[rows]),
+                    rows.astype(np.int64),
+                    self.kernel,
+                    self._gamma_,
+                    float(self.coef0),
+                    int(self.degree),
+                    formulation,
+                    bool(self.regularize_intercept),
+                    smo_opts,
+                    platt_opts,
+                )
+                A.append(fit["a"])
+                B.append(fit["b"])
         self.probA_ = np.array(A)
         self.probB_ = np.array(B)
 
@@ -556,17 +551,19 @@ class SVC(ClassifierMixin, _BaseKernel):
 
     @available_if(lambda self: self.probability)
     def predict_proba(self, X: Any) -> np.ndarray:
-        """Class probabilities from Platt-scaled pair values and pairwise coupling."""
+        """Class probabilities: Platt-scaled pair values, coupled pairwise (Wu, Lin and Weng
+        2004) for more than two classes; computed in C++ (svmkit/probability.hpp)."""
         self._check_proba()
-        raw = self._raw_decision(X)
-        k = len(self.classes_)
-        if k == 2:
-            raw = -raw  # internal orientation: the first class of the pair is +1
-        # P(first class of pair) = 1 / (1 + exp(A f + B)).
-        p = _sigmoid_pred(raw * self.probA_[None, :] + self.probB_[None, :])
-        if k == 2:
-            return np.column_stack([p[:, 0], 1.0 - p[:, 0]])
-        return _pairwise_coupling(p, k)
+        X = self._validate_X(X, reset=False)
+        if self.kernel == "precomputed" and X.shape[1] != self.shape_fit_[0]:
+            raise ValueError(
+                f"X.shape[1] = {X.shape[1]} should be equal to {self.shape_fit_[0]}, the number "
+                "of samples at training time"
+            )
+        model = dict(self._model_dict())
+        model["prob_a"] = np.asarray(self.probA_, dtype=np.float64)
+        model["prob_b"] = np.asarray(self.probB_, dtype=np.float64)
+        return _core.kernel_predict_proba(as_core_matrix(X), model, check_n_jobs(self.n_jobs))
 
     @available_if(lambda self: self.probability)
     def predict_log_proba(self, X: Any) -> np.ndarray:
@@ -703,88 +700,3 @@ def _sv_payload(S: Any) -> Any:
             np.asarray(S.indptr, dtype=np.int64),
         )
     return np.ascontiguousarray(S, dtype=np.float64)
-
-
-def _sigmoid_pred(z: np.ndarray) -> np.ndarray:
-    out = np.empty_like(z)
-    pos = z >= 0
-    e = np.exp(-z[pos])
-    out[pos] = e / (1.0 + e)
-    out[~pos] = 1.0 / (1.0 + np.exp(z[~pos]))
-    return out
-
-
-def _platt_sigmoid(dec: np.ndarray, y: np.ndarray) -> tuple[float, float]:
-    """Platt's sigmoid P(y=1|f) = 1 / (1 + exp(A f + B)) by Newton's method with a backtracking
-    line search on the regularized targets of Lin, Lin and Weng (2007)."""
-    n_pos = float(np.sum(y > 0))
-    n_neg = float(y.shape[0] - n_pos)
-    hi, lo = (n_pos + 1.0) / (n_pos + 2.0), 1.0 / (n_neg + 2.0)
-    t = np.where(y > 0, hi, lo)
-    A, B = 0.0, float(np.log((n_neg + 1.0) / (n_pos + 1.0)))
-
-    def fval(A: float, B: float) -> float:
-        z = dec * A + B
-        return float(
-            np.sum(
-                np.where(z >= 0, t * z + np.log1p(np.exp(-z)), (t - 1.0) * z + np.log1p(np.exp(z)))
-            )
-        )
-
-    f = fval(A, B)
-    for _ in range(100):
-        z = dec * A + B
-        p = _sigmoid_pred(z)  # = 1 / (1 + exp(z))
-        q = 1.0 - p
-        d2 = p * q
-        h11 = float(np.sum(dec * dec * d2)) + 1e-12
-        h22 = float(np.sum(d2)) + 1e-12
-        h21 = float(np.sum(dec * d2))
-        d1 = t - p
-        g1, g2 = float(np.sum(dec * d1)), float(np.sum(d1))
-        if abs(g1) < 1e-5 and abs(g2) < 1e-5:
-            break
-        det = h11 * h22 - h21 * h21
-        dA = -(h22 * g1 - h21 * g2) / det
-        dB = -(-h21 * g1 + h11 * g2) / det
-        gd = g1 * dA + g2 * dB
-        step = 1.0
-        while step >= 1e-10:
-            nA, nB = A + step * dA, B + step * dB
-            nf = fval(nA, nB)
-            if nf < f + 1e-4 * step * gd:
-                A, B, f = nA, nB, nf
-                break
-            step /= 2.0
-        else:
-            break
-    return A, B
-
-
-def _pairwise_coupling(p: np.ndarray, k: int) -> np.ndarray:
-    """Wu, Lin and Weng (2004), method 2: solve min_p sum_{i != j} (r_ji p_i - r_ij p_j)^2 over
-    the simplex (a (k+1) x (k+1) linear system per sample)."""
-    n = p.shape[0]
-    out = np.empty((n, k))
-    eps = 1e-7
-    for s in range(n):
-        r = np.zeros((k, k))
-        idx = 0
-        for a in range(k):
-            for b in range(a + 1, k):
-                v = min(max(p[s, idx], eps), 1 - eps)
-                r[a, b], r[b, a] = v, 1 - v
-                idx += 1
-        Q = -r.T * r
-        np.fill_diagonal(Q, 0.0)
-        np.fill_diagonal(Q, np.sum(r.T**2, axis=1) - np.diag(r.T**2))
-        M = np.zeros((k + 1, k + 1))
-        M[:k, :k] = Q
-        M[:k, k] = 1.0
-        M[k, :k] = 1.0
-        rhs = np.zeros(k + 1)
-        rhs[k] = 1.0
-        sol = np.linalg.lstsq(M, rhs, rcond=None)[0][:k]
-        sol = np.clip(sol, 0.0, None)
-        out[s] = sol / sol.sum()
-    return out

@@ -113,12 +113,23 @@ def _build_estimator(args: argparse.Namespace) -> Any:
             value = getattr(args, name)
             if value is not None:
                 params[name] = value
+    if args.probability:
+        if family != "kernel" or args.task != "classification":
+            raise CliError("-b 1 (probability estimates) applies to kernel classification (-t)")
+        params["probability"] = True
+        params["random_state"] = args.seed
     unknown = sorted(k for k in params if k not in accepted)
     if unknown:
         raise CliError(f"{cls.__name__} does not take the option(s): {', '.join(unknown)}")
     if not args.quiet and "verbose" in accepted:
         params["verbose"] = 1
     return cls(**params)
+
+
+def _flag01(text: str) -> bool:
+    if text not in ("0", "1"):
+        raise argparse.ArgumentTypeError(f"expected 0 or 1, got {text!r}")
+    return text == "1"
 
 
 def _load_data(path: str, n_features: int | None = None) -> tuple[Any, np.ndarray]:
@@ -212,10 +223,27 @@ def cmd_predict(args: argparse.Namespace) -> int:
     elif X.shape[1] < nf:
         X = X.copy()
         X.resize((X.shape[0], nf))
-    pred = model.predict(X)
+    proba = None
+    if args.probability:
+        if getattr(model, "probA_", np.empty(0)).size == 0:
+            raise CliError(
+                f"model file {args.model_file} has no probability estimates; train with -b 1"
+            )
+        proba = model.predict_proba(X)
+        # As svm-predict -b 1: the label of the most probable class, then the probabilities.
+        pred = model.classes_[np.argmax(proba, axis=1)]
+    else:
+        pred = model.predict(X)
     try:
         with open(args.output_file, "w", encoding="ascii") as out:
-            out.writelines(_fmt_number(v) + "\n" for v in pred)
+            if proba is None:
+                out.writelines(_fmt_number(v) + "\n" for v in pred)
+            else:
+                out.write("labels " + " ".join(_fmt_number(c) for c in model.classes_) + "\n")
+                out.writelines(
+                    _fmt_number(v) + " " + " ".join(f"{q:g}" for q in row) + "\n"
+                    for v, row in zip(pred, proba)
+                )
     except OSError as exc:
         raise CliError(f"cannot write output file {args.output_file}: {exc.strerror}") from exc
     if args.quiet:
@@ -451,12 +479,26 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("-g", dest="gamma", type=_number, default=None, help="kernel gamma")
     t.add_argument("-d", dest="degree", type=_int, default=None, help="kernel degree")
     t.add_argument("-r", dest="coef0", type=_number, default=None, help="kernel coef0")
+    t.add_argument(
+        "-b",
+        dest="probability",
+        type=_flag01,
+        default=False,
+        help="1: also fit probability estimates (Platt scaling; kernel SVC only); default 0",
+    )
     t.add_argument("data_file")
     t.add_argument("model_file", nargs="?", default=None)
     t.set_defaults(func=cmd_train)
 
     pr = sub.add_parser("predict", help="predict with a saved model")
     pr.add_argument("-q", dest="quiet", action="store_true", help="quiet mode")
+    pr.add_argument(
+        "-b",
+        dest="probability",
+        type=_flag01,
+        default=False,
+        help="1: write class probabilities (as LIBSVM's svm-predict -b 1); default 0",
+    )
     pr.add_argument("test_file")
     pr.add_argument("model_file")
     pr.add_argument("output_file")

@@ -54,9 +54,9 @@ double smo_update_gradient(double* G, const float* qi, const float* qj, double d
 // *m2 = max s_t G_t, and *at = the largest index minimizing -(gmax + s_t G_t)^2 / a_t where
 // gmax + s_t G_t > 0, a_t = qdi + QD_t - 2 si s_t Qi_t (tau when not positive), returned as
 // the minimum value (+infinity and *at = -1 when there is no such t).
-double smo_select_second_order(const double* G, const double* s, const double* QD,
-                               const float* Qi, const std::uint8_t* flags, double gmax,
-                               double qdi, double si, double tau, std::int64_t b,
-                               std::int64_t e, double* m2, std::int64_t* at);
+double smo_select_second_order(const double* G, const double* s, const double* QD, const float* Qi,
+                               const std::uint8_t* flags, double gmax, double qdi, double si,
+                               double tau, std::int64_t b, std::int64_t e, double* m2,
+                               std::int64_t* at);
 
 }  // namespace svmkit
