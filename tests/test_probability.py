@@ -329,3 +329,23 @@ def test_model_file_round_trip_and_cli(tmp_path, monkeypatch, capsys):
     assert res.returncode != 0 and "applies to kernel classification" in res.stderr
     res = run(["predict", "-b", "2", "wine.txt", "wine.model", "out.txt"])
     assert res.returncode != 0 and "expected 0 or 1" in res.stderr
+
+
+def test_vectorized_exp_accuracy():
+    """The kernel rows' exponential (vec_math.hpp) against numpy's exp."""
+    rng = np.random.RandomState(0)
+    x = np.concatenate([rng.uniform(-708.0, 709.7, 200001), [0.0, -0.0, 1e-300, -1e-300, 709.7]])
+    got, want = _core.vec_exp(x), np.exp(x)
+    ulp = np.abs(got - want) / np.spacing(want)
+    assert np.max(ulp) <= 2.0
+    edge = np.array([-708.5, -1e300, -np.inf, 709.8, np.inf, np.nan])
+    out = _core.vec_exp(edge)
+    np.testing.assert_array_equal(out[:3], 0.0)  # below -708: 0 (exp is < 3.3e-308 there)
+    assert np.all(np.isposinf(out[3:5])) and np.isnan(out[5])
+    # The single-precision variant (values stored as float in the SMO kernel cache): x <= 0.
+    xs = -np.abs(x)
+    rel = np.abs(_core.vec_exp(xs, True) - np.exp(xs)) / np.exp(xs)
+    assert np.max(rel[xs > -700]) < 1e-8
+    np.testing.assert_array_equal(_core.vec_exp(np.array([-708.5, -1e300]), True), 0.0)
+    with pytest.raises(ValueError, match="1-D"):
+        _core.vec_exp(np.zeros((2, 2)))

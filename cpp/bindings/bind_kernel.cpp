@@ -10,6 +10,7 @@
 #include "svmkit/model.hpp"
 #include "svmkit/probability.hpp"
 #include "svmkit/solvers/smo.hpp"
+#include "svmkit/vec_math.hpp"
 
 namespace svmkit::py_bind {
 
@@ -302,6 +303,20 @@ void bind_probability(py::module_& m) {
 
 void bind_kernel(py::module_& m) {
   bind_probability(m);
+  m.def(
+      "vec_exp",
+      [](const py::array_t<double, py::array::c_style | py::array::forcecast>& x, bool single) {
+        if (x.ndim() != 1) throw_invalid("vec_exp takes a 1-D array");
+        py::array_t<double> out(x.shape(0));
+        std::copy(x.data(), x.data() + x.shape(0), out.mutable_data());
+        if (single)
+          exp_inplace_single(out.mutable_data(), x.shape(0));
+        else
+          exp_inplace(out.mutable_data(), x.shape(0));
+        return out;
+      },
+      py::arg("x"), py::arg("single") = false,
+      "The vectorized exponential of the kernel rows (vec_math.hpp), exposed for its tests.");
   m.def(
       "smo_defaults", [] { return smo_to_dict(SmoOptions{}); },
       "Default SMO options (the single source of the defaults).");

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "svmkit/kernel_cache.hpp"
+#include "svmkit/thread_team.hpp"
 #include "svmkit/vec_math.hpp"
 
 namespace svmkit {
@@ -40,6 +41,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // restricted to the positions [0, len) of the solver's current permutation.
 class QRows {
  public:
+  explicit QRows(ThreadTeam& team) : team_(team) {}
   virtual ~QRows() = default;
   virtual const float* row(Index pos, Index len) = 0;
   virtual void swap(Index a, Index b) = 0;
@@ -47,6 +49,9 @@ class QRows {
   long long computed = 0;
   long long hits = 0;
   double peak_mb = 0.0;
+
+ protected:
+  ThreadTeam& team_;  // the solver's threads (see thread_team.hpp)
 };
 
 // A feature-major double copy (d x n) of the problem's samples, for kernels of a dot product
@@ -120,9 +125,10 @@ bool use_feature_major(const V& X, const KernelSpec& spec, Index n, double* cach
 template <class V>
 class ClassQ final : public QRows {
  public:
-  ClassQ(const V& X, const KernelSpec& spec, int nt, std::vector<Index> xrow,
+  ClassQ(const V& X, const KernelSpec& spec, ThreadTeam& team, std::vector<Index> xrow,
          std::vector<double> sign, double r, double cache_bytes)
-      : ev_(X, X, spec, nt),
+      : QRows(team),
+        ev_(X, X, spec, team.size()),
         xrow_(std::move(xrow)),
         sign_(std::move(sign)),
         r_(r),
@@ -130,7 +136,7 @@ class ClassQ final : public QRows {
         cache_(static_cast<Index>(xrow_.size()), static_cast<Index>(xrow_.size()), cache_bytes),
         scratch_(ev_.make_scratch()),
         tmp_(xrow_.size()) {
-    if (fm_on_) fm_.build(X, xrow_, nt);
+    if (fm_on_) fm_.build(X, xrow_, team.size());
     kdiag_.resize(xrow_.size());
     for (std::size_t t = 0; t < xrow_.size(); ++t) kdiag_[t] = ev_.self(xrow_[t]) + r_;
   }
@@ -148,19 +154,17 @@ class ClassQ final : public QRows {
       const Index* cols = xrow_.data();
       const double* sg = sign_.data();
       double* tmp = tmp_.data();
-      parallel_chunks(len - filled, ev_.parallel_chunks_for(len - filled),
-                      [&](int, Index b, Index e) {
-                        b += filled;
-                        e += filled;
-                        if (fm_on_) {
-                          fm_.dots(b, e, tmp);
-                          ev_.from_dots(an, fm_.norms(), b, e, tmp, true);
-                        } else {
-                          ev_.values(scratch_, cols, b, e, tmp, true);
-                        }
-                        for (Index j = b; j < e; ++j)
-                          d[j] = static_cast<float>(sp * sg[j] * (tmp[j] + r));
-                      });
+      team_.chunks(len - filled, ev_.parallel_chunks_for(len - filled), [&](int, Index b, Index e) {
+        b += filled;
+        e += filled;
+        if (fm_on_) {
+          fm_.dots(b, e, tmp);
+          ev_.from_dots(an, fm_.norms(), b, e, tmp, true);
+        } else {
+          ev_.values(scratch_, cols, b, e, tmp, true);
+        }
+        for (Index j = b; j < e; ++j) d[j] = static_cast<float>(sp * sg[j] * (tmp[j] + r));
+      });
       peak_mb = std::max(peak_mb, cache_.used_floats() * 4.0 / 1048576.0);
     } else {
       ++hits;
@@ -196,9 +200,10 @@ class ClassQ final : public QRows {
 template <class V>
 class RegQ final : public QRows {
  public:
-  RegQ(const V& X, const KernelSpec& spec, int nt, std::vector<Index> xrow, double r,
+  RegQ(const V& X, const KernelSpec& spec, ThreadTeam& team, std::vector<Index> xrow, double r,
        double cache_bytes)
-      : ev_(X, X, spec, nt),
+      : QRows(team),
+        ev_(X, X, spec, team.size()),
         xrow_(std::move(xrow)),
         n_(static_cast<Index>(xrow_.size())),
         r_(r),
@@ -206,7 +211,7 @@ class RegQ final : public QRows {
         cache_(n_, n_, cache_bytes),
         scratch_(ev_.make_scratch()),
         tmp_(static_cast<std::size_t>(n_)) {
-    if (fm_on_) fm_.build(X, xrow_, nt);
+    if (fm_on_) fm_.build(X, xrow_, team.size());
     if (n_ > std::numeric_limits<std::int32_t>::max())
       throw_invalid("SVR with SMO supports at most 2^31 - 1 samples");
     sample_.resize(static_cast<std::size_t>(2 * n_));
@@ -246,24 +251,23 @@ class RegQ final : public QRows {
         ev_.load_row(xrow_[s], scratch_);
       const Index* cols = xrow_.data();
       double* tmp = tmp_.data();
-      parallel_chunks(n_ - filled, ev_.parallel_chunks_for(n_ - filled),
-                      [&](int, Index b0, Index e0) {
-                        b0 += filled;
-                        e0 += filled;
-                        if (fm_on_) {
-                          fm_.dots(b0, e0, tmp);
-                          ev_.from_dots(an, fm_.norms(), b0, e0, tmp, true);
-                        } else {
-                          ev_.values(scratch_, cols, b0, e0, tmp, true);
-                        }
-                        for (Index j = b0; j < e0; ++j) k[j] = static_cast<float>(tmp[j]);
-                      });
+      team_.chunks(n_ - filled, ev_.parallel_chunks_for(n_ - filled), [&](int, Index b0, Index e0) {
+        b0 += filled;
+        e0 += filled;
+        if (fm_on_) {
+          fm_.dots(b0, e0, tmp);
+          ev_.from_dots(an, fm_.norms(), b0, e0, tmp, true);
+        } else {
+          ev_.values(scratch_, cols, b0, e0, tmp, true);
+        }
+        for (Index j = b0; j < e0; ++j) k[j] = static_cast<float>(tmp[j]);
+      });
       peak_mb = std::max(peak_mb, cache_.used_floats() * 4.0 / 1048576.0);
     } else {
       ++hits;
     }
     const int chunks = len >= kAssembleParallelMin ? ev_.n_threads() : 1;
-    parallel_chunks(len, chunks, [&](int, Index b0, Index e0) {
+    team_.chunks(len, chunks, [&](int, Index b0, Index e0) {
       gather_signed(k, sample_.data() + b0, sign_.data() + b0, sp, rf, e0 - b0, out + b0);
     });
     return out;
@@ -299,7 +303,8 @@ class RegQ final : public QRows {
 class Solver {
  public:
   Solver(QRows& Q, Index l, std::vector<double> s, std::vector<double> p, std::vector<double> U,
-         std::vector<double> D, bool equality, const SmoOptions& opt, const Callbacks& cb, int nt)
+         std::vector<double> D, bool equality, const SmoOptions& opt, const Callbacks& cb,
+         ThreadTeam& team)
       : Q_(Q),
         l_(l),
         s_(std::move(s)),
@@ -310,7 +315,8 @@ class Solver {
         opt_(opt),
         cb_(cb),
         second_order_(opt.working_set == "second_order"),
-        nt_(nt) {
+        team_(team),
+        nt_(team.size()) {
     part_.resize(static_cast<std::size_t>(nt_));
     alpha_.assign(l_, 0.0);
     G_ = p_;
@@ -432,7 +438,7 @@ class Solver {
       next_valid_ = false;
     } else {
       const int chunks = sweep_chunks(active_);
-      parallel_chunks(active_, chunks, [&](int c, Index b, Index e) {
+      team_.chunks(active_, chunks, [&](int c, Index b, Index e) {
         double m = -kInf;
         Index at = -1;
         for (Index t = b; t < e; ++t) {
@@ -462,7 +468,7 @@ class Solver {
     if (second_order_) {
       const float* Qi = Q_.row(i, active_);
       const double si = s_[i], qdi = QD_[i], tau = opt_.tau;
-      parallel_chunks(active_, chunks, [&](int c, Index b, Index e) {
+      team_.chunks(active_, chunks, [&](int c, Index b, Index e) {
         double m2 = -kInf;
         Index at = -1;
         const double best =
@@ -479,7 +485,7 @@ class Solver {
         }
       }
     } else {
-      parallel_chunks(active_, chunks, [&](int c, Index b0, Index e0) {
+      team_.chunks(active_, chunks, [&](int c, Index b0, Index e0) {
         double m2 = -kInf;
         Index at = -1;
         for (Index t = b0; t < e0; ++t) {
@@ -566,7 +572,7 @@ class Solver {
     G_[j] += D_[j] * dj;
     // The gradient sweep also finds the next i = argmax_{I_up} -s g (one pass fewer).
     const int chunks = sweep_chunks(active_);
-    parallel_chunks(active_, chunks, [&](int c, Index b, Index e) {
+    team_.chunks(active_, chunks, [&](int c, Index b, Index e) {
       Index at = -1;
       const double m =
           smo_update_gradient(G_.data(), qi, qj, di, dj, s_.data(), flags_.data(), b, e, &at);
@@ -767,6 +773,7 @@ class Solver {
   const SmoOptions& opt_;
   const Callbacks& cb_;
   bool second_order_;
+  ThreadTeam& team_;
   int nt_;
   std::vector<Part> part_;
   std::vector<double> alpha_, G_, Gbar_, QD_;
@@ -821,6 +828,7 @@ SmoResult solve_smo(const KernelProblem& pr, const SmoOptions& opt, const Callba
   const bool equality = !pr.regularize_bias;
   std::vector<Index> xrow(static_cast<std::size_t>(n));
   for (Index i = 0; i < n; ++i) xrow[i] = pr.rows ? pr.rows[i] : i;
+  ThreadTeam team(nt);
 
   return std::visit(
       [&](const auto& V) -> SmoResult {
@@ -835,9 +843,9 @@ SmoResult solve_smo(const KernelProblem& pr, const SmoOptions& opt, const Callba
             p[i + n] = pr.epsilon + pr.y[i];
             U[i] = U[i + n] = pr.cost[i];
           }
-          RegQ<View> Q(V, pr.kernel, nt, xrow, r, cache_bytes);
+          RegQ<View> Q(V, pr.kernel, team, xrow, r, cache_bytes);
           Solver solver(Q, l, std::move(s), std::move(p), std::move(U), std::move(D), equality, opt,
-                        cb, nt);
+                        cb, team);
           SmoResult res = solver.run();
           const auto& a = solver.alpha_original();
           res.alpha.resize(n);
@@ -859,9 +867,9 @@ SmoResult solve_smo(const KernelProblem& pr, const SmoOptions& opt, const Callba
             U[i] = pr.cost[i];
           }
         }
-        ClassQ<View> Q(V, pr.kernel, nt, xrow, s, r, cache_bytes);
+        ClassQ<View> Q(V, pr.kernel, team, xrow, s, r, cache_bytes);
         Solver solver(Q, n, std::move(s), std::move(p), std::move(U), std::move(D), equality, opt,
-                      cb, nt);
+                      cb, team);
         SmoResult res = solver.run();
         res.alpha = solver.alpha_original();
         res.dual_coef.resize(n);
