@@ -26,7 +26,19 @@
 // Shrinking (Joachims; as in LIBSVM): bounded variables that cannot join a violating pair are
 // set aside every min(l, shrink_interval) iterations; the gradient of the set-aside variables
 // is rebuilt before the final check (and once when the gap first falls below 10 tol).
-// Kernel rows come from an LRU cache of cache_size MB (kernel_cache.hpp), computed with OpenMP.
+// Kernel rows come from an LRU cache of cache_size MB (kernel_cache.hpp; float values, as
+// LIBSVM's Qfloat). Implementation choices for speed, none of which changes the iterates:
+//   * kernel rows are computed block-wise: dot products or distances first, then one
+//     vectorized exponential over the block (vec_math.hpp, multiversioned for AVX2);
+//   * with at most 128 features and a dot-product kernel (linear, poly, rbf, sigmoid) the
+//     samples are also kept as a feature-major double copy in the solver's order (charged to
+//     cache_size; used only when it takes at most half of it), so a row block is d contiguous
+//     multiply-add passes instead of one short dot product per sample;
+//   * the gradient update and the working-set sweeps are branch-free block loops;
+//   * kernel rows, sweeps over long active sets and SVR row assembly are split between
+//     n_threads threads of a ThreadTeam (thread_team.hpp: short spin, then sleep), each chunk
+//     keeping its best candidate and chunks merged in order with the serial tie rule, so the
+//     result is bitwise the same for any number of threads.
 //
 // Stopping rule: the KKT gap m(a) - M(a) = max_{I_up} -s g - min_{I_low} -s g <= tol over all
 // variables (paper 001 eq. 137 / 153, Keerthi's b_low <= b_up + 2 tol with 2 tol -> tol);
