@@ -8,7 +8,7 @@
 // Function multiversioning needs ifunc support (ELF) and the x86 target attribute.
 #if defined(__x86_64__) && defined(__ELF__) && (defined(__GNUC__) || defined(__clang__)) && \
     !defined(SVMKIT_NO_MULTIVERSION)
-#define SVMKIT_CLONES __attribute__((target_clones("avx2", "default")))
+#define SVMKIT_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
 #define SVMKIT_CLONES
 #endif

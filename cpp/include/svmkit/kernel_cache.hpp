@@ -14,7 +14,9 @@
 // swap and row). Row moves and entry swaps commute, so the result is the same.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <new>
 #include <utility>
@@ -78,18 +80,49 @@ class KernelCache {
     pending_.emplace_back(i < j ? i : j, i < j ? j : i);
   }
 
-  // Applies the queued entry swaps to every cached row, in their order.
+  // Applies the queued entry swaps to every cached row. A shrinking pass queues disjoint
+  // transpositions (each position moves once), which commute: they are then sorted so that
+  // each row is read in two ascending streams (prefetch-friendly; the rows of a large cache do
+  // not fit in the CPU caches) and a row is dropped before any work if a swap straddles its end.
+  // Overlapping swaps are applied in their order.
   void flush() {
+    bool disjoint = true;
+    if (mark_.size() < len_.size()) mark_.assign(len_.size(), 0);
+    for (const auto& [lo, hi] : pending_) {
+      if (mark_[lo] || mark_[hi]) disjoint = false;
+      mark_[lo] = mark_[hi] = 1;
+    }
+    for (const auto& [lo, hi] : pending_) mark_[lo] = mark_[hi] = 0;
+    if (disjoint) std::sort(pending_.begin(), pending_.end());
     for (Index h = next_[head_]; h != head_;) {
       const Index nxt = next_[h];
       float* d = data_[h];
       const Index len = len_[h];
-      for (const auto& [lo, hi] : pending_) {
-        if (len > hi) {
-          std::swap(d[lo], d[hi]);
-        } else if (len > lo) {
+      if (disjoint) {
+        bool straddles = false;
+        for (const auto& [lo, hi] : pending_) {
+          if (lo >= len) break;  // sorted by lo: no later swap touches the row
+          if (hi >= len) {
+            straddles = true;
+            break;
+          }
+        }
+        if (straddles) {
           drop(h);
-          break;
+        } else {
+          for (const auto& [lo, hi] : pending_) {
+            if (lo >= len) break;
+            std::swap(d[lo], d[hi]);
+          }
+        }
+      } else {
+        for (const auto& [lo, hi] : pending_) {
+          if (len > hi) {
+            std::swap(d[lo], d[hi]);
+          } else if (len > lo) {
+            drop(h);
+            break;
+          }
         }
       }
       h = nxt;
@@ -127,6 +160,7 @@ class KernelCache {
   std::vector<Index> prev_, next_;  // LRU list; index n_rows is the sentinel
   Index head_;
   std::vector<std::pair<Index, Index>> pending_;  // queued entry swaps (lo, hi)
+  std::vector<std::uint8_t> mark_;                // flush's disjointness check (all zero)
   std::size_t capacity_ = 0, used_ = 0;
   long long hits_ = 0;
 };

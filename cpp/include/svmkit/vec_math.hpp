@@ -1,10 +1,11 @@
-// Array kernels for the hot loops of the kernel solvers, compiled twice (baseline x86-64 and
-// AVX2) and picked at load time by the CPU (GCC/Clang function multiversioning on x86-64 ELF;
-// one portable version elsewhere).
+// Array kernels for the hot loops of the kernel solvers, compiled three times (baseline x86-64,
+// AVX2 and AVX-512) and picked at load time by the CPU (GCC/Clang function multiversioning on
+// x86-64 ELF; one portable version elsewhere).
 //
-// Results do not depend on the version chosen: the AVX2 versions use no fused multiply-add and
-// every reduction has a fixed association order written out in the source, so both versions
-// perform the same IEEE operations in the same order, only more of them per instruction.
+// Results do not depend on the version chosen: the file is compiled with -ffp-contract=off (no
+// fused multiply-add) and every reduction has a fixed association order written out in the
+// source, so all versions perform the same IEEE operations in the same order, only more of
+// them per instruction.
 #pragma once
 
 #include <cstdint>
