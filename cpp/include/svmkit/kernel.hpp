@@ -62,7 +62,7 @@ template <class T>
 inline double dot_with(const DenseRowMajorView<T>& B, Index j, const double* a) {
   return dense_dot(B.data + j * B.ld, a, B.cols);
 }
-// Double rows of 16 features or more go to the multiversioned (AVX2 where available) dot.
+// Double rows of 16 features or more go to the multiversioned (AVX2/AVX-512) dot product.
 inline double dot_with(const DenseRowMajorView<double>& B, Index j, const double* a) {
   if (B.cols >= 16) return dot8(B.data + j * B.ld, a, B.cols);
   return dense_dot(B.data + j * B.ld, a, B.cols);
@@ -200,14 +200,8 @@ class KernelEvaluator {
       exp_inplace(out + begin, end - begin);
   }
 
-  // Kernels that are a function of the dot product (or, rbf, of the distance through it).
-  bool uses_dots() const {
-    const KernelKind k = spec_.kind;
-    return k == KernelKind::linear || k == KernelKind::polynomial || k == KernelKind::rbf ||
-           k == KernelKind::sigmoid;
-  }
-
-  // For such kernels: out[j] holds a . b_j on entry and K(a, b_j) on exit, j in [begin, end);
+  // For the kernels of a dot product (linear, polynomial, rbf through the distance, sigmoid):
+  // out[j] holds a . b_j on entry and K(a, b_j) on exit, j in [begin, end);
   // an = ||a||^2 and nb[j] = ||b_j||^2 (read for rbf only). single: as in values().
   void from_dots(double an, const double* nb, Index begin, Index end, double* out,
                  bool single) const {
