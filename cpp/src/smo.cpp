@@ -437,8 +437,7 @@ class Solver {
       i = next_i_;
       next_valid_ = false;
     } else {
-      const int chunks = sweep_chunks(active_);
-      team_.chunks(active_, chunks, [&](int c, Index b, Index e) {
+      const int chunks = team_.chunks(active_, sweep_chunks(active_), [&](int c, Index b, Index e) {
         double m = -kInf;
         Index at = -1;
         for (Index t = b; t < e; ++t) {
@@ -464,11 +463,11 @@ class Solver {
       *pi = *pj = -1;
       return 0.0;
     }
-    const int chunks = sweep_chunks(active_);
+    int chunks = 1;
     if (second_order_) {
       const float* Qi = Q_.row(i, active_);
       const double si = s_[i], qdi = QD_[i], tau = opt_.tau;
-      team_.chunks(active_, chunks, [&](int c, Index b, Index e) {
+      chunks = team_.chunks(active_, sweep_chunks(active_), [&](int c, Index b, Index e) {
         double m2 = -kInf;
         Index at = -1;
         const double best =
@@ -485,7 +484,7 @@ class Solver {
         }
       }
     } else {
-      team_.chunks(active_, chunks, [&](int c, Index b0, Index e0) {
+      chunks = team_.chunks(active_, sweep_chunks(active_), [&](int c, Index b0, Index e0) {
         double m2 = -kInf;
         Index at = -1;
         for (Index t = b0; t < e0; ++t) {
@@ -571,8 +570,7 @@ class Solver {
     G_[i] += D_[i] * di;
     G_[j] += D_[j] * dj;
     // The gradient sweep also finds the next i = argmax_{I_up} -s g (one pass fewer).
-    const int chunks = sweep_chunks(active_);
-    team_.chunks(active_, chunks, [&](int c, Index b, Index e) {
+    const int chunks = team_.chunks(active_, sweep_chunks(active_), [&](int c, Index b, Index e) {
       Index at = -1;
       const double m =
           smo_update_gradient(G_.data(), qi, qj, di, dj, s_.data(), flags_.data(), b, e, &at);

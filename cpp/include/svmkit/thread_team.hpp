@@ -11,6 +11,12 @@
 // sleeps on a condition variable, and the caller waits for the helpers by spinning and then
 // yielding. Work is split into the same contiguous chunks as parallel_chunks (parallel.hpp),
 // chunk c always on thread c, so results are deterministic for a fixed thread count.
+//
+// Back-off: when, over a window of calls, the caller spent longer waiting for the helpers
+// than working on its own chunk (the helpers are not getting a core: more runnable threads
+// than cores), the next calls run on the calling thread alone before splitting is tried
+// again. Callers of SMO's kind compute the same values whatever the split (each chunk's result
+// is merged in chunk order with the serial rule), so this changes the time, not the result.
 #pragma once
 
 #include <atomic>
@@ -44,16 +50,21 @@ class ThreadTeam {
 
   int size() const { return n_; }
 
-  // Calls fn(c, begin, end) for n_chunks contiguous chunks of [0, n) (n_chunks is capped at
-  // the team size and at n); chunk 0 runs on the calling thread. Returns when all are done.
+  // Calls fn(c, begin, end) for up to n_chunks contiguous chunks of [0, n) (capped at the team
+  // size and at n; 1 while backing off); chunk 0 runs on the calling thread. Returns, when all
+  // are done, the number of chunks used (callers merging per-chunk results must use it).
   // fn must not throw.
   template <class Fn>
-  void chunks(std::int64_t n, int n_chunks, Fn&& fn) {
+  int chunks(std::int64_t n, int n_chunks, Fn&& fn) {
     if (n_chunks > n_) n_chunks = n_;
     if (n_chunks > n) n_chunks = static_cast<int>(n < 1 ? 1 : n);
+    if (n_chunks > 1 && serial_left_ > 0) {
+      --serial_left_;
+      n_chunks = 1;
+    }
     if (n_chunks <= 1) {
       fn(0, std::int64_t{0}, n);
-      return;
+      return 1;
     }
     auto body = [&](int c) {
       if (c < n_chunks) fn(c, n * c / n_chunks, n * (c + 1) / n_chunks);
@@ -68,6 +79,7 @@ class ThreadTeam {
       }
       cv_.notify_all();
     }
+    const auto t0 = std::chrono::steady_clock::now();
     body(0);
     // Wait for the helpers: spin briefly, then yield the core to them.
     const auto start = std::chrono::steady_clock::now();
@@ -78,6 +90,15 @@ class ThreadTeam {
       if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > spin_)
         std::this_thread::yield();
     }
+    const auto t1 = std::chrono::steady_clock::now();
+    work_s_ += std::chrono::duration<double>(start - t0).count();
+    wait_s_ += std::chrono::duration<double>(t1 - start).count();
+    if (++window_ == kWindow) {
+      if (wait_s_ > work_s_) serial_left_ = kSerialCalls;
+      window_ = 0;
+      work_s_ = wait_s_ = 0.0;
+    }
+    return n_chunks;
   }
 
  private:
@@ -120,8 +141,13 @@ class ThreadTeam {
     }
   }
 
+  static constexpr int kWindow = 64;         // calls per back-off decision
+  static constexpr int kSerialCalls = 1024;  // calls on one thread after a bad window
+
   int n_;
   double spin_;  // seconds an idle thread spins before sleeping
+  int window_ = 0, serial_left_ = 0;
+  double work_s_ = 0.0, wait_s_ = 0.0;  // caller's own chunks / waits in the window
   std::vector<std::thread> helpers_;
   std::atomic<std::uint64_t> epoch_{0};  // bumped once per chunks() call (and at shutdown)
   std::atomic<int> pending_{0};          // helpers still running the current task
