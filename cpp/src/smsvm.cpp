@@ -103,9 +103,9 @@ class Smsvm {
 
  private:
   struct PassOut {
-    double fs = 0.0;   // sum v_i phi_alpha(u_i)
-    double fh = 0.0;   // sum v_i max(0, u_i)
-    double dfs = 0.0;  // sum v_i (phi(u_i) - phi(u_old_i)) when z_old is given
+    double fs = 0.0;    // sum v_i phi_alpha(u_i)
+    double fh = 0.0;    // sum v_i max(0, u_i)
+    double dfs = 0.0;   // sum v_i (phi(u_i) - phi(u_old_i)) when z_old is given
     double apos = 0.0;  // sum over y_i = +1 of v_i phi'(u_i) (the dual point of the gap)
     double aneg = 0.0;  // the same over y_i = -1
   };
@@ -480,12 +480,12 @@ class Smsvm {
   int threads_;
   double S_ = 1.0, lam_ = 0.0, mu_ = 0.0, lam_b_ = 0.0, scale_ = 0.0;
   std::vector<double> v_, z_, dv_, q_, ghat_;
-  std::vector<double> ztrial_;    // margins at a projected trial point
-  std::vector<double> gpos_;      // loss gradient of the y = +1 rows (split_classes_ only)
-  bool split_classes_ = false;    // unregularized bias: gradients accumulated per class
-  double gap_ = kNaN;             // relative duality gap at the last eval pass
-  double bound_ = kNaN;           // relative suboptimality bound (stopping rule)
-  bool bound_at_w_ = false;       // bound_ was computed at the current w
+  std::vector<double> ztrial_;  // margins at a projected trial point
+  std::vector<double> gpos_;    // loss gradient of the y = +1 rows (split_classes_ only)
+  bool split_classes_ = false;  // unregularized bias: gradients accumulated per class
+  double gap_ = kNaN;           // relative duality gap at the last eval pass
+  double bound_ = kNaN;         // relative suboptimality bound (stopping rule)
+  bool bound_at_w_ = false;     // bound_ was computed at the current w
   std::vector<std::vector<double>> gbufs_;
   std::vector<char> act_;
   std::vector<Index> A_, pos_;
@@ -619,8 +619,9 @@ SolveResult Smsvm<V>::run(const SmsvmWarmStart& warm, SmsvmInfo* info) {
         adjusted = true;
         ++adjustments;
       } else {
-        // The level is solved: the stopping rule's bound at w, see the header (l2 only). alpha/2 - E(w) bounds the smoothing
-        // part rigorously; |d^T g| / 2 < eta alpha / 2 estimates f_alpha(w) - f_alpha*.
+        // The level is solved: the stopping rule's bound at w, see the header (l2 only). alpha/2 -
+        // E(w) bounds the smoothing part rigorously; |d^T g| / 2 < eta alpha / 2 estimates
+        // f_alpha(w) - f_alpha*.
         const double F = cur.fh + reg(w);
         const double slack = std::max(0.5 * alpha - (cur.fs - cur.fh), 0.0);
         const double est = (slack + 0.5 * std::fabs(dec)) / std::max(F, 1e-300);

@@ -98,12 +98,12 @@ struct SmsvmOptions {
   long long woodbury_max_samples = 4096;   // sample-space (Woodbury) Newton solve when the
                                            // active block exceeds n_samples and n_samples is
                                            // at most this; otherwise the dense block is used
-  long long max_dense_block = 4096;  // largest active block assembled and factored densely
-                                     // (k^2 doubles: 128 MB at 4096); larger blocks that the
-                                     // Woodbury solve does not cover use CG on H_AA
-  double cg_tol = 1e-2;              // CG: stop at ||r|| <= cg_tol ||g_A||
-  long long cg_max_iter = 0;         // CG iterations per Newton step (2 passes each);
-                                     // 0 = the block size
+  long long max_dense_block = 4096;        // largest active block assembled and factored densely
+                                           // (k^2 doubles: 128 MB at 4096); larger blocks that the
+                                           // Woodbury solve does not cover use CG on H_AA
+  double cg_tol = 1e-2;                    // CG: stop at ||r|| <= cg_tol ||g_A||
+  long long cg_max_iter = 0;               // CG iterations per Newton step (2 passes each);
+                                           // 0 = the block size
   long long final_level_adjustments = 10;  // times the active set may be enlarged at the
                                            // last level alpha_min (Algorithm 3 allows once per
                                            // alpha; 1 is the paper exactly). A coordinate
@@ -116,12 +116,12 @@ struct SmsvmOptions {
                                            // which stops at the first sign change (drops
                                            // one coordinate); 0 = ray only
   long long block_rows = 256;              // rows per GEMM block when assembling X_I^T D X_I
-  double tol = 1e-4;            // stop when the relative suboptimality bound <= tol (see
-                               // the stopping rule); 0: the paper's rule only (run to
-                               // alpha_min)
-  int n_threads = 0;           // OpenMP threads; <= 0 uses the OpenMP default
-  bool record_history = true;  // keep one IterationRecord per Newton step
-  bool check_input = true;     // validate the problem (including finiteness of X) first
+  double tol = 1e-4;                       // stop when the relative suboptimality bound <= tol (see
+                                           // the stopping rule); 0: the paper's rule only (run to
+                                           // alpha_min)
+  int n_threads = 0;                       // OpenMP threads; <= 0 uses the OpenMP default
+  bool record_history = true;              // keep one IterationRecord per Newton step
+  bool check_input = true;                 // validate the problem (including finiteness of X) first
 };
 
 // clang-format off
