@@ -244,13 +244,18 @@ def test_breast_cancer_vs_linearsvc() -> None:
 #   conjugate of (C/2) max(0, u)^2, so C_nssvm = 2 C_linear is the same squared-hinge weight
 #   (the paper's default C = 0.25 is LinearSVC's C = 0.125, 8x more regularization than
 #   LinearSVC's default, which is what costs svmguide1 7 points at the defaults);
-# - SparseSVC with the sparsity-level tuning of the algorithm box (tune=True); everything else
-#   at its defaults, so NSSVM keeps its sparse budget (s0 * 1.1^k support vectors).
+# - SparseSVC with the sparsity-level tuning of the algorithm box (tune=True) and twice the
+#   paper's initial budget (s0_scale=2: s0 = 2 n (ln(m/n))^2, still grown by 1.1^k); the
+#   rest at its defaults. With the paper's s0 (s0_scale=1) heart and diabetes are 1.6 points
+#   below LinearSVC (the other 11 within 1 point): on these noisy, low-dimensional sets the
+#   budget caps the support vectors below what the squared-hinge solution uses. The sparser
+#   figures are in bench/results/nssvm_accuracy.md.
 # The measured gaps, and why C is not chosen by cross-validation instead, are in
 # bench/results/nssvm.md.
 N_SPLITS = 10
 LINEAR_C = 1.0
 NSSVM_C = 2.0 * LINEAR_C
+NSSVM_OPTIONS = {"s0_scale": 2.0}
 
 
 def protocol_accuracies(splits) -> tuple[float, float, int]:
@@ -262,7 +267,7 @@ def protocol_accuracies(splits) -> tuple[float, float, int]:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
             lin.append(SkLinearSVC(C=LINEAR_C, max_iter=5000).fit(Xtr, ytr).score(Xte, yte))
-        clf = SparseSVC(C=NSSVM_C, tune=True).fit(Xtr, ytr)
+        clf = SparseSVC(C=NSSVM_C, tune=True, solver_options=NSSVM_OPTIONS).fit(Xtr, ytr)
         assert set(np.unique(clf.predict(Xte))) <= set(np.unique(ytr))
         nss.append(clf.score(Xte, yte))
         n_sv = max(n_sv, len(clf.support_))
@@ -302,17 +307,15 @@ def _load(path: Path, n_features: int):
     return load_svmlight_file(str(path), n_features=n_features)
 
 
-# (train, test or None for the repeated 70/30 splits, n_features, allowed shortfall).
-# The requirement is 1 point. heart and diabetes keep 2 points: under the protocol above
-# NSSVM's sparse budget costs them 1.6 points each (measured, reported as not met); with
-# s = m (no sparsity) both match LinearSVC, so the gap is the data reduction, not the solver.
+# (train, test or None for the repeated 70/30 splits, n_features, allowed shortfall: the
+# issue's 1 point for every dataset).
 SHARED = [
     ("svmguide1/svmguide1", "svmguide1/svmguide1.t", 4, 0.01),
     ("covtype/covtype.5000.train", "covtype/covtype.5000.test", 54, 0.01),
-    ("heart/heart_scale", None, 13, 0.02),
+    ("heart/heart_scale", None, 13, 0.01),
     ("australian/australian", None, 14, 0.01),
     ("breast-cancer/breast-cancer", None, 10, 0.01),
-    ("diabetes/diabetes", None, 8, 0.02),
+    ("diabetes/diabetes", None, 8, 0.01),
     ("mushrooms/mushrooms", None, 112, 0.01),
     ("ionosphere/ionosphere", None, 34, 0.01),
     ("sonar/sonar", None, 60, 0.01),
