@@ -198,7 +198,7 @@ def _standardized(loader, cls):
     return StandardScaler().fit_transform(X), np.where(y == cls, 1.0, -1.0)
 
 
-@pytest.mark.parametrize("data", ["iris-versicolor", "iris-virginica", "digits-8"])
+@pytest.mark.parametrize("data", ["iris-versicolor", "iris-virginica", "digits-8", "digits-9"])
 def test_non_separable_real_data_is_certified(data):
     """The LP says these are not separable; the homotopy certifies it at s = 5 (defaults)."""
     from sklearn.datasets import load_digits
@@ -207,6 +207,7 @@ def test_non_separable_real_data_is_certified(data):
         "iris-versicolor": (load_iris, 1),
         "iris-virginica": (load_iris, 2),
         "digits-8": (load_digits, 8),
+        "digits-9": (load_digits, 9),
     }[data]
     X, y = _standardized(loader, cls)
     assert lp_min_slack(X, y) > 1.0
@@ -233,7 +234,37 @@ def test_separable_data_is_never_certified_non_separable(data):
     r = run(X, y, True, False, max_iter=max_iter, separability_check_after=1)
     assert r["separable"] and r["iterations"] == max_iter and r["status"] == "max_iter"
     if data == "breast_cancer":  # not separated yet, so the certificate was tried
-        assert r["certificate_bound"] > 1e-3 * np.linalg.norm(X, axis=1).max()
+        # it bounds the max margin 1/||w*|| (clarabel) from above, as it must (with all rows
+        # the NNLS finds the distance of the class hulls, i.e. the max margin itself)
+        w, _ = hard_margin(X, y, fit_intercept=True)
+        assert r["certificate_bound"] >= (1 - 1e-6) / np.linalg.norm(w)
+
+
+def test_certificate_on_a_subset_of_rows():
+    """certificate_max_entries below (d + 2) n: the most violated rows are used. A non-separable
+    subset still certifies (iris versicolor, 100 of 150 rows); separable data never do."""
+    from sklearn.datasets import load_breast_cancer
+
+    X, y = _standardized(load_iris, 1)
+    r = run(
+        X, y, True, False, max_iter=3, separability_check_after=1, certificate_max_entries=100 * 7
+    )
+    assert not r["separable"] and r["iterations"] == 1
+    X, y = _standardized(load_breast_cancer, 1)
+    for entries in (40 * 32, 200 * 32):
+        r = run(
+            X,
+            y,
+            True,
+            False,
+            max_iter=17,
+            separability_check_after=1,
+            certificate_max_entries=entries,
+        )
+        assert r["separable"] and r["status"] == "max_iter"
+    # too small for even d + 2 rows: no certificate is attempted
+    r = run(X, y, True, False, max_iter=3, separability_check_after=1, certificate_max_entries=10)
+    assert np.isnan(r["certificate_bound"]) or np.isinf(r["certificate_bound"])
 
 
 def test_iris_setosa_defaults():
@@ -292,7 +323,7 @@ def test_determinism_and_defaults():
         ({"separability_tol": -1.0}, "separability_tol"),
         ({"separability_check_after": -1}, "separability_check_after"),
         ({"certificate_max_iter": -1}, "certificate_max_iter"),
-        ({"certificate_max_points": 0}, "certificate_max_points"),
+        ({"certificate_max_entries": -1}, "certificate_max_entries"),
         ({"nope": 1}, "unknown homotopy option 'nope'"),
     ],
 )

@@ -167,7 +167,7 @@ class Homotopy {
       if (opt_.lambda_min <= 0.0 && next_check > 0 && s >= next_check && !(lower > 0.0)) {
         next_check *= 2;
         const double h = max_row_norm();
-        out.certificate_bound = farkas_bound(freq, h);
+        out.certificate_bound = farkas_bound(freq, wbar.data(), h);
         if (out.certificate_bound <= opt_.separability_tol * h) {
           out.separable = false;
           res.status = SolverStatus::converged;
@@ -373,15 +373,17 @@ class Homotopy {
 
   // Farkas certificate: nonnegative least squares (Lawson-Hanson active set)
   //   min_{a >= 0} ||M a||^2 + h^2 (sum a - 1)^2,  M = [y_j x~_j]_{j in S},
-  // h = max ||x~_j||, on the (at most certificate_max_points) most frequently violated rows.
+  // h = max ||x~_j||, on all rows or the most frequently violated ones that fit.
   // Its optimum is 0 exactly when those rows are not separable; the returned bound is evaluated
   // from the computed a >= 0, so it is a valid bound whatever the solver's accuracy.
-  double farkas_bound(const std::vector<double>& freq, double h) {
-    std::vector<Index> S;
-    for (Index i = 0; i < n_; ++i)
-      if (freq[i] > 0.0) S.push_back(i);
-    const auto cap = static_cast<std::size_t>(opt_.certificate_max_points);
-    if (S.empty() || dim_ + 1 > static_cast<Index>(cap)) return kInf;
+  double farkas_bound(const std::vector<double>& freq, const double* w, double h) {
+    // All rows when the dense (d + 2) x n matrix fits in certificate_max_entries (the optimum
+    // is then 0 iff the data are not separable); otherwise the most frequently violated rows
+    // that fit (a non-separable subset suffices, but the violators need not contain one).
+    const auto cap = static_cast<std::size_t>(opt_.certificate_max_entries / (dim_ + 2));
+    if (cap < static_cast<std::size_t>(dim_ + 2)) return kInf;
+    std::vector<Index> S(static_cast<std::size_t>(n_));
+    std::iota(S.begin(), S.end(), Index{0});
     if (S.size() > cap) {
       std::partial_sort(
           S.begin(), S.begin() + static_cast<std::ptrdiff_t>(cap), S.end(),
@@ -489,7 +491,7 @@ void validate_options(const HomotopyOptions& o) {
   if (!(o.separability_tol >= 0.0) || !std::isfinite(o.separability_tol))
     throw_invalid("separability_tol must be a finite number >= 0");
   if (o.certificate_max_iter < 0) throw_invalid("certificate_max_iter must be >= 0");
-  if (o.certificate_max_points < 1) throw_invalid("certificate_max_points must be >= 1");
+  if (o.certificate_max_entries < 0) throw_invalid("certificate_max_entries must be >= 0");
   if (!(o.step_scale > 0.0) || !std::isfinite(o.step_scale))
     throw_invalid("step_scale must be a finite number > 0");
 }

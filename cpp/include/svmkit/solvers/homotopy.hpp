@@ -10,7 +10,7 @@
 //
 // Method: paper 004 (Molitor, Needell, Ward), Algorithm 1. Outer iteration s = 0, 1, ...:
 //   lambda_s = max(lambda_scale (s0 + s)^-p, lambda_min), t_s = ceil((s0 + s)^r),
-//   eta_s = K (s0 + s - 1)^-alpha / sqrt(t_s),
+//   eta_s = step_scale K (s0 + s - 1)^-alpha / sqrt(t_s),
 // with eps0 = (log s0 - log(s0 - 1)) / log s0, alpha = min((r - 2p) / (2 (1 + eps0)), 1 - p),
 // K = max(4, s0^p (s0 - 1)^alpha / 2) (the algorithm box's constant C, here `step_constant`).
 // From the previous estimate, t_s subgradient steps w <- (1 - lambda_s eta_s) w +
@@ -52,9 +52,11 @@
 // Non-separable data (Farkas): the data are not separable iff some a >= 0, a != 0 has
 // sum_j a_j y_j x~_j = 0 (x~ = x with the intercept column), and for any a >= 0 the bound
 // above, computed from a, bounds the max margin. From separability_check_after on, whenever
-// the estimate does not separate the data (gamma(w) <= 0; checked at s = k, 2k, 4k, ...), the
+// the estimate does not separate the data (gamma(w) <= 0; tried at the first such s >= k,
+// then >= 2k, 4k, ..., k = separability_check_after, so its cost stays a small fraction), the
 // nonnegative least-squares problem min_{a >= 0} ||M a||^2 + h^2 (sum a - 1)^2 (M = [y_j x~_j]
-// over the most frequently violated rows, h = max_j ||x~_j||) is solved by the Lawson-Hanson
+// over all rows, or the most frequently violated rows when the dense (d + 2) x n matrix would
+// exceed certificate_max_entries; h = max_j ||x~_j||) is solved by the Lawson-Hanson
 // active-set method; its optimum is 0 iff those rows are not separable. The bound is
 // recomputed from the a >= 0 found. If it is <= separability_tol * max_j ||x~_j||
 // the data are certified non-separable (to that relative margin) and the solve stops with
@@ -73,7 +75,8 @@
 namespace svmkit {
 
 struct HomotopyOptions {
-  long long max_iter = 300;    // maximum number of outer iterations S
+  long long max_iter = 300;    // maximum number of outer iterations S; the run costs about
+                               // (s0 + S)^3 / 3 passes (t_s = (s0 + s)^2): 10^7 for S = 300
   double tol = 1e-5;           // relative margin-gap tolerance (certificate above)
   double p = 0.5;              // lambda_s = (s0 + s)^-p, 0 < p < 1
   double r = 2.0;              // t_s = (s0 + s)^r inner steps, r > 2p
@@ -84,14 +87,14 @@ struct HomotopyOptions {
   // lambda_s = lambda_scale (s0 + s)^-p; 1 = the paper's mean loss, 0 (default) = 1/n, i.e.
   // lambda relative to the summed losses (see "Scale of lambda" above).
   double lambda_scale = 0.0;
-  std::string iterate = "average";          // "average" (Algorithm 1) or "best" (section 6.4)
-  bool normalized_steps = false;            // section 6.1: steps of length eta_s along g / ||g||
-  long long batch_size = 0;                 // section 6.3: rows per subgradient; 0 (or >= n) = all
-  std::uint64_t seed = 0;                   // seed of the solver's own std::mt19937_64 (stochastic)
-  long long separability_check_after = 5;   // first s of the Farkas certificate; 0 = never
-  double separability_tol = 1e-9;           // certified relative margin bound that means "none"
-  long long certificate_max_iter = 1000;    // active-set iterations per certificate attempt
-  long long certificate_max_points = 2000;  // most-violated rows used; also caps d + 2
+  std::string iterate = "average";         // "average" (Algorithm 1) or "best" (section 6.4)
+  bool normalized_steps = false;           // section 6.1: steps of length eta_s along g / ||g||
+  long long batch_size = 0;                // section 6.3: rows per subgradient; 0 (or >= n) = all
+  std::uint64_t seed = 0;                  // seed of the solver's own std::mt19937_64 (stochastic)
+  long long separability_check_after = 5;  // first s of the Farkas certificate; 0 = never
+  double separability_tol = 1e-9;          // certified relative margin bound that means "none"
+  long long certificate_max_iter = 1000;   // active-set iterations per certificate attempt
+  long long certificate_max_entries = 4000000;  // dense certificate matrix cap (32 MB)
   // Hard margin only: divide the final (w, b) by its smallest functional margin
   // min_j y_j z_j (> 0), so the hard-margin constraints hold with equality at the closest
   // points. This removes the O(lambda_s) shrinkage of ||w|| that the homotopy has not yet
@@ -109,7 +112,7 @@ struct HomotopyOptions {
   X(max_iter) X(tol) X(p) X(r) X(s0) X(step_constant) X(step_scale) X(lambda_min)          \
   X(lambda_scale) X(iterate) X(normalized_steps) X(batch_size) X(seed)                      \
   X(separability_check_after) X(separability_tol) X(certificate_max_iter)                    \
-  X(certificate_max_points) X(rescale) X(record_iterates) X(n_threads) X(record_history)      \
+  X(certificate_max_entries) X(rescale) X(record_iterates) X(n_threads) X(record_history)      \
   X(check_input)
 // clang-format on
 
