@@ -271,8 +271,8 @@ def main() -> None:
     lines += ["## Non-separable data: Farkas certificate (defaults)", ""]
     lines.append(
         "Reference: scipy's LP min sum xi s.t. y_i (w.x_i + b) >= 1 - xi_i, xi >= 0 (0 = "
-        "separable). 'certified at' = outer iteration at which the data were certified "
-        "non-separable (status not_separable); separable rows must never be certified."
+        "separable). 'outer' = outer iterations run (for not_separable: the one at which the "
+        "data were certified non-separable); separable rows must never be certified."
     )
     lines.append("")
     lines.append("| data | n | LP min slack | status | outer | certificate bound | time (s) |")
