@@ -139,6 +139,12 @@ def test_separable_gaussians_match_clarabel_and_stop_on_gap():
     res = m.result_[0]
     assert res["status"] == "converged" and res["optimality"] < 1e-9
     assert np.linalg.norm(m.coef_[0] - w) / np.linalg.norm(w) < 1e-3
+    # with the default tol the gap certifies 4.5e-3 (sqrt(1/(1 - g)^2 - 1)), and holds it
+    d = LinearSVC(loss="hinge", C=float("inf"), solver="homotopy", regularize_intercept=False)
+    g = d.fit(X, y).result_[0]["optimality"]
+    assert g < 1e-5
+    rel = np.linalg.norm(d.coef_[0] - w) / np.linalg.norm(w)
+    assert rel <= np.sqrt(1 / (1 - g) ** 2 - 1) * (1 + 1e-6) < 4.5e-3  # attained here
     assert abs(m.intercept_[0] - b) < 1e-3
 
 
@@ -276,7 +282,10 @@ def test_iris_setosa_defaults():
     m.fit(X, y)
     r = m.result_[0]
     assert r["status"] == "converged" and r["optimality"] < 1e-5
-    assert np.linalg.norm(m.coef_[0] - w) / np.linalg.norm(w) < 1e-3
+    rel = np.linalg.norm(m.coef_[0] - w) / np.linalg.norm(w)
+    assert rel < 1e-3
+    # the margin gap g certifies ||w - w*|| / ||w*|| <= sqrt(1/(1 - g)^2 - 1) (homotopy.hpp)
+    assert rel <= np.sqrt(1 / (1 - r["optimality"]) ** 2 - 1) * (1 + 1e-6)
     assert abs(m.intercept_[0] - b) < 1e-3
     assert r["margin"] <= 1 / np.linalg.norm(w) + 1e-9 <= r["margin_upper"] + 1e-9
 
