@@ -268,9 +268,10 @@ def test_certificate_on_a_subset_of_rows():
             certificate_max_entries=entries,
         )
         assert r["separable"] and r["status"] == "max_iter"
-    # too small for even d + 2 rows: no certificate is attempted
-    r = run(X, y, True, False, max_iter=3, separability_check_after=1, certificate_max_entries=10)
-    assert np.isnan(r["certificate_bound"]) or np.isinf(r["certificate_bound"])
+    # too small for even d + 2 rows, or too many coordinates: no certificate is attempted
+    for opts in ({"certificate_max_entries": 10}, {"certificate_max_dim": 30}):
+        r = run(X, y, True, False, max_iter=3, separability_check_after=1, **opts)
+        assert np.isnan(r["certificate_bound"]) or np.isinf(r["certificate_bound"])
 
 
 def test_iris_setosa_defaults():
@@ -333,6 +334,7 @@ def test_determinism_and_defaults():
         ({"separability_check_after": -1}, "separability_check_after"),
         ({"certificate_max_iter": -1}, "certificate_max_iter"),
         ({"certificate_max_entries": -1}, "certificate_max_entries"),
+        ({"certificate_max_dim": -1}, "certificate_max_dim"),
         ({"nope": 1}, "unknown homotopy option 'nope'"),
     ],
 )

@@ -381,7 +381,7 @@ class Homotopy {
     // is then 0 iff the data are not separable); otherwise the most frequently violated rows
     // that fit (a non-separable subset suffices, but the violators need not contain one).
     const auto cap = static_cast<std::size_t>(opt_.certificate_max_entries / (dim_ + 2));
-    if (cap < static_cast<std::size_t>(dim_ + 2)) return kInf;
+    if (cap < static_cast<std::size_t>(dim_ + 2) || dim_ > opt_.certificate_max_dim) return kInf;
     std::vector<Index> S(static_cast<std::size_t>(n_));
     std::iota(S.begin(), S.end(), Index{0});
     if (S.size() > cap) {
@@ -492,6 +492,7 @@ void validate_options(const HomotopyOptions& o) {
     throw_invalid("separability_tol must be a finite number >= 0");
   if (o.certificate_max_iter < 0) throw_invalid("certificate_max_iter must be >= 0");
   if (o.certificate_max_entries < 0) throw_invalid("certificate_max_entries must be >= 0");
+  if (o.certificate_max_dim < 0) throw_invalid("certificate_max_dim must be >= 0");
   if (!(o.step_scale > 0.0) || !std::isfinite(o.step_scale))
     throw_invalid("step_scale must be a finite number > 0");
 }

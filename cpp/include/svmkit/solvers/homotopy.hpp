@@ -60,7 +60,8 @@
 // then >= 2k, 4k, ..., k = separability_check_after, so its cost stays a small fraction), the
 // nonnegative least-squares problem min_{a >= 0} ||M a||^2 + h^2 (sum a - 1)^2 (M = [y_j x~_j]
 // over all rows, or the most frequently violated rows when the dense (d + 2) x n matrix would
-// exceed certificate_max_entries; h = max_j ||x~_j||) is solved by the Lawson-Hanson
+// exceed certificate_max_entries; h = max_j ||x~_j||; skipped above certificate_max_dim
+// coordinates) is solved by the Lawson-Hanson
 // active-set method; its optimum is 0 iff those rows are not separable. The bound is
 // recomputed from the a >= 0 found. If it is <= separability_tol * max_j ||x~_j||
 // the data are certified non-separable (to that relative margin) and the solve stops with
@@ -99,6 +100,9 @@ struct HomotopyOptions {
   double separability_tol = 1e-9;          // certified relative margin bound that means "none"
   long long certificate_max_iter = 1000;   // active-set iterations per certificate attempt
   long long certificate_max_entries = 4000000;  // dense certificate matrix cap (32 MB)
+  // No certificate above this many coordinates (d + intercept): each active-set step solves a
+  // dense least-squares problem with up to d + 2 rows and columns (O(d^3)).
+  long long certificate_max_dim = 512;
   // Hard margin only: divide the final (w, b) by its smallest functional margin
   // min_j y_j z_j (> 0), so the hard-margin constraints hold with equality at the closest
   // points. This removes the O(lambda_s) shrinkage of ||w|| that the homotopy has not yet
@@ -116,8 +120,8 @@ struct HomotopyOptions {
   X(max_iter) X(tol) X(p) X(r) X(s0) X(step_constant) X(step_scale) X(lambda_min)          \
   X(lambda_scale) X(iterate) X(normalized_steps) X(batch_size) X(seed)                      \
   X(separability_check_after) X(separability_tol) X(certificate_max_iter)                    \
-  X(certificate_max_entries) X(rescale) X(record_iterates) X(n_threads) X(record_history)      \
-  X(check_input)
+  X(certificate_max_entries) X(certificate_max_dim) X(rescale) X(record_iterates)          \
+  X(n_threads) X(record_history) X(check_input)
 // clang-format on
 
 struct HomotopyResult {
