@@ -91,7 +91,8 @@ struct SmsvmOptions {
   double c1 = 1e-4;             // Armijo sufficient-decrease constant, 0 < c1 < 1
   double s_min = 1e-10;         // line search failure when the Armijo step falls below it
   double s_max = 1e10;          // largest step considered by LINESEARCHL1
-  long long max_iter = 1000;    // limit on the total number of Newton steps
+  long long max_iter = 10000;   // limit on the total number of Newton steps (l1-l2 on
+                                // ill-conditioned data, e.g. madelon at C = 1, needs ~1900)
   double newton_ridge = 1e-12;  // added to the Newton system's diagonal, relative to its
                                 // largest diagonal entry (keeps l1-only or singular blocks
                                 // solvable; the objective is unchanged)
