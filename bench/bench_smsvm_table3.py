@@ -136,7 +136,8 @@ def main() -> None:
         "# Paper 000 Table 3 reproduction (SmSVM rows), nested cross-validation",
         "",
         f"Command: `{cmd}` (2-core shared machine, load average at the end {load_avg:.1f};",
-        "SmSVM defaults: alpha0 = 1, beta = 0.1, eta = 0.1, alpha_min = 1e-6, n_threads = all).",
+        "SmSVM defaults: alpha0 = 1, beta = 0.1, eta = 0.1, tol = 1e-4, alpha_min = 1e-9, "
+        "n_threads = all).",
         "",
         "Grids: SmSVM-l2 lambda in {1e-4, 1e-3, 1e-2, 1e-1}, mu = 0; SmSVM-l1-l2 lambda x mu in",
         "{1e-4, 1e-3, 1e-2}^2. Acc = mean outer-fold test accuracy (%); Time = mean wall time",

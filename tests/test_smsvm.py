@@ -245,8 +245,14 @@ def test_linearsvc_penalties_map_to_paper_lambda_mu(cancer):
     X, y = cancer
     n = len(y)
     C, rho = 0.3, 0.4
-    est = svmkit.LinearSVC(loss="hinge", penalty="elasticnet", l1_ratio=rho, C=C).fit(X, y)
-    p = svmkit.smsvm_path(X, y, lambdas=[(1 - rho) / (C * n)], mus=[rho / (C * n)])
+    # tol = 0 runs both to the same last level, so the two scalings must agree closely.
+    exact = {"tol": 0.0}
+    est = svmkit.LinearSVC(
+        loss="hinge", penalty="elasticnet", l1_ratio=rho, C=C, solver_options=exact
+    ).fit(X, y)
+    p = svmkit.smsvm_path(
+        X, y, lambdas=[(1 - rho) / (C * n)], mus=[rho / (C * n)], solver_options=exact
+    )
     assert rel(p["objectives"][0] * C * n, est.result_[0]["objective"]) < 1e-6
     ref = qp_objective(X, y, np.full(n, C), 1 - rho, rho)
     assert rel(est.result_[0]["objective"], ref) < 1e-4
@@ -313,7 +319,65 @@ def test_callback_stops_and_max_iter_warns(cancer):
 
 def test_defaults_come_from_cpp():
     d = svmkit.solver_defaults("smsvm")
-    assert d["beta"] == 0.1 and d["eta"] == 0.1 and d["alpha_min"] == 1e-6 and d["alpha0"] == 1.0
+    assert d["beta"] == 0.1 and d["eta"] == 0.1 and d["alpha_min"] == 1e-9 and d["alpha0"] == 1.0
+    assert d["tol"] == 1e-4
+
+
+# ---------------------------------------------------------------------------------------------
+# The stopping rule (relative suboptimality bound) and the large-block paths.
+
+
+@pytest.mark.parametrize("case", ["cancer", "cancer_unreg_bias", "tall", "wide", "digits_csr"])
+def test_default_stop_bound_holds_against_qp(case, cancer, tall, wide, digits38):
+    # Default tol = 1e-4: the run stops when its bound on (F - F*) / F is <= tol; the bound must
+    # not undercut the true relative error measured against clarabel.
+    reg_b, scaling = True, 1.0
+    X, y = {"cancer": cancer, "cancer_unreg_bias": cancer, "tall": tall, "wide": wide}.get(
+        case, digits38
+    )
+    if case == "cancer_unreg_bias":
+        reg_b, scaling = False, 2.0
+    Xc = X
+    if case == "digits_csr":
+        Xs = sp.csr_matrix(X)
+        Xc = (Xs.data, Xs.indices, Xs.indptr, Xs.shape[0], Xs.shape[1])
+    r = fit(Xc, y, 1.0, 1.0, 0.0, reg_b=reg_b, scaling=scaling)
+    ref = qp_objective(X, y, np.ones(len(y)), 1.0, 0.0, reg_b=reg_b, scaling=scaling)
+    assert r["status"] == "converged"
+    err = (r["objective"] - ref) / r["objective"]
+    assert err <= r["optimality"] + 1e-9 and r["optimality"] <= 1e-4
+    # tol = 0 is the paper's rule: every level down to alpha_min is solved.
+    r0 = fit(Xc, y, 1.0, 1.0, 0.0, reg_b=reg_b, scaling=scaling, tol=0.0)
+    assert r0["final_alpha"] == pytest.approx(1e-9) and rel(r0["objective"], ref) < 1e-4
+
+
+def test_duality_gap_certifies_suboptimality(cancer):
+    # The hinge duality gap alone (evaluated every pass) is a certificate: stopping on it
+    # with a loose tol must leave the true relative error below tol.
+    X, y = cancer
+    ref = qp_objective(X, y, np.ones(len(y)), 1.0, 0.0)
+    for reg_b in (True, False):
+        ref = qp_objective(X, y, np.ones(len(y)), 1.0, 0.0, reg_b=reg_b)
+        r = fit(X, y, 1.0, 1.0, 0.0, reg_b=reg_b, tol=0.3)
+        gap = r["history"]["gap"]
+        assert np.all(gap[np.isfinite(gap)] >= 0)
+        assert (r["objective"] - ref) / r["objective"] <= r["optimality"] <= 0.3
+
+
+@pytest.mark.parametrize("rho", [0.0, 0.5])
+def test_cg_newton_solve_matches_qp(digits38, rho):
+    # Active blocks above max_dense_block (and no Woodbury) are solved by CG, never formed.
+    X, y = digits38
+    r = fit(X, y, 0.5, 1 - rho, rho, max_dense_block=8, woodbury_max_samples=0, max_iter=5000)
+    assert r["cg_iterations"] > 0 and r["woodbury_solves"] == 0
+    ref = qp_objective(X, y, np.full(len(y), 0.5), 1 - rho, rho)
+    assert rel(r["objective"], ref) < 1e-4
+
+
+def test_projected_backtracking_matches_qp(cancer):
+    X, y = cancer
+    r = fit(X, y, 1.0, 0.5, 0.5, projected_halvings=4)
+    assert rel(r["objective"], qp_objective(X, y, np.ones(len(y)), 0.5, 0.5)) < 1e-4
 
 
 # ---------------------------------------------------------------------------------------------
@@ -334,6 +398,11 @@ def test_defaults_come_from_cpp():
         ({"woodbury_max_samples": -2}, "woodbury_max_samples"),
         ({"s_min": 0.0}, "s_min"),
         ({"tol": -1.0}, "tol"),
+        ({"max_dense_block": -1}, "max_dense_block"),
+        ({"cg_tol": 0.0}, "cg_tol"),
+        ({"cg_tol": 1.0}, "cg_tol"),
+        ({"cg_max_iter": -1}, "cg_max_iter"),
+        ({"projected_halvings": -1}, "projected_halvings"),
         ({"alpha0": 0.0}, "alpha0"),
         ({"s_max": np.inf}, "s_max"),
         ({"final_level_adjustments": -1}, "final_level_adjustments"),
@@ -425,6 +494,7 @@ def _load(path: Path, n_features: int | None = None):
         ("covtype/covtype.5000.train", 1, 0.5),
         ("madelon/madelon.t.xz", 1, 0.0),
         ("dna/dna.scale", 3, 0.0),
+        ("dna/dna.scale", 3, 0.5),
     ],
 )
 def test_shared_datasets_match_qp(shared_datasets, name, positive, rho):
@@ -432,7 +502,8 @@ def test_shared_datasets_match_qp(shared_datasets, name, positive, rho):
     X = StandardScaler().fit_transform(X.toarray())
     y = np.where(y == positive, 1.0, -1.0)
     C = 1.0 / len(y) * 100  # a moderate C in the paper's lambda = 1/(C N) = 0.01
-    r = fit(X, y, C, 1 - rho, rho, alpha_min=1e-8)
+    r = fit(X, y, C, 1 - rho, rho)  # defaults: tol 1e-4, alpha_min 1e-9
+    assert r["status"] == "converged"
     ref = qp_objective(X, y, np.full(len(y), C), 1 - rho, rho)
     assert rel(r["objective"], ref) < 1e-4
     if rho == 0.0:

@@ -59,6 +59,7 @@ py::dict fit_homotopy(const py::object& X, const py::object& y, const py::object
   d["margin"] = res.margin;
   d["margin_upper"] = res.margin_upper;
   d["step_constant"] = res.step_constant;
+  d["certificate_bound"] = res.certificate_bound;
   const auto dim = static_cast<py::ssize_t>(solution_size(problem));
   const auto rows = dim > 0 ? static_cast<py::ssize_t>(res.iterates.size()) / dim : 0;
   py::array_t<double> it({rows, dim});

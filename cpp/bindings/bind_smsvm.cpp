@@ -44,6 +44,7 @@ py::dict fit_smsvm(const py::object& X, const py::object& y, const py::object& c
   d["line_search_failures"] = info.line_search_failures;
   d["active_set_adjustments"] = info.active_set_adjustments;
   d["woodbury_solves"] = info.woodbury_solves;
+  d["cg_iterations"] = info.cg_iterations;
   return d;
 }
 

@@ -154,6 +154,7 @@ py::dict record_to_dict(const IterationRecord& r) {
   d["active_size"] = r.active_size;
   d["smoothing"] = r.smoothing;
   d["radius"] = r.radius;
+  d["gap"] = r.gap;
   d["passes"] = r.passes;
   d["time"] = r.time;
   d["accepted"] = r.accepted;
@@ -178,7 +179,7 @@ py::dict result_to_dict(const SolveResult& r) {
   // History as columns, ready for plotting.
   const auto n = static_cast<py::ssize_t>(r.history.size());
   py::array_t<long long> it(n), inner(n), active(n), passes(n);
-  py::array_t<double> obj(n), opt(n), step(n), smooth(n), radius(n), time(n);
+  py::array_t<double> obj(n), opt(n), step(n), smooth(n), radius(n), gap(n), time(n);
   py::array_t<bool> accepted(n);
   for (py::ssize_t i = 0; i < n; ++i) {
     const auto& h = r.history[static_cast<std::size_t>(i)];
@@ -191,6 +192,7 @@ py::dict result_to_dict(const SolveResult& r) {
     step.mutable_at(i) = h.step;
     smooth.mutable_at(i) = h.smoothing;
     radius.mutable_at(i) = h.radius;
+    gap.mutable_at(i) = h.gap;
     time.mutable_at(i) = h.time;
     accepted.mutable_at(i) = h.accepted;
   }
@@ -203,6 +205,7 @@ py::dict result_to_dict(const SolveResult& r) {
   hist["active_size"] = active;
   hist["smoothing"] = smooth;
   hist["radius"] = radius;
+  hist["gap"] = gap;
   hist["passes"] = passes;
   hist["time"] = time;
   hist["accepted"] = accepted;

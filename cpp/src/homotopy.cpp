@@ -2,6 +2,7 @@
 // stopping rule).
 #include "svmkit/solvers/homotopy.hpp"
 
+#include <Eigen/Dense>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -44,6 +45,8 @@ class Homotopy {
     const double K = opt_.step_constant > 0.0
                          ? opt_.step_constant
                          : std::max(4.0, 0.5 * std::pow(s0, p) * std::pow(s0 - 1.0, alpha));
+    const double lambda_scale =
+        opt_.lambda_scale > 0.0 ? opt_.lambda_scale : 1.0 / static_cast<double>(n_);
     const Index batch = (opt_.batch_size <= 0 || opt_.batch_size >= n_) ? n_ : opt_.batch_size;
 
     HomotopyResult out;
@@ -54,16 +57,16 @@ class Homotopy {
     std::iota(order.begin(), order.end(), Index{0});
     std::mt19937_64 rng(opt_.seed);
     double upper_best = kInf, lambda = 1.0, gap = kNaN;
-    long long nonsep_streak = 0, s = 0, total_inner = 0;
-    double last_lower = kNaN;
+    long long s = 0, total_inner = 0, next_check = opt_.separability_check_after;
     res.status = SolverStatus::max_iter;
     bool interrupted = false;
 
     while (s < opt_.max_iter) {
       const double k = s0 + static_cast<double>(s);
-      lambda = std::max(opt_.lambda_scale * std::pow(k, -p), opt_.lambda_min);
+      lambda = std::max(lambda_scale * std::pow(k, -p), opt_.lambda_min);
       const long long t = static_cast<long long>(std::ceil(std::pow(k, r) - 1e-9));
-      const double eta = K * std::pow(k - 1.0, -alpha) / std::sqrt(static_cast<double>(t));
+      const double eta =
+          opt_.step_scale * K * std::pow(k - 1.0, -alpha) / std::sqrt(static_cast<double>(t));
       w = wbar;
       std::fill(wsum.begin(), wsum.end(), 0.0);
       std::fill(freq.begin(), freq.end(), 0.0);
@@ -159,12 +162,17 @@ class Homotopy {
         res.status = SolverStatus::numerical_error;
         break;
       }
-      nonsep_streak = lower > 0.0 ? 0 : nonsep_streak + 1;
-      last_lower = lower;
-      if (opt_.lambda_min <= 0.0 && opt_.separability_check_after > 0 &&
-          s >= opt_.separability_check_after && nonsep_streak >= opt_.separability_patience) {
-        out.separable = false;
-        break;
+      // Farkas certificate of non-separability (hard margin only), tried at s = k, 2k, 4k, ...
+      // while the estimate does not separate the data.
+      if (opt_.lambda_min <= 0.0 && next_check > 0 && s >= next_check && !(lower > 0.0)) {
+        next_check *= 2;
+        const double h = max_row_norm();
+        out.certificate_bound = farkas_bound(freq, wbar.data(), h);
+        if (out.certificate_bound <= opt_.separability_tol * h) {
+          out.separable = false;
+          res.status = SolverStatus::converged;
+          break;
+        }
       }
       if (opt_.lambda_min <= 0.0 && gap < opt_.tol) {
         res.status = SolverStatus::converged;
@@ -172,11 +180,6 @@ class Homotopy {
       }
     }
     if (interrupted) res.status = SolverStatus::interrupted;
-    // At the iteration limit an estimate that still does not separate the data is reported as
-    // non-separable (or not yet separated: a first-order method cannot tell the two apart).
-    if (res.status == SolverStatus::max_iter && opt_.lambda_min <= 0.0 && s > 0 &&
-        !(last_lower > 0.0))
-      out.separable = false;
     std::vector<double> sol = wbar;
     if (free_bias_ && opt_.lambda_min <= 0.0) sol[d_] = eq15_bias(wbar.data());
     if (opt_.rescale && opt_.lambda_min <= 0.0 && out.separable) {
@@ -350,6 +353,109 @@ class Homotopy {
     return free_bias_ ? 0.5 * nrm : nrm;
   }
 
+  double max_row_norm() {
+    double m = 0.0;
+    for (Index i = 0; i < n_; ++i) {
+      double q = row_sq_norm(X_, i);
+      if (p_.fit_intercept) q += scale_ * scale_;
+      m = std::max(m, q);
+    }
+    row_visits_ += n_;
+    return std::sqrt(m);
+  }
+
+  // Bound on the max margin from nonnegative weights a on the rows S: hull_bound() of a.
+  double bound_from(const std::vector<Index>& S, const Eigen::VectorXd& a) {
+    std::vector<double> full(static_cast<std::size_t>(n_), 0.0);
+    for (std::size_t q = 0; q < S.size(); ++q) full[S[q]] = std::max(0.0, a[q]);
+    return hull_bound(full);
+  }
+
+  // Farkas certificate: nonnegative least squares (Lawson-Hanson active set)
+  //   min_{a >= 0} ||M a||^2 + h^2 (sum a - 1)^2,  M = [y_j x~_j]_{j in S},
+  // h = max ||x~_j||, on all rows or the most frequently violated ones that fit.
+  // Its optimum is 0 exactly when those rows are not separable; the returned bound is evaluated
+  // from the computed a >= 0, so it is a valid bound whatever the solver's accuracy.
+  double farkas_bound(const std::vector<double>& freq, const double* w, double h) {
+    // All rows when the dense (d + 2) x n matrix fits in certificate_max_entries (the optimum
+    // is then 0 iff the data are not separable); otherwise the most frequently violated rows
+    // that fit (a non-separable subset suffices, but the violators need not contain one).
+    const auto cap = static_cast<std::size_t>(opt_.certificate_max_entries / (dim_ + 2));
+    if (cap < static_cast<std::size_t>(dim_ + 2) || dim_ > opt_.certificate_max_dim) return kInf;
+    std::vector<Index> S(static_cast<std::size_t>(n_));
+    std::iota(S.begin(), S.end(), Index{0});
+    if (S.size() > cap) {
+      std::partial_sort(
+          S.begin(), S.begin() + static_cast<std::ptrdiff_t>(cap), S.end(),
+          [&](Index u, Index v) { return freq[u] > freq[v] || (freq[u] == freq[v] && u < v); });
+      S.resize(cap);
+      std::sort(S.begin(), S.end());
+    }
+    const auto m = static_cast<Eigen::Index>(S.size());
+    const auto rows = static_cast<Eigen::Index>(dim_ + 1);
+    Eigen::MatrixXd B = Eigen::MatrixXd::Zero(rows, m);
+    for (Eigen::Index q = 0; q < m; ++q) {
+      const Index i = S[static_cast<std::size_t>(q)];
+      row_axpy(X_, i, p_.y[i], B.col(q).data());
+      if (p_.fit_intercept) B(d_, q) = p_.y[i] * scale_;
+      B(rows - 1, q) = h;
+    }
+    row_visits_ += static_cast<long long>(m);
+    Eigen::VectorXd c = Eigen::VectorXd::Zero(rows);
+    c[rows - 1] = h;
+    Eigen::VectorXd a = Eigen::VectorXd::Zero(m), z(m);
+    std::vector<char> passive(static_cast<std::size_t>(m), 0);
+    const double gtol = 1e-12 * h * h * static_cast<double>(rows);
+    long long budget = opt_.certificate_max_iter;
+    auto solve_passive = [&](Eigen::VectorXd& out) {
+      std::vector<Eigen::Index> P;
+      for (Eigen::Index q = 0; q < m; ++q)
+        if (passive[static_cast<std::size_t>(q)]) P.push_back(q);
+      Eigen::MatrixXd BP(rows, static_cast<Eigen::Index>(P.size()));
+      for (std::size_t k = 0; k < P.size(); ++k) BP.col(static_cast<Eigen::Index>(k)) = B.col(P[k]);
+      const Eigen::VectorXd zp = BP.completeOrthogonalDecomposition().solve(c);
+      out.setZero();
+      for (std::size_t k = 0; k < P.size(); ++k) out[P[k]] = zp[static_cast<Eigen::Index>(k)];
+    };
+    while (budget-- > 0) {
+      const Eigen::VectorXd wgrad = B.transpose() * (c - B * a);
+      Eigen::Index j = -1;
+      double best = gtol;
+      for (Eigen::Index q = 0; q < m; ++q)
+        if (!passive[static_cast<std::size_t>(q)] && wgrad[q] > best) {
+          best = wgrad[q];
+          j = q;
+        }
+      if (j < 0) break;  // KKT conditions hold: a is optimal
+      passive[static_cast<std::size_t>(j)] = 1;
+      for (;;) {
+        solve_passive(z);
+        double step = 1.0;
+        bool feasible = true;
+        for (Eigen::Index q = 0; q < m; ++q)
+          if (passive[static_cast<std::size_t>(q)] && z[q] <= 0.0) {
+            feasible = false;
+            const double den = a[q] - z[q];
+            if (den > 0.0) step = std::min(step, a[q] / den);
+          }
+        if (feasible) {
+          a = z;
+          break;
+        }
+        a += step * (z - a);
+        bool any = false;
+        for (Eigen::Index q = 0; q < m; ++q)
+          if (passive[static_cast<std::size_t>(q)] && a[q] <= 1e-300) {
+            passive[static_cast<std::size_t>(q)] = 0;
+            a[q] = 0.0;
+            any = true;
+          }
+        if (!any || budget-- <= 0) break;  // guard against cycling on degenerate data
+      }
+    }
+    return bound_from(S, a);
+  }
+
   V X_;
   const LinearProblem& p_;
   const HomotopyOptions& opt_;
@@ -374,15 +480,21 @@ void validate_options(const HomotopyOptions& o) {
     throw_invalid("s0 must be a finite number > 2, got " + std::to_string(o.s0));
   if (!(o.step_constant >= 0.0) || !std::isfinite(o.step_constant))
     throw_invalid("step_constant must be a finite number >= 0 (0 = Algorithm 1's formula)");
-  if (!(o.lambda_scale > 0.0) || !std::isfinite(o.lambda_scale))
-    throw_invalid("lambda_scale must be a finite number > 0");
+  if (!(o.lambda_scale >= 0.0) || !std::isfinite(o.lambda_scale))
+    throw_invalid("lambda_scale must be a finite number >= 0 (0 = 1/n)");
   if (!(o.lambda_min >= 0.0) || !std::isfinite(o.lambda_min))
     throw_invalid("lambda_min must be a finite number >= 0");
   if (o.iterate != "average" && o.iterate != "best")
     throw_invalid("iterate must be 'average' or 'best', got '" + o.iterate + "'");
   if (o.batch_size < 0) throw_invalid("batch_size must be >= 0 (0 = full batch)");
   if (o.separability_check_after < 0) throw_invalid("separability_check_after must be >= 0");
-  if (o.separability_patience < 1) throw_invalid("separability_patience must be >= 1");
+  if (!(o.separability_tol >= 0.0) || !std::isfinite(o.separability_tol))
+    throw_invalid("separability_tol must be a finite number >= 0");
+  if (o.certificate_max_iter < 0) throw_invalid("certificate_max_iter must be >= 0");
+  if (o.certificate_max_entries < 0) throw_invalid("certificate_max_entries must be >= 0");
+  if (o.certificate_max_dim < 0) throw_invalid("certificate_max_dim must be >= 0");
+  if (!(o.step_scale > 0.0) || !std::isfinite(o.step_scale))
+    throw_invalid("step_scale must be a finite number > 0");
 }
 
 HomotopyResult solve_homotopy(const LinearProblem& problem, const HomotopyOptions& options,

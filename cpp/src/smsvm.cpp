@@ -32,6 +32,10 @@ void validate_options(const SmsvmOptions& o) {
     throw_invalid("smsvm option 'newton_ridge' must be a finite number >= 0");
   if (o.woodbury_max_samples < 0) throw_invalid("smsvm option 'woodbury_max_samples' must be >= 0");
   if (o.block_rows < 1) throw_invalid("smsvm option 'block_rows' must be >= 1");
+  if (o.max_dense_block < 0) throw_invalid("smsvm option 'max_dense_block' must be >= 0");
+  if (!(o.cg_tol > 0.0 && o.cg_tol < 1.0)) throw_invalid("smsvm option 'cg_tol' must be in (0, 1)");
+  if (o.cg_max_iter < 0) throw_invalid("smsvm option 'cg_max_iter' must be >= 0");
+  if (o.projected_halvings < 0) throw_invalid("smsvm option 'projected_halvings' must be >= 0");
   if (o.final_level_adjustments < 0)
     throw_invalid("smsvm option 'final_level_adjustments' must be >= 0");
   if (!(o.tol >= 0.0)) throw_invalid("smsvm option 'tol' must be >= 0");
@@ -92,15 +96,18 @@ class Smsvm {
     mu_ = pen.l1 / S_;
     lam_b_ = p.regularize_intercept ? lam_ : 0.0;
     scale_ = p.fit_intercept ? p.intercept_scaling : 0.0;
+    split_classes_ = p.fit_intercept && lam_b_ == 0.0;
   }
 
   SolveResult run(const SmsvmWarmStart& warm, SmsvmInfo* info);
 
  private:
   struct PassOut {
-    double fs = 0.0;   // sum v_i phi_alpha(u_i)
-    double fh = 0.0;   // sum v_i max(0, u_i)
-    double dfs = 0.0;  // sum v_i (phi(u_i) - phi(u_old_i)) when z_old is given
+    double fs = 0.0;    // sum v_i phi_alpha(u_i)
+    double fh = 0.0;    // sum v_i max(0, u_i)
+    double dfs = 0.0;   // sum v_i (phi(u_i) - phi(u_old_i)) when z_old is given
+    double apos = 0.0;  // sum over y_i = +1 of v_i phi'(u_i) (the dual point of the gap)
+    double aneg = 0.0;  // the same over y_i = -1
   };
 
   bool is_bias(Index j) const { return p_.fit_intercept && j == m_; }
@@ -122,15 +129,21 @@ class Smsvm {
     const Index k = static_cast<Index>(A_.size());
     const int chunks = pass_chunks();
     gbufs_.resize(chunks);
+    // With an unregularized bias the dual point needs sum_i v_i a_i y_i = 0, restored by
+    // scaling one class's a_i; that needs the loss gradient of each class separately, so the
+    // rows accumulate into two halves (no extra arithmetic).
+    const std::size_t gsize = static_cast<std::size_t>(split_classes_ ? 2 * nc_ : nc_);
     std::vector<PassOut> outs(chunks);
     std::vector<Eigen::MatrixXd> hbufs(hess ? chunks : 0);
+    // The CG solve's Jacobi preconditioner: diag(X~^T Dv X~), from the same pass.
+    std::vector<std::vector<double>> dbufs(cg_ ? chunks : 0);
     const Index bs = std::max<Index>(1, std::min<Index>(o_.block_rows, N_));
     const double bw = p_.fit_intercept ? w[m_] * scale_ : 0.0;
     z_.resize(N_);
     dv_.resize(N_);
     parallel_chunks(N_, chunks, [&](int c, Index b, Index e) {
-      std::vector<double>& g = gbufs_[c];
-      g.assign(static_cast<std::size_t>(nc_), 0.0);
+      std::vector<double>& gall = gbufs_[c];
+      gall.assign(gsize, 0.0);
       PassOut out;
       RowMat B;
       if (hess) {
@@ -138,7 +151,7 @@ class Smsvm {
         B.resize(bs, k);
       }
       Index r = 0;
-      double gb = 0.0;
+      double gb = 0.0, gb_pos = 0.0;
       for (Index i = b; i < e; ++i) {
         const double zi = row_dot(X_, i, w.data()) + bw;
         z_[i] = zi;
@@ -149,9 +162,20 @@ class Smsvm {
         out.fh += vi * std::max(0.0, u);
         if (z_old) out.dfs += vi * smooth_diff(u, 1.0 - yi * (*z_old)[i], alpha);
         const double c1 = -yi * vi * sm.d1;
-        if (c1 != 0.0) row_axpy(X_, i, c1, g.data());
+        const bool neg = yi < 0.0;
+        double* g = gall.data() + (split_classes_ && neg ? nc_ : 0);
+        if (c1 != 0.0) row_axpy(X_, i, c1, g);
         gb += c1;
+        if (!neg) gb_pos += c1;
+        (neg ? out.aneg : out.apos) += vi * sm.d1;
         dv_[i] = vi * sm.d2;
+        if (cg_) {
+          std::vector<double>& hd = dbufs[c];
+          if (hd.empty()) hd.assign(static_cast<std::size_t>(nc_), 0.0);
+          const double di = dv_[i];
+          for_each_in_row(X_, i, [&](Index j, double x) { hd[j] += di * x * x; });
+          if (p_.fit_intercept) hd[m_] += di * scale_ * scale_;
+        }
         if (hess) {
           const double sc = std::sqrt(dv_[i]);
           auto row = B.row(r);
@@ -169,16 +193,38 @@ class Smsvm {
       }
       if (hess && r > 0)
         hbufs[c].selfadjointView<Eigen::Lower>().rankUpdate(B.topRows(r).transpose());
-      if (p_.fit_intercept) g[m_] += gb * scale_;
+      if (p_.fit_intercept) {
+        if (split_classes_) {
+          gall[m_] += gb_pos * scale_;
+          gall[nc_ + m_] += (gb - gb_pos) * scale_;
+        } else {
+          gall[m_] += gb * scale_;
+        }
+      }
       outs[c] = out;
     });
     PassOut tot;
     ghat_.assign(static_cast<std::size_t>(nc_), 0.0);
+    if (split_classes_) gpos_.assign(static_cast<std::size_t>(nc_), 0.0);
     for (int c = 0; c < chunks; ++c) {
       tot.fs += outs[c].fs;
       tot.fh += outs[c].fh;
       tot.dfs += outs[c].dfs;
+      tot.apos += outs[c].apos;
+      tot.aneg += outs[c].aneg;
       for (Index j = 0; j < nc_; ++j) ghat_[j] += gbufs_[c][j];
+      if (split_classes_) {
+        for (Index j = 0; j < nc_; ++j) {
+          gpos_[j] += gbufs_[c][j];
+          ghat_[j] += gbufs_[c][nc_ + j];
+        }
+      }
+    }
+    gap_ = duality_gap(tot, w);
+    if (cg_) {
+      hdiag_.assign(static_cast<std::size_t>(nc_), 0.0);
+      for (int c = 0; c < chunks; ++c)
+        for (std::size_t j = 0; j < dbufs[c].size(); ++j) hdiag_[j] += dbufs[c][j];
     }
     for (Index j = 0; j < nc_; ++j) ghat_[j] += (is_bias(j) ? lam_b_ : lam_) * w[j];
     h_valid_ = hess;
@@ -188,6 +234,46 @@ class Smsvm {
       for (Index q = 0; q < k; ++q) H_(q, q) += is_bias(A_[q]) ? lam_b_ : lam_;
     }
     return tot;
+  }
+
+  // Relative duality gap (P(w) - D(a)) / P(w) of the hinge problem at the dual point
+  // a_i = phi_alpha'(u_i) in [0, 1] (averaged scale; ghat_ holds the loss gradient
+  // -sum v_i a_i y_i x~_i on entry). The dual of P(w) = sum_j (l_j/2 w_j^2 + mu_j |w_j|) +
+  // sum v_i max(0, u_i) is D(a) = sum v_i a_i - sum_j conj_j(r_j), r = sum v_i a_i y_i x~_i,
+  // conj_j(t) = max(|t| - mu_j, 0)^2 / (2 l_j), and for l_j = 0 the constraint |r_j| <= mu_j.
+  // Feasibility is restored by scaling: one class's a_i for the unregularized bias (r_b = 0),
+  // all a_i for l1-only coordinates. Any a in [0, 1] gives a lower bound, so the gap
+  // certifies P(w) - P* at every pass, whatever alpha is (weak duality).
+  double duality_gap(const PassOut& t, const std::vector<double>& w) const {
+    double tpos = 1.0, tneg = 1.0;
+    if (split_classes_) {
+      if (t.apos > t.aneg)
+        tpos = t.apos > 0.0 ? t.aneg / t.apos : 1.0;
+      else
+        tneg = t.aneg > 0.0 ? t.apos / t.aneg : 1.0;
+    }
+    const auto r_of = [&](Index j) {
+      if (!split_classes_) return -ghat_[j];
+      return -(tpos * gpos_[j] + tneg * (ghat_[j] - gpos_[j]));
+    };
+    double theta = 1.0;
+    if (lam_ == 0.0) {
+      double rmax = 0.0;
+      for (Index j = 0; j < m_; ++j) rmax = std::max(rmax, std::fabs(r_of(j)));
+      if (rmax > mu_) theta = mu_ / rmax;
+    }
+    double conj = 0.0;
+    for (Index j = 0; j < nc_; ++j) {
+      const double l = is_bias(j) ? lam_b_ : lam_;
+      if (l == 0.0) continue;  // feasible by the scalings above
+      const double mj = is_bias(j) ? 0.0 : mu_;
+      const double e = std::max(std::fabs(theta * r_of(j)) - mj, 0.0);
+      conj += e * e / (2.0 * l);
+    }
+    const double dual = theta * (tpos * t.apos + tneg * t.aneg) - conj;
+    const double primal = t.fh + reg(w);
+    const double gap = std::max(primal - dual, 0.0);
+    return primal > 0.0 ? gap / primal : gap;
   }
 
   // q = X~ d (one pass), d nonzero only on A.
@@ -217,6 +303,7 @@ class Smsvm {
     if (p_.fit_intercept) A_.push_back(m_);
     for (std::size_t q = 0; q < A_.size(); ++q) pos_[A_[q]] = static_cast<Index>(q);
     woodbury_ = kw_ > N_ && N_ <= o_.woodbury_max_samples;
+    cg_ = !woodbury_ && static_cast<Index>(A_.size()) > o_.max_dense_block;
     if (woodbury_) gather_active();
   }
 
@@ -242,6 +329,10 @@ class Smsvm {
       woodbury_direction(g, d);
       return;
     }
+    if (cg_) {
+      cg_direction(g, d);
+      return;
+    }
     Vec rhs(k);
     for (Index q = 0; q < k; ++q) rhs[q] = -g[A_[q]];
     Eigen::MatrixXd Hs = H_;
@@ -258,6 +349,62 @@ class Smsvm {
       sol = ldlt.solve(rhs);
     }
     for (Index q = 0; q < k; ++q) d[A_[q]] = sol[q];
+  }
+
+  // H_AA v for the CG solve, from two passes: q = X~ v (v zero off A), then X~^T (Dv q).
+  void active_hess_vec(const Vec& v, Vec& out) {
+    const Index k = static_cast<Index>(A_.size());
+    cg_full_.assign(static_cast<std::size_t>(nc_), 0.0);
+    for (Index t = 0; t < k; ++t) cg_full_[A_[t]] = v[t];
+    q_.resize(N_);
+    matvec(X_, cg_full_.data(), q_.data(), threads_);
+    const double bv = p_.fit_intercept ? cg_full_[m_] * scale_ : 0.0;
+    double sb = 0.0;
+    for (Index i = 0; i < N_; ++i) {
+      q_[i] = dv_[i] * (q_[i] + bv);
+      sb += q_[i];
+    }
+    cg_out_.assign(static_cast<std::size_t>(nc_), 0.0);
+    rmatvec(X_, q_.data(), cg_out_.data(), threads_, cg_bufs_);
+    if (p_.fit_intercept) cg_out_[m_] = sb * scale_;
+    passes_ += 2;
+    out.resize(k);
+    for (Index t = 0; t < k; ++t)
+      out[t] = cg_out_[A_[t]] + (is_bias(A_[t]) ? lam_b_ : lam_) * v[t] + cg_ridge_ * v[t];
+  }
+
+  // Large active blocks that Woodbury does not cover: conjugate gradients on H_AA d = -g_A
+  // with Jacobi preconditioning (the diagonal comes from the gradient pass), to relative
+  // residual cg_tol; the block is never formed, so memory stays O(N + m).
+  void cg_direction(const std::vector<double>& g, std::vector<double>& d) {
+    const Index k = static_cast<Index>(A_.size());
+    Vec b(k), diag(k);
+    double dmax = 0.0;
+    for (Index t = 0; t < k; ++t) {
+      b[t] = -g[A_[t]];
+      diag[t] = hdiag_[A_[t]] + (is_bias(A_[t]) ? lam_b_ : lam_);
+      dmax = std::max(dmax, diag[t]);
+    }
+    cg_ridge_ = o_.newton_ridge * std::max(dmax, 1e-300);
+    for (Index t = 0; t < k; ++t) diag[t] = std::max(diag[t] + cg_ridge_, 1e-300);
+    Vec x = Vec::Zero(k), r = b, z = r.cwiseQuotient(diag), pdir = z, Ap;
+    double rz = r.dot(z);
+    const double bnorm = b.norm();
+    const long long limit = o_.cg_max_iter > 0 ? o_.cg_max_iter : static_cast<long long>(k);
+    for (long long it = 0; it < limit && r.norm() > o_.cg_tol * bnorm; ++it) {
+      active_hess_vec(pdir, Ap);
+      const double pAp = pdir.dot(Ap);
+      if (!(pAp > 0.0)) break;
+      const double step = rz / pAp;
+      x += step * pdir;
+      r -= step * Ap;
+      z = r.cwiseQuotient(diag);
+      const double rz_new = r.dot(z);
+      pdir = z + (rz_new / rz) * pdir;
+      rz = rz_new;
+      ++cg_iterations_;
+    }
+    for (Index t = 0; t < k; ++t) d[A_[t]] = x[t];
   }
 
   // Sample-space solve for kw > N: M = lam I + XA^T Dv XA by Woodbury,
@@ -333,11 +480,23 @@ class Smsvm {
   int threads_;
   double S_ = 1.0, lam_ = 0.0, mu_ = 0.0, lam_b_ = 0.0, scale_ = 0.0;
   std::vector<double> v_, z_, dv_, q_, ghat_;
+  std::vector<double> ztrial_;  // margins at a projected trial point
+  std::vector<double> gpos_;    // loss gradient of the y = +1 rows (split_classes_ only)
+  bool split_classes_ = false;  // unregularized bias: gradients accumulated per class
+  double gap_ = kNaN;           // relative duality gap at the last eval pass
+  double bound_ = kNaN;         // relative suboptimality bound (stopping rule)
+  bool bound_at_w_ = false;     // bound_ was computed at the current w
   std::vector<std::vector<double>> gbufs_;
   std::vector<char> act_;
   std::vector<Index> A_, pos_;
   Index kw_ = 0;
   bool woodbury_ = false;
+  bool cg_ = false;  // Newton systems by CG (active block too large to form)
+  bool dense_block() const { return !woodbury_ && !cg_; }
+  std::vector<double> hdiag_, cg_full_, cg_out_;  // diag of X~^T Dv X~; CG work vectors
+  ReductionBuffers cg_bufs_;
+  double cg_ridge_ = 0.0;
+  long long cg_iterations_ = 0;
   bool h_valid_ = false;  // H_ is the block of the current A_
   RowMat XA_;
   Eigen::MatrixXd G_, H_;
@@ -389,10 +548,13 @@ SolveResult Smsvm<V>::run(const SmsvmWarmStart& warm, SmsvmInfo* info) {
   double fh_cur = 0.0;
   SolverStatus status = SolverStatus::converged;
   long long iter = 0;
-  double last_dec = kNaN;
 
+  bool gap_met = false;
   while (true) {
-    if (alpha <= alpha_stop) break;
+    if (alpha <= alpha_stop) {
+      // The smoothing floor: the paper's end of the run (status converged).
+      break;
+    }
     if (iter >= o_.max_iter) {
       status = SolverStatus::max_iter;
       break;
@@ -401,14 +563,21 @@ SolveResult Smsvm<V>::run(const SmsvmWarmStart& warm, SmsvmInfo* info) {
       interrupted = true;
       break;
     }
-    if (have_gh && !woodbury_ && !h_valid_) have_gh = false;
+    if (have_gh && dense_block() && !h_valid_) have_gh = false;
     if (!have_gh) {
-      cur = eval(w, alpha, !woodbury_, nullptr);
+      cur = eval(w, alpha, dense_block(), nullptr);
       fh_cur = cur.fh;
       have_gh = true;
     }
     if (!std::isfinite(cur.fs)) {
       status = SolverStatus::numerical_error;
+      break;
+    }
+    // The gap of the last pass belongs to w (have_gh): stop once it certifies tol.
+    bound_ = gap_;
+    bound_at_w_ = true;
+    if (o_.tol > 0.0 && gap_ <= o_.tol) {
+      gap_met = true;
       break;
     }
     // Algorithm 2, lines 1-5: the l1-aware gradient on the active set and the Newton step.
@@ -426,11 +595,8 @@ SolveResult Smsvm<V>::run(const SmsvmWarmStart& warm, SmsvmInfo* info) {
     newton_direction(g, d);
     double dec = 0.0;
     for (Index j : A_) dec += d[j] * g[j];
-    last_dec = std::fabs(dec);
     bool adjusted = false;
-    const bool tol_done =
-        o_.tol > 0.0 && alpha <= o_.alpha_min * (1.0 + 1e-9) && std::fabs(dec) < o_.tol;
-    if (!(dec < 0.0) || std::fabs(dec) < o_.eta * alpha || tol_done) {
+    if (!(dec < 0.0) || std::fabs(dec) < o_.eta * alpha) {
       // Algorithm 3: activate J once per alpha (gradient step on it) or reduce alpha.
       std::vector<Index> J;
       if (l1)
@@ -439,7 +605,7 @@ SolveResult Smsvm<V>::run(const SmsvmWarmStart& warm, SmsvmInfo* info) {
       const bool last_level = alpha <= o_.alpha_min * (1.0 + 1e-9);
       const bool may_adjust =
           adjust || (last_level && final_adjust_used < o_.final_level_adjustments);
-      if (!J.empty() && may_adjust && !tol_done) {
+      if (!J.empty() && may_adjust) {
         if (last_level) ++final_adjust_used;
         for (Index j : J) {
           const double gj = ghat_[j] - mu_ * (ghat_[j] > 0.0 ? 1.0 : -1.0);
@@ -453,7 +619,17 @@ SolveResult Smsvm<V>::run(const SmsvmWarmStart& warm, SmsvmInfo* info) {
         adjusted = true;
         ++adjustments;
       } else {
-        if (tol_done) break;
+        // The level is solved: the stopping rule's bound at w, see the header (l2 only). alpha/2 -
+        // E(w) bounds the smoothing part rigorously; |d^T g| / 2 < eta alpha / 2 estimates
+        // f_alpha(w) - f_alpha*.
+        const double F = cur.fh + reg(w);
+        const double slack = std::max(0.5 * alpha - (cur.fs - cur.fh), 0.0);
+        const double est = (slack + 0.5 * std::fabs(dec)) / std::max(F, 1e-300);
+        bound_ = std::min(gap_, est);
+        if (o_.tol > 0.0 && !l1 && est <= o_.tol) {
+          gap_met = true;
+          break;
+        }
         alpha *= o_.beta;
         adjust = true;
         have_gh = false;
@@ -468,7 +644,7 @@ SolveResult Smsvm<V>::run(const SmsvmWarmStart& warm, SmsvmInfo* info) {
     for (Index j = 0; j < nc_; ++j) bcoef += d[j] * ghat_[j];
     double acoef = 0.0;
     bool have_q = false;
-    if (!adjusted && !woodbury_) {
+    if (!adjusted && dense_block()) {
       const Index k = static_cast<Index>(A_.size());
       Vec dA(k);
       for (Index q = 0; q < k; ++q) dA[q] = d[A_[q]];
@@ -512,7 +688,7 @@ SolveResult Smsvm<V>::run(const SmsvmWarmStart& warm, SmsvmInfo* info) {
       double pred = 0.0;
       for (Index j = 0; j < nc_; ++j) pred += g[j] * (wt[j] - w[j]);
       z_keep = z_;
-      const PassOut trial = eval(wt, alpha, !woodbury_, &z_keep);
+      const PassOut trial = eval(wt, alpha, dense_block(), &z_keep);
       const double df = trial.dfs + reg_diff(wt, w);
       if (pred < 0.0 && std::isfinite(df) && df <= o_.c1 * pred) {
         accepted = true;
@@ -526,12 +702,54 @@ SolveResult Smsvm<V>::run(const SmsvmWarmStart& warm, SmsvmInfo* info) {
           have_q = true;
         }
         z_ = z_keep;
-        if (!have_q) direction_pass(d, true);
+        bool projected_ok = false;
+        // Projected backtracking first (as in orthant-wise methods): halve s while the step
+        // still changes signs, zeroing those coordinates, so that one step can drop many
+        // coordinates; each trial costs one pass (X w+). Then the ray below.
+        if (flipped) {
+          double sp = 0.5 * s;
+          for (long long t = 0; t < o_.projected_halvings && sp > sigma_min; ++t) {
+            ++halvings;
+            bool any_flip = false;
+            for (Index j = 0; j < nc_; ++j) wt[j] = w[j] + sp * d[j];
+            for (Index j = 0; j < m_; ++j) {
+              if (w[j] != 0.0 && wt[j] != 0.0 && ((w[j] > 0.0) != (wt[j] > 0.0))) {
+                wt[j] = 0.0;
+                any_flip = true;
+              }
+            }
+            if (!any_flip) break;
+            double pred_p = 0.0;
+            for (Index j = 0; j < nc_; ++j) pred_p += g[j] * (wt[j] - w[j]);
+            ztrial_.resize(N_);
+            matvec(X_, wt.data(), ztrial_.data(), pass_chunks());
+            ++passes_;
+            const double bw = p_.fit_intercept ? wt[m_] * scale_ : 0.0;
+            double dfs = 0.0;
+            for (Index i = 0; i < N_; ++i) {
+              ztrial_[i] += bw;
+              dfs += v_[i] * smooth_diff(1.0 - p_.y[i] * ztrial_[i], 1.0 - p_.y[i] * z_[i], alpha);
+            }
+            const double dfp = dfs + reg_diff(wt, w);
+            if (pred_p < 0.0 && std::isfinite(dfp) && dfp <= o_.c1 * pred_p) {
+              accepted = true;
+              projected_ok = true;
+              s = sp;
+              z_.swap(ztrial_);
+              fh_cur = hinge_from_z(z_);
+              break;
+            }
+            sp *= 0.5;
+          }
+        }
+        if (!accepted && !have_q) direction_pass(d, true);
         // Backtrack on the ray, never past the first sign change (where that coordinate
         // lands on exactly zero), so that z + s X d is exact.
-        s = std::min(0.5 * s, sigma_min);
-        ++halvings;
-        while (true) {
+        if (!accepted) {
+          s = std::min(0.5 * s, sigma_min);
+          ++halvings;
+        }
+        while (!accepted) {
           const bool landing = s == sigma_min;
           if (s < o_.s_min && !landing) break;
           for (Index j = 0; j < nc_; ++j) wt[j] = w[j] + s * d[j];
@@ -551,7 +769,7 @@ SolveResult Smsvm<V>::run(const SmsvmWarmStart& warm, SmsvmInfo* info) {
           s *= 0.5;
           ++halvings;
         }
-        if (accepted) {
+        if (accepted && !projected_ok) {
           for (Index i = 0; i < N_; ++i) z_[i] += s * q_[i];
           fh_cur = hinge_from_z(z_);
         }
@@ -577,13 +795,16 @@ SolveResult Smsvm<V>::run(const SmsvmWarmStart& warm, SmsvmInfo* info) {
         }
       }
       w.swap(wt);
+      bound_at_w_ = false;
       if (gh_at_trial) have_gh = true;
       if (dropped) {
         // Restrict H to the new active set when it is still valid.
         const std::vector<Index> old_pos = pos_;
         const bool h_was_valid = h_valid_;
         rebuild_active();
-        if (have_gh && !woodbury_ && h_was_valid) {
+        if (have_gh && cg_) {
+          // Nothing to restrict: the gradient pass stays valid for the smaller set.
+        } else if (have_gh && dense_block() && h_was_valid) {
           const Index k = static_cast<Index>(A_.size());
           Eigen::MatrixXd Hn(k, k);
           for (Index a = 0; a < k; ++a)
@@ -608,6 +829,7 @@ SolveResult Smsvm<V>::run(const SmsvmWarmStart& warm, SmsvmInfo* info) {
       rec.active_size = static_cast<long long>(A_.size());
       rec.smoothing = accepted ? alpha : alpha / o_.beta;
       rec.radius = static_cast<double>(halvings);
+      rec.gap = bound_;
       rec.passes = passes_;
       rec.time = elapsed();
       rec.accepted = accepted;
@@ -619,20 +841,19 @@ SolveResult Smsvm<V>::run(const SmsvmWarmStart& warm, SmsvmInfo* info) {
     }
   }
   if (interrupted) status = SolverStatus::interrupted;
-  // Final objective F at w (hinge, LIBLINEAR scale), from exact margins.
-  {
-    matvec(X_, w.data(), z_.data(), pass_chunks());
-    ++passes_;
-    const double bw = p_.fit_intercept ? w[m_] * scale_ : 0.0;
-    for (Index i = 0; i < N_; ++i) z_[i] += bw;
+  // Final objective F at w (hinge, LIBLINEAR scale) and its gap, from exact margins (one
+  // pass unless the last pass was already at w).
+  const double a_fin = std::max(alpha, o_.alpha_min);
+  if (!(have_gh && gap_met)) {
+    eval(w, a_fin, false, nullptr);
+    bound_ = bound_at_w_ ? std::min(bound_, gap_) : gap_;
   }
   double fs = 0.0;
-  const double a_fin = std::max(alpha, o_.alpha_min);
   for (Index i = 0; i < N_; ++i) fs += v_[i] * smooth_hinge(1.0 - p_.y[i] * z_[i], a_fin).phi;
   res.status = status;
   res.solution = w;
   res.objective = S_ * (hinge_from_z(z_) + reg(w));
-  res.optimality = last_dec;
+  res.optimality = bound_;
   res.iterations = iter;
   res.inner_iterations = iter;
   res.passes = passes_;
@@ -643,6 +864,7 @@ SolveResult Smsvm<V>::run(const SmsvmWarmStart& warm, SmsvmInfo* info) {
     info->line_search_failures = ls_fail;
     info->active_set_adjustments = adjustments;
     info->woodbury_solves = woodbury_solves_;
+    info->cg_iterations = cg_iterations_;
   }
   return res;
 }

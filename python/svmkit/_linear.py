@@ -207,15 +207,19 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         (stochastic) subgradient descent with momentum or AdaGrad/AdaDelta/Adam, paper 001;
         hinge, squared_hinge, smoothed_hinge; l2, l1, elasticnet; options via solver_options,
         see svmkit.solver_defaults("sgd")). "homotopy" (paper 004's homotopic subgradient
-        method, hinge loss; hard margin with C=inf). "smsvm" (smoothing
-        active-set Newton, paper 000) for loss="hinge" with penalty "l2", "l1" or
+        method, hinge loss; hard margin with C=inf: stops on a margin-gap certificate
+        (tol, default 1e-5); data certified non-separable by a Farkas certificate give a
+        UserWarning and status "not_separable"; see svmkit.solver_defaults("homotopy")).
+        "smsvm" (smoothing active-set Newton, paper 000) for loss="hinge" with penalty "l2", "l1" or
         "elasticnet". "auto" picks the solver for the loss (smsvm for the hinge loss).
         SmSVM minimizes (1 - rho)/2 ||w||^2 + rho ||w||_1 + C sum_i s_i c_{y_i} hinge_i with
         rho = 0 ("l2"), 1 ("l1") or l1_ratio ("elasticnet"): paper 000's lambda = (1 - rho)
         / (C N) and mu = rho / (C N). The bias is never l1-penalized (l2 as set by
-        regularize_intercept). Its accuracy is set by solver_options alpha_min (last
-        smoothing level, default 1e-6) and eta (default 0.1); tol, if given, only adds a stop
-        when |d^T g| < tol at the last level.
+        regularize_intercept). SmSVM's tol (default 1e-4) bounds the relative
+        suboptimality (F(w) - F*) / F(w): it stops when its hinge duality gap, or (penalty
+        "l2") alpha/2 plus the Newton decrement at the end of a smoothing level, is <= tol;
+        otherwise at the smoothing floor alpha_min (default 1e-9, solver_options). tol=0
+        gives the paper's rule alone (every level down to alpha_min).
     sigma : float, default=0.1
         Smoothing parameter of the smoothed hinge losses (> 0).
     l1_ratio : float, default=0.5

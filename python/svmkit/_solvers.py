@@ -111,8 +111,11 @@ def _fit_homotopy(req: LinearFitRequest) -> dict:
     1 / (C n)) (defaults lambda_scale = 1/n and lambda_min = 1/(C n)), i.e. a homotopy in
     C_s = (s0 + s)^p that stops at C. The per-sample
     weights c_j = cost_j / C enter the paper's averaged loss 1/n sum c_j hinge. On data that
-    do not look linearly separable (hard margin) a UserWarning is issued and the result's
-    status is "not_separable".
+    are certified non-separable (hard margin; a Farkas certificate, see solvers/homotopy.hpp) a
+    UserWarning is issued and the result's status is "not_separable"; separable data not yet
+    separated at max_iter end with status "max_iter" (ConvergenceWarning from the estimator).
+    Defaults (one source: the C++ options): lambda_scale = 0 (= 1/n, lambda against the summed
+    losses), step_scale = 3, tol = 1e-5 on the margin gap, max_iter = 300.
     """
     import math
     import warnings
@@ -145,10 +148,10 @@ def _fit_homotopy(req: LinearFitRequest) -> dict:
     if not res["separable"]:
         res["status"] = "not_separable"
         warnings.warn(
-            "homotopy: the data do not appear to be linearly separable (the iterates never "
-            f"separated the classes in {res['iterations']} outer iterations): either the "
-            "hard-margin SVM does not exist or its margin is too small for max_iter. Use a "
-            "finite C (soft margin), another solver, or a larger max_iter.",
+            "homotopy: the data are not linearly separable (a Farkas certificate found after "
+            f"{res['iterations']} outer iterations bounds the margin by "
+            f"{res['certificate_bound']:.3g}), so the hard-margin SVM (C=inf) does not exist. "
+            "Use a finite C (soft margin).",
             UserWarning,
             stacklevel=4,
         )

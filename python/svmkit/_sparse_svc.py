@@ -72,7 +72,9 @@ class SparseSVC(ClassifierMixin, BaseEstimator):
     Parameters
     ----------
     C : float or None
-        Penalty parameter (> 0) of positive alpha (the paper's C).
+        Penalty parameter (> 0) of positive alpha (the paper's C). h(t) = t^2/(2C) is the
+        conjugate of the loss (C/2) max(0, 1 - y z)^2, so SparseSVC(C=2 c) weights the squared
+        hinge like LinearSVC(C=c); the paper's default 0.25 is LinearSVC's C = 0.125.
     sparsity : int or None
         Initial sparsity level s0 (maximum number of support vectors without tuning).
     tune : bool or None

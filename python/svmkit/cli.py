@@ -306,7 +306,17 @@ def _demo_runs() -> list[tuple[str, str, Any]]:
             )
         )
     if "sgd" in LINEAR_SOLVERS:
-        runs.append(("sgd", "hinge", lambda: svmkit.LinearSVC(loss="hinge", solver="sgd")))
+        # paper 001's stopping (5 epochs without a 1e-8 improvement): the default 100 epochs
+        # buys ~1e-4 more relative accuracy on the hinge loss at twice the epochs here.
+        runs.append(
+            (
+                "sgd",
+                "hinge",
+                lambda: svmkit.LinearSVC(
+                    loss="hinge", solver="sgd", solver_options={"n_iter_no_change": 5}
+                ),
+            )
+        )
     if "homotopy" in LINEAR_SOLVERS:
         # Stochastic subgradients (paper 004, sec. 6.3) and 40 outer iterations: the full-batch
         # default runs sum_s (s0 + s)^2 passes, meant for small data.

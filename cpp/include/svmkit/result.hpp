@@ -22,6 +22,7 @@ struct IterationRecord {
   long long active_size = -1;       // active set / working set / support size
   double smoothing = kNaN;          // smoothing parameter (alpha, sigma, lambda) where there is one
   double radius = kNaN;             // trust-region radius or similar
+  double gap = kNaN;                // relative duality gap (P - D) / P where the solver has one
   long long passes = 0;             // cumulative passes over the data
   double time = 0.0;                // cumulative wall time in seconds
   bool accepted = true;             // whether the step was accepted

@@ -37,22 +37,42 @@
 // With l1 = 0 every coordinate stays active (SmSVM-l2). When the active block is larger
 // than the number of samples (wide data), the Newton system is solved in sample space by
 // the Woodbury identity on the N x N matrix lambda I + D^1/2 X_I X_I^T D^1/2 (the bias by
-// a bordered Schur complement).
+// a bordered Schur complement), as long as N <= woodbury_max_samples; an active block
+// larger than max_dense_block that Woodbury does not cover is never formed: its Newton
+// system is solved by Jacobi-preconditioned CG with Hessian-vector products (two passes
+// each), so memory stays O(N + m) on wide sparse data.
 //
-// Stopping rule: the loop of Algorithm 1 ends when alpha <= beta * alpha_min, i.e. after the
-// level alpha = alpha_min has been solved to |d^T g| < eta alpha (status converged). One
-// refinement of the paper's rule: at the last level the activation of Algorithm 3 may run up
-// to final_level_adjustments times (while some inactive |g^_j| > mu), not once. Each
-// smoothed level changes the averaged objective by at most alpha / 2, so the final hinge
-// objective is within alpha_min / 2 (times S in F's scale) of the optimum of the level's
-// problem. max_iter bounds the total number of Newton steps (status max_iter).
+// Stopping rule (tol > 0): a bound on the relative suboptimality (F(w) - F*) / F(w), in two
+// forms, whichever is smaller:
+//  * the hinge duality gap (F(w) - D(a)) / F(w) at the dual point a_i = phi_alpha'(u_i) in
+//    [0, 1], made feasible by scaling (duality_gap in smsvm.cpp): a certificate (weak
+//    duality), evaluated by every gradient pass; it becomes small only once a level is
+//    solved accurately, since it contains ||r(a) - lambda w||^2 / (2 lambda);
+//  * l2 only (l1 = 0), at the end of a level (|d^T g| < eta alpha):
+//    (alpha/2 - E(w) + |d^T g| / 2) / F(w), E(w) = f_alpha(w) - F(w) >= 0. Since
+//    0 <= phi_alpha(u) - max(0, u) <= alpha/2 and the weights v_i sum to 1,
+//    F* >= f_alpha* - alpha/2, so F(w) - F* <= alpha/2 - E(w) + (f_alpha(w) - f_alpha*);
+//    the last term is estimated by the Newton decrement |d^T g| / 2 (exact for the
+//    quadratic model, small by the level's own test). In effect alpha_min adapts to the
+//    data: the run ends at the first level with alpha/2 - E(w) <~ tol F(w). With l1 the
+//    decrement on the active set proved a poor estimate at small alpha (levels that end
+//    after a few steps 1e-3 above the optimum), so l1 runs rely on the gap or the floor.
+// The run stops (status converged) as soon as the bound is <= tol; otherwise the loop of
+// Algorithm 1 ends when alpha <= beta * alpha_min, i.e. after the level alpha = alpha_min
+// has been solved to |d^T g| < eta alpha (the paper's rule; status converged; tol = 0
+// gives the paper's rule alone). One refinement of the paper's rule: at the last level the
+// activation of Algorithm 3 may run up to final_level_adjustments times (while some
+// inactive |g^_j| > mu), not once. max_iter bounds the total number of Newton steps (status
+// max_iter). SolveResult's optimality is the bound at the returned w (the duality gap
+// alone if no level ended there).
 //
 // Cost accounting: passes counts sweeps over the data (gradient+Hessian passes, direction
 // passes X d, and gathers of the active columns). The history has one record per Newton
 // step: objective = F (hinge, LIBLINEAR scale) at the iterate, optimality = |d^T g| (the
 // averaged scale of the paper), step = step length s, inner_iterations = the number of
 // Newton steps taken so far at this alpha, active_size = |active set| (bias included),
-// smoothing = alpha, radius = number of Armijo halvings, passes (cumulative), time.
+// smoothing = alpha, radius = number of Armijo halvings, gap = the stopping rule's bound at
+// the iterate where the step started, passes (cumulative), time.
 #pragma once
 
 #include <vector>
@@ -64,36 +84,52 @@ namespace svmkit {
 
 struct SmsvmOptions {
   double alpha0 = 1.0;          // initial smoothing parameter alpha (paper: "initially large")
-  double alpha_min = 1e-6;      // last smoothing level solved (paper: 1e-6 for test runs)
+  double alpha_min = 1e-9;      // smoothing floor: last level solved (paper: 1e-6 for its
+                                // test runs; with tol > 0 the run normally ends earlier)
   double beta = 0.1;            // alpha <- beta alpha (paper: 0.1)
   double eta = 0.1;             // level solved when |d^T g| < eta alpha (paper: 1/10)
   double c1 = 1e-4;             // Armijo sufficient-decrease constant, 0 < c1 < 1
   double s_min = 1e-10;         // line search failure when the Armijo step falls below it
   double s_max = 1e10;          // largest step considered by LINESEARCHL1
-  long long max_iter = 1000;    // limit on the total number of Newton steps
+  long long max_iter = 10000;   // limit on the total number of Newton steps (l1-l2 on
+                                // ill-conditioned data, e.g. madelon at C = 1, needs ~1900)
   double newton_ridge = 1e-12;  // added to the Newton system's diagonal, relative to its
                                 // largest diagonal entry (keeps l1-only or singular blocks
                                 // solvable; the objective is unchanged)
   long long woodbury_max_samples = 4096;   // sample-space (Woodbury) Newton solve when the
                                            // active block exceeds n_samples and n_samples is
                                            // at most this; otherwise the dense block is used
+  long long max_dense_block = 4096;        // largest active block assembled and factored densely
+                                           // (k^2 doubles: 128 MB at 4096); larger blocks that the
+                                           // Woodbury solve does not cover use CG on H_AA
+  double cg_tol = 1e-2;                    // CG: stop at ||r|| <= cg_tol ||g_A||
+  long long cg_max_iter = 0;               // CG iterations per Newton step (2 passes each);
+                                           // 0 = the block size
   long long final_level_adjustments = 10;  // times the active set may be enlarged at the
                                            // last level alpha_min (Algorithm 3 allows once per
                                            // alpha; 1 is the paper exactly). A coordinate
                                            // that should be nonzero but is still inactive when
                                            // the last level converges would otherwise stay 0
+  long long projected_halvings = 0;        // when the line-search step (with sign changes
+                                           // zeroed) fails the Armijo test: trials of s/2,
+                                           // s/4, ... with sign changes zeroed (one pass
+                                           // each) before backtracking on the ray w + s d,
+                                           // which stops at the first sign change (drops
+                                           // one coordinate); 0 = ray only
   long long block_rows = 256;              // rows per GEMM block when assembling X_I^T D X_I
-  double tol = 0.0;            // unused by the paper's rule; kept so estimators can pass tol
-                               // (> 0: also stop when |d^T g| < tol at alpha <= alpha_min)
-  int n_threads = 0;           // OpenMP threads; <= 0 uses the OpenMP default
-  bool record_history = true;  // keep one IterationRecord per Newton step
-  bool check_input = true;     // validate the problem (including finiteness of X) first
+  double tol = 1e-4;                       // stop when the relative suboptimality bound <= tol (see
+                                           // the stopping rule); 0: the paper's rule only (run to
+                                           // alpha_min)
+  int n_threads = 0;                       // OpenMP threads; <= 0 uses the OpenMP default
+  bool record_history = true;              // keep one IterationRecord per Newton step
+  bool check_input = true;                 // validate the problem (including finiteness of X) first
 };
 
 // clang-format off
 #define SVMKIT_SMSVM_OPTIONS(X)                                                            \
   X(alpha0) X(alpha_min) X(beta) X(eta) X(c1) X(s_min) X(s_max) X(max_iter)                \
-  X(newton_ridge) X(woodbury_max_samples) X(final_level_adjustments) X(block_rows) X(tol)  \
+  X(newton_ridge) X(woodbury_max_samples) X(final_level_adjustments) X(projected_halvings)  \
+  X(max_dense_block) X(cg_tol) X(cg_max_iter) X(block_rows) X(tol)                         \
   X(n_threads) X(record_history) X(check_input)
 // clang-format on
 
@@ -119,6 +155,7 @@ struct SmsvmInfo {
   long long line_search_failures = 0;
   long long active_set_adjustments = 0;
   long long woodbury_solves = 0;  // Newton systems solved in sample space
+  long long cg_iterations = 0;    // CG iterations of Newton systems solved by CG
 };
 
 SolveResult solve_smsvm(const LinearProblem& problem, const SmsvmPenalty& penalty,
