@@ -212,12 +212,18 @@ class RegQ final : public QRows {
         scratch_(ev_.make_scratch()),
         tmp_(static_cast<std::size_t>(n_)) {
     if (fm_on_) fm_.build(X, xrow_, team.size());
-    if (n_ > std::numeric_limits<std::int32_t>::max())
-      throw_invalid("SVR with SMO supports at most 2^31 - 1 samples");
-    sample_.resize(static_cast<std::size_t>(2 * n_));
+    // Positions index their sample through 32-bit integers (a faster gather) whenever they fit.
+    wide_ = n_ > std::numeric_limits<std::int32_t>::max();
+    if (wide_)
+      sample64_.resize(static_cast<std::size_t>(2 * n_));
+    else
+      sample_.resize(static_cast<std::size_t>(2 * n_));
     sign_.resize(static_cast<std::size_t>(2 * n_));
     for (Index t = 0; t < 2 * n_; ++t) {
-      sample_[t] = static_cast<std::int32_t>(t < n_ ? t : t - n_);
+      if (wide_)
+        sample64_[t] = t < n_ ? t : t - n_;
+      else
+        sample_[t] = static_cast<std::int32_t>(t < n_ ? t : t - n_);
       sign_[t] = t < n_ ? 1.0f : -1.0f;
     }
     kdiag_.resize(static_cast<std::size_t>(n_));
@@ -233,7 +239,7 @@ class RegQ final : public QRows {
         return buf_[b].data();
       }
     }
-    const Index s = sample_[pos];
+    const Index s = sample_of(pos);
     Index filled = 0;
     float* k = cache_.get(s, n_, &filled);
     const int b = next_;
@@ -268,16 +274,22 @@ class RegQ final : public QRows {
     }
     const int chunks = len >= kAssembleParallelMin ? ev_.n_threads() : 1;
     team_.chunks(len, chunks, [&](int, Index b0, Index e0) {
-      gather_signed(k, sample_.data() + b0, sign_.data() + b0, sp, rf, e0 - b0, out + b0);
+      if (wide_)
+        gather_signed(k, sample64_.data() + b0, sign_.data() + b0, sp, rf, e0 - b0, out + b0);
+      else
+        gather_signed(k, sample_.data() + b0, sign_.data() + b0, sp, rf, e0 - b0, out + b0);
     });
     return out;
   }
   void swap(Index a, Index b) override {
-    std::swap(sample_[a], sample_[b]);
+    if (wide_)
+      std::swap(sample64_[a], sample64_[b]);
+    else
+      std::swap(sample_[a], sample_[b]);
     std::swap(sign_[a], sign_[b]);
     held_[0] = held_[1] = -1;
   }
-  double diag(Index pos) const override { return kdiag_[sample_[pos]]; }
+  double diag(Index pos) const override { return kdiag_[sample_of(pos)]; }
 
  private:
   static constexpr Index kAssembleParallelMin = 32768;  // below, one thread assembles faster
@@ -290,7 +302,11 @@ class RegQ final : public QRows {
   KernelCache cache_;
   typename KernelEvaluator<V, V>::Scratch scratch_;
   std::vector<double> tmp_;
-  std::vector<std::int32_t> sample_;  // sample of each position (int32: a faster gather)
+  Index sample_of(Index pos) const { return wide_ ? sample64_[pos] : sample_[pos]; }
+
+  bool wide_ = false;                   // more than 2^31 - 1 samples: 64-bit sample indices
+  std::vector<std::int32_t> sample_;    // sample of each position (int32: a faster gather)
+  std::vector<std::int64_t> sample64_;  // the same when wide_
   std::vector<float> sign_;
   std::vector<double> kdiag_;
   std::vector<float> buf_[2];
@@ -349,6 +365,12 @@ class Solver {
       }
       Index i = -1, j = -1;
       gap = select(&i, &j);
+      if (!std::isfinite(gap)) {
+        // Kernel values overflowed (e.g. a linear or polynomial kernel of huge features):
+        // the comparisons of the selection are meaningless from here on.
+        status = SolverStatus::numerical_error;
+        break;
+      }
       if (gap < opt_.tol) {
         reconstruct_gradient();
         active_ = l_;
@@ -386,7 +408,8 @@ class Solver {
     base.iterations = iter;
     base.optimality = gap;
     base.objective = objective();
-    if (!std::isfinite(base.objective)) base.status = SolverStatus::numerical_error;
+    if (!std::isfinite(base.objective) || !std::isfinite(gap))
+      base.status = SolverStatus::numerical_error;
     base.time = std::chrono::duration<double>(Clock::now() - start).count();
     report(base, iter, gap, start);
     if (!opt_.record_history) base.history.clear();

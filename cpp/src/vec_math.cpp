@@ -131,6 +131,11 @@ SVMKIT_CLONES void gather_signed(const float* k, const std::int32_t* idx, const 
   for (std::int64_t j = 0; j < len; ++j) out[j] = sp * sign[j] * (k[idx[j]] + r);
 }
 
+void gather_signed(const float* k, const std::int64_t* idx, const float* sign, float sp, float r,
+                   std::int64_t len, float* out) {
+  for (std::int64_t j = 0; j < len; ++j) out[j] = sp * sign[j] * (k[idx[j]] + r);
+}
+
 SVMKIT_CLONES double dot8(const double* a, const double* b, std::int64_t n) {
   double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, s4 = 0.0, s5 = 0.0, s6 = 0.0, s7 = 0.0;
   std::int64_t k = 0;

@@ -35,6 +35,8 @@ void rbf_from_dots(double an, const double* nb, double g, std::int64_t b, std::i
 // assembled from a kernel row over the samples.
 void gather_signed(const float* k, const std::int32_t* idx, const float* sign, float sp, float r,
                    std::int64_t len, float* out);
+void gather_signed(const float* k, const std::int64_t* idx, const float* sign, float sp, float r,
+                   std::int64_t len, float* out);
 
 // out[j] = sum_k xt[k ld + j] a[k] for j in [b, e): dot products of a with the columns of a
 // feature-major (d x ld) matrix, k in increasing order, skipping the k with a[k] == 0 (exact:
