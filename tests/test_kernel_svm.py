@@ -611,3 +611,26 @@ def test_kernel_model_file_errors(tmp_path, edit, match):
         return
     with pytest.raises(ValueError, match=match):
         svmkit.load_model(path)
+
+
+@pytest.mark.parametrize("Est", [svmkit.SVC, svmkit.SVR])
+@pytest.mark.parametrize(
+    "kernel, params, match",
+    [
+        ("linear", {}, "kernel values K\\(x, x\\) overflow"),
+        ("poly", {"gamma": 1e-3}, "kernel values K\\(x, x\\) overflow"),
+        ("rbf", {"gamma": 1e-3}, "squared norm above 1e100"),
+    ],
+)
+def test_overflowing_kernel_values_raise_instead_of_hanging(Est, kernel, params, match):
+    # Finite but huge features make K(x, x) or |x|^2 overflow; SMO would then loop forever on
+    # inf/nan gradients. The fit must refuse with a message that names the problem.
+    from sklearn.datasets import load_breast_cancer
+
+    X, y = load_breast_cancer(return_X_y=True)
+    with pytest.raises(ValueError, match=match):
+        Est(kernel=kernel, **params).fit(X[:60] * 1e200, y[:60])
+    # A degree that overflows on ordinary data is refused the same way.
+    if kernel == "poly":
+        with pytest.raises(ValueError, match=match):
+            Est(kernel="poly", degree=200, gamma=10.0, coef0=10.0).fit(X[:60], y[:60])

@@ -34,6 +34,9 @@ void validate_options(const SmoOptions& o) {
 
 namespace {
 
+// Largest |K(x, x)| and squared row norm accepted: leaves room for sums over many samples.
+constexpr double kMaxKernelValue = 1e100;
+
 using Clock = std::chrono::steady_clock;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
@@ -342,6 +345,12 @@ class Solver {
     for (Index t = 0; t < l_; ++t) {
       QD_[t] = Q_.diag(t) + D_[t];
       orig_[t] = t;
+      // A kernel value this large makes the gradient sums overflow, and SMO would then
+      // select pairs forever on inf/nan gradients: refuse it with a clear message.
+      if (!(std::fabs(QD_[t]) <= kMaxKernelValue))
+        throw_invalid(
+            "the kernel values K(x, x) overflow (|K| > 1e100 or not finite): scale X "
+            "or choose smaller gamma/coef0/degree");
     }
     active_ = l_;
     flags_.resize(l_);
@@ -835,6 +844,18 @@ void validate_problem(const KernelProblem& pr, Index n, bool check_finite) {
   if (pr.formulation == SmoFormulation::svr && (!(pr.epsilon >= 0.0) || !std::isfinite(pr.epsilon)))
     throw_invalid("epsilon must be finite and >= 0");
   if (check_finite) validate_finite(pr.X, "X");
+  // rbf rows use squared row norms (|a|^2 + |b|^2 - 2 a.b): inf - inf would be NaN and SMO
+  // would then select pairs forever. One pass, whatever check_input says.
+  if (pr.kernel.kind == KernelKind::rbf) {
+    std::visit(
+        [&](const auto& V) {
+          for (Index i = 0; i < rows_of(pr.X); ++i)
+            if (!(row_sq_norm(V, i) <= kMaxKernelValue))
+              throw_invalid("a row of X has a squared norm above 1e100 (row " + std::to_string(i) +
+                            "): scale X");
+        },
+        pr.X);
+  }
 }
 
 }  // namespace
