@@ -319,8 +319,8 @@ def test_callback_stops_and_max_iter_warns(cancer):
 
 def test_defaults_come_from_cpp():
     d = svmkit.solver_defaults("smsvm")
-    assert d["beta"] == 0.1 and d["eta"] == 0.1 and d["alpha_min"] == 1e-9 and d["alpha0"] == 1.0
-    assert d["tol"] == 1e-4
+    assert d["beta"] == 0.1 and d["eta"] == 0.1 and d["alpha_min"] == 1e-6 and d["alpha0"] == 1.0
+    assert d["tol"] == 1e-4 and d["alpha_floor"] == 1e-12
 
 
 # ---------------------------------------------------------------------------------------------
@@ -347,7 +347,7 @@ def test_default_stop_bound_holds_against_qp(case, cancer, tall, wide, digits38)
     err = (r["objective"] - ref) / r["objective"]
     assert err <= r["optimality"] + 1e-9 and r["optimality"] <= 1e-4
     # tol = 0 is the paper's rule: every level down to alpha_min is solved.
-    r0 = fit(Xc, y, 1.0, 1.0, 0.0, reg_b=reg_b, scaling=scaling, tol=0.0)
+    r0 = fit(Xc, y, 1.0, 1.0, 0.0, reg_b=reg_b, scaling=scaling, tol=0.0, alpha_min=1e-9)
     assert r0["final_alpha"] == pytest.approx(1e-9) and rel(r0["objective"], ref) < 1e-4
 
 
@@ -398,6 +398,8 @@ def test_projected_backtracking_matches_qp(cancer):
         ({"woodbury_max_samples": -2}, "woodbury_max_samples"),
         ({"s_min": 0.0}, "s_min"),
         ({"tol": -1.0}, "tol"),
+        ({"alpha_floor": 0.0}, "alpha_floor"),
+        ({"alpha_floor": 1e-3}, "alpha_floor"),
         ({"max_dense_block": -1}, "max_dense_block"),
         ({"cg_tol": 0.0}, "cg_tol"),
         ({"cg_tol": 1.0}, "cg_tol"),
@@ -502,7 +504,7 @@ def test_shared_datasets_match_qp(shared_datasets, name, positive, rho):
     X = StandardScaler().fit_transform(X.toarray())
     y = np.where(y == positive, 1.0, -1.0)
     C = 1.0 / len(y) * 100  # a moderate C in the paper's lambda = 1/(C N) = 0.01
-    r = fit(X, y, C, 1 - rho, rho)  # defaults: tol 1e-4, alpha_min 1e-9
+    r = fit(X, y, C, 1 - rho, rho)  # defaults: tol 1e-4, alpha_min 1e-6
     assert r["status"] == "converged"
     ref = qp_objective(X, y, np.full(len(y), C), 1 - rho, rho)
     assert rel(r["objective"], ref) < 1e-4

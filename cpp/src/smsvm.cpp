@@ -40,6 +40,8 @@ void validate_options(const SmsvmOptions& o) {
     throw_invalid("smsvm option 'final_level_adjustments' must be >= 0");
   if (!(o.tol >= 0.0)) throw_invalid("smsvm option 'tol' must be >= 0");
   if (o.alpha_min > o.alpha0) throw_invalid("smsvm option 'alpha_min' must be <= alpha0");
+  pos(o.alpha_floor, "alpha_floor");
+  if (o.alpha_floor > o.alpha_min) throw_invalid("smsvm option 'alpha_floor' must be <= alpha_min");
 }
 
 namespace {
@@ -530,7 +532,11 @@ SolveResult Smsvm<V>::run(const SmsvmWarmStart& warm, SmsvmInfo* info) {
   double alpha = warm.alpha > 0.0 ? warm.alpha : o_.alpha0;
   // Algorithm 1: loop while alpha > beta alpha_min; the relative slack absorbs the rounding
   // of repeated alpha <- beta alpha so that alpha_min itself is the last level.
-  const double alpha_stop = o_.beta * o_.alpha_min * (1.0 + 1e-9);
+  // l2 runs with tol > 0 end by their bound; they may continue below alpha_min (data whose
+  // optimum is small need it) down to alpha_floor. Everything else ends at alpha_min.
+  const bool l1_run = mu_ > 0.0;
+  const double alpha_end = (o_.tol > 0.0 && !l1_run) ? o_.alpha_floor : o_.alpha_min;
+  const double alpha_stop = o_.beta * alpha_end * (1.0 + 1e-9);
   long long ls_fail = 0, adjustments = 0, level_steps = 0, final_adjust_used = 0;
   bool interrupted = false;
 
@@ -602,7 +608,7 @@ SolveResult Smsvm<V>::run(const SmsvmWarmStart& warm, SmsvmInfo* info) {
       if (l1)
         for (Index j = 0; j < m_; ++j)
           if (!act_[j] && std::fabs(ghat_[j]) > mu_) J.push_back(j);
-      const bool last_level = alpha <= o_.alpha_min * (1.0 + 1e-9);
+      const bool last_level = alpha <= alpha_end * (1.0 + 1e-9);
       const bool may_adjust =
           adjust || (last_level && final_adjust_used < o_.final_level_adjustments);
       if (!J.empty() && may_adjust) {
@@ -843,7 +849,7 @@ SolveResult Smsvm<V>::run(const SmsvmWarmStart& warm, SmsvmInfo* info) {
   if (interrupted) status = SolverStatus::interrupted;
   // Final objective F at w (hinge, LIBLINEAR scale) and its gap, from exact margins (one
   // pass unless the last pass was already at w).
-  const double a_fin = std::max(alpha, o_.alpha_min);
+  const double a_fin = std::max(alpha, alpha_end);
   if (!(have_gh && gap_met)) {
     eval(w, a_fin, false, nullptr);
     bound_ = bound_at_w_ ? std::min(bound_, gap_) : gap_;

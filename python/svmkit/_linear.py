@@ -218,8 +218,9 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         regularize_intercept). SmSVM's tol (default 1e-4) bounds the relative
         suboptimality (F(w) - F*) / F(w): it stops when its hinge duality gap, or (penalty
         "l2") alpha/2 plus the Newton decrement at the end of a smoothing level, is <= tol;
-        otherwise at the smoothing floor alpha_min (default 1e-9, solver_options). tol=0
-        gives the paper's rule alone (every level down to alpha_min).
+        otherwise after the paper's last level alpha_min (default 1e-6, solver_options);
+        "l2" runs may go below it, down to alpha_floor (1e-12), until their bound is met.
+        tol=0 gives the paper's rule alone (every level down to alpha_min).
     sigma : float, default=0.1
         Smoothing parameter of the smoothed hinge losses (> 0).
     l1_ratio : float, default=0.5

@@ -57,14 +57,15 @@
 //    data: the run ends at the first level with alpha/2 - E(w) <~ tol F(w). With l1 the
 //    decrement on the active set proved a poor estimate at small alpha (levels that end
 //    after a few steps 1e-3 above the optimum), so l1 runs rely on the gap or the floor.
-// The run stops (status converged) as soon as the bound is <= tol; otherwise the loop of
+// The run stops (status converged) as soon as the bound is <= tol. Otherwise the loop of
 // Algorithm 1 ends when alpha <= beta * alpha_min, i.e. after the level alpha = alpha_min
-// has been solved to |d^T g| < eta alpha (the paper's rule; status converged; tol = 0
-// gives the paper's rule alone). One refinement of the paper's rule: at the last level the
-// activation of Algorithm 3 may run up to final_level_adjustments times (while some
-// inactive |g^_j| > mu), not once. max_iter bounds the total number of Newton steps (status
-// max_iter). SolveResult's optimality is the bound at the returned w (the duality gap
-// alone if no level ended there).
+// has been solved to |d^T g| < eta alpha (the paper's rule; status converged; tol = 0 gives
+// the paper's rule alone); l2 runs with tol > 0 continue below alpha_min, to alpha_floor at
+// most, since their bound says when to stop. One refinement of the paper's rule: at the
+// last level the activation of Algorithm 3 may run up to final_level_adjustments times
+// (while some inactive |g^_j| > mu), not once. max_iter bounds the total number of Newton
+// steps (status max_iter). SolveResult's optimality is the bound at the returned w (the
+// duality gap alone if no level ended there).
 //
 // Cost accounting: passes counts sweeps over the data (gradient+Hessian passes, direction
 // passes X d, and gathers of the active columns). The history has one record per Newton
@@ -84,8 +85,10 @@ namespace svmkit {
 
 struct SmsvmOptions {
   double alpha0 = 1.0;          // initial smoothing parameter alpha (paper: "initially large")
-  double alpha_min = 1e-9;      // smoothing floor: last level solved (paper: 1e-6 for its
-                                // test runs; with tol > 0 the run normally ends earlier)
+  double alpha_min = 1e-6;      // last smoothing level of the paper's rule (paper: 1e-6
+                                // for its test runs); l1/l1-l2 runs and tol = 0 end here
+  double alpha_floor = 1e-12;   // l2 runs with tol > 0 end by their bound and may go below
+                                // alpha_min (small optima need it), never below this
   double beta = 0.1;            // alpha <- beta alpha (paper: 0.1)
   double eta = 0.1;             // level solved when |d^T g| < eta alpha (paper: 1/10)
   double c1 = 1e-4;             // Armijo sufficient-decrease constant, 0 < c1 < 1
@@ -127,7 +130,7 @@ struct SmsvmOptions {
 
 // clang-format off
 #define SVMKIT_SMSVM_OPTIONS(X)                                                            \
-  X(alpha0) X(alpha_min) X(beta) X(eta) X(c1) X(s_min) X(s_max) X(max_iter)                \
+  X(alpha0) X(alpha_min) X(alpha_floor) X(beta) X(eta) X(c1) X(s_min) X(s_max) X(max_iter)                \
   X(newton_ridge) X(woodbury_max_samples) X(final_level_adjustments) X(projected_halvings)  \
   X(max_dense_block) X(cg_tol) X(cg_max_iter) X(block_rows) X(tol)                         \
   X(n_threads) X(record_history) X(check_input)
