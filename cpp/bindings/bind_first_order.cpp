@@ -21,22 +21,12 @@ py::dict fit_first_order(const py::object& X, const py::object& y, const py::obj
                          const std::string& loss, double sigma, double epsilon, bool fit_intercept,
                          double intercept_scaling, bool regularize_intercept, const py::object& w0,
                          const py::dict& options, const py::object& callback) {
-  ViewHolder view = to_view(X);
-  std::vector<py::object> keep;
-  const LinearProblem problem =
-      make_problem(view, y, cost, fit_intercept, intercept_scaling, regularize_intercept, keep);
-  const LossSpec spec = make_loss(loss, sigma, epsilon);
-  const FirstOrderOptions opt = first_order_from_dict(options);
-  const double* w0p =
-      w0.is_none() ? nullptr : double_ptr(w0, solution_size(problem), "initial solution", keep);
-  PythonCallbacks cb = make_callbacks(callback);
-  SolveResult res;
-  {
-    py::gil_scoped_release release;
-    res = solve_first_order(problem, spec, opt, cb.callbacks, w0p);
-  }
-  cb.rethrow_if_any();
-  return result_to_dict(res);
+  const auto opt =
+      first_order_from_dict(options);  // parsed (and validated) before the GIL is released
+  return run_linear_loss_solve(X, y, cost, loss, sigma, epsilon, fit_intercept, intercept_scaling,
+                               regularize_intercept, w0, callback,
+                               [&](const LinearProblem& p, const LossSpec& l, const Callbacks& c,
+                                   const double* w) { return solve_first_order(p, l, opt, c, w); });
 }
 
 py::dict fit_homotopy(const py::object& X, const py::object& y, const py::object& cost,

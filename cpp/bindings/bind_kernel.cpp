@@ -193,6 +193,28 @@ py::dict sigmoid_fit_to_dict(const SigmoidFit& f) {
   return d;
 }
 
+// The inputs of the Platt bindings: the binary kernel problem (views into X, kept alive here)
+// and the SMO and Platt options.
+struct PlattCall {
+  ViewHolder view;
+  std::vector<py::object> keep;
+  std::vector<Index> row_idx;
+  KernelProblem pr;
+  SmoOptions so;
+  PlattOptions po;
+  PlattCall(const py::object& X, const py::object& y, const py::object& cost,
+            const py::object& rows, const std::string& kernel, double gamma, double coef0,
+            int degree, const std::string& formulation, bool regularize_bias,
+            const py::dict& smo_options, const py::dict& platt_options)
+      : view(to_view(X)),
+        pr(make_kernel_problem(view, y, cost, rows, kernel, gamma, coef0, degree, formulation, 0.0,
+                               regularize_bias, keep, row_idx)),
+        so(smo_from_dict(smo_options)),
+        po(platt_from_dict(platt_options)) {}
+  PlattCall(const PlattCall&) = delete;
+  PlattCall& operator=(const PlattCall&) = delete;
+};
+
 void bind_probability(py::module_& m) {
   m.def(
       "platt_defaults", [] { return platt_to_dict(PlattOptions{}); },
@@ -203,19 +225,14 @@ void bind_probability(py::module_& m) {
          const std::string& kernel, double gamma, double coef0, int degree,
          const std::string& formulation, bool regularize_bias, const py::dict& smo_options,
          const py::dict& platt_options) {
-        ViewHolder view = to_view(X);
-        std::vector<py::object> keep;
-        std::vector<Index> row_idx;
-        const KernelProblem pr =
-            make_kernel_problem(view, y, cost, rows, kernel, gamma, coef0, degree, formulation, 0.0,
-                                regularize_bias, keep, row_idx);
-        const SmoOptions so = smo_from_dict(smo_options);
-        const PlattOptions po = platt_from_dict(platt_options);
+        const PlattCall call(X, y, cost, rows, kernel, gamma, coef0, degree, formulation,
+                             regularize_bias, smo_options, platt_options);
+        const KernelProblem& pr = call.pr;
         PythonCallbacks cb = make_callbacks(py::none());
         SigmoidFit fit;
         {
           py::gil_scoped_release release;
-          fit = fit_platt(pr, so, po, cb.callbacks);
+          fit = fit_platt(pr, call.so, call.po, cb.callbacks);
         }
         cb.rethrow_if_any();
         return sigmoid_fit_to_dict(fit);
@@ -230,14 +247,9 @@ void bind_probability(py::module_& m) {
          const std::string& kernel, double gamma, double coef0, int degree,
          const std::string& formulation, bool regularize_bias, const py::dict& smo_options,
          const py::dict& platt_options) {
-        ViewHolder view = to_view(X);
-        std::vector<py::object> keep;
-        std::vector<Index> row_idx;
-        const KernelProblem pr =
-            make_kernel_problem(view, y, cost, rows, kernel, gamma, coef0, degree, formulation, 0.0,
-                                regularize_bias, keep, row_idx);
-        const SmoOptions so = smo_from_dict(smo_options);
-        const PlattOptions po = platt_from_dict(platt_options);
+        const PlattCall call(X, y, cost, rows, kernel, gamma, coef0, degree, formulation,
+                             regularize_bias, smo_options, platt_options);
+        const KernelProblem& pr = call.pr;
         py::array_t<double> dec(static_cast<py::ssize_t>(pr.n));
         py::array_t<std::int64_t> fold(static_cast<py::ssize_t>(pr.n));
         double* d = dec.mutable_data();
@@ -245,7 +257,7 @@ void bind_probability(py::module_& m) {
         PythonCallbacks cb = make_callbacks(py::none());
         {
           py::gil_scoped_release release;
-          cross_validated_decisions(pr, so, po, d, cb.callbacks, f);
+          cross_validated_decisions(pr, call.so, call.po, d, cb.callbacks, f);
         }
         cb.rethrow_if_any();
         return py::make_tuple(dec, fold);

@@ -17,22 +17,11 @@ py::dict fit_tron(const py::object& X, const py::object& y, const py::object& co
                   const std::string& loss, double sigma, double epsilon, bool fit_intercept,
                   double intercept_scaling, bool regularize_intercept, const py::object& w0,
                   const py::dict& options, const py::object& callback) {
-  ViewHolder view = to_view(X);
-  std::vector<py::object> keep;
-  const LinearProblem problem =
-      make_problem(view, y, cost, fit_intercept, intercept_scaling, regularize_intercept, keep);
-  const LossSpec spec = make_loss(loss, sigma, epsilon);
-  const TronOptions opt = tron_from_dict(options);
-  const double* w0p =
-      w0.is_none() ? nullptr : double_ptr(w0, solution_size(problem), "initial solution", keep);
-  PythonCallbacks cb = make_callbacks(callback);
-  SolveResult res;
-  {
-    py::gil_scoped_release release;
-    res = solve_tron(problem, spec, opt, cb.callbacks, w0p);
-  }
-  cb.rethrow_if_any();
-  return result_to_dict(res);
+  const auto opt = tron_from_dict(options);  // parsed (and validated) before the GIL is released
+  return run_linear_loss_solve(X, y, cost, loss, sigma, epsilon, fit_intercept, intercept_scaling,
+                               regularize_intercept, w0, callback,
+                               [&](const LinearProblem& p, const LossSpec& l, const Callbacks& c,
+                                   const double* w) { return solve_tron(p, l, opt, c, w); });
 }
 
 LinearModel model_from_arrays(const std::string& task, const py::array_t<double>& coef,

@@ -57,4 +57,30 @@ py::dict result_to_dict(const SolveResult& r);
 // The status name of a SolveResult.
 std::string status_name(SolverStatus s);
 
+// The binding body shared by the loss-based linear solvers (TRON, sgd): builds the problem
+// and the loss without copying X, releases the GIL around solve(problem, loss, callbacks, w0)
+// and rethrows what the Python callback raised.
+template <class Solve>
+py::dict run_linear_loss_solve(const py::object& X, const py::object& y, const py::object& cost,
+                               const std::string& loss, double sigma, double epsilon,
+                               bool fit_intercept, double intercept_scaling,
+                               bool regularize_intercept, const py::object& w0,
+                               const py::object& callback, Solve&& solve) {
+  ViewHolder view = to_view(X);
+  std::vector<py::object> keep;
+  const LinearProblem problem =
+      make_problem(view, y, cost, fit_intercept, intercept_scaling, regularize_intercept, keep);
+  const LossSpec spec = make_loss(loss, sigma, epsilon);
+  const double* w0p =
+      w0.is_none() ? nullptr : double_ptr(w0, solution_size(problem), "initial solution", keep);
+  PythonCallbacks cb = make_callbacks(callback);
+  SolveResult res;
+  {
+    py::gil_scoped_release release;
+    res = solve(problem, spec, cb.callbacks, w0p);
+  }
+  cb.rethrow_if_any();
+  return result_to_dict(res);
+}
+
 }  // namespace svmkit::py_bind
