@@ -16,7 +16,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_X_y
 
 from . import _core
-from ._solvers import smsvm_penalty_weights
+from ._solvers import penalty_weights
 from ._validation import as_core_matrix, check_n_jobs, check_scalar_param
 
 
@@ -64,7 +64,7 @@ def smsvm_path(
         if penalty not in ("l2", "l1", "elasticnet"):
             raise ValueError(f"smsvm_path: unknown penalty {penalty!r}")
         check_scalar_param(l1_ratio, "l1_ratio", low=0.0, high=1.0)
-        l2, l1 = smsvm_penalty_weights(penalty, l1_ratio)
+        l2, l1 = penalty_weights(penalty, l1_ratio)
         Cs_arr = np.asarray(Cs, dtype=np.float64).ravel()
         if Cs_arr.size == 0 or not np.all(np.isfinite(Cs_arr)) or np.any(Cs_arr <= 0):
             raise ValueError("smsvm_path: Cs must be a non-empty sequence of positive numbers")

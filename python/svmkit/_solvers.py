@@ -48,8 +48,9 @@ class SolverSpec:
     description: str
 
 
-def _fit_tron(req: LinearFitRequest) -> dict:
-    return _core.fit_tron(
+def _loss_solver_args(req: LinearFitRequest, options: dict) -> tuple:
+    """Positional arguments of the loss-based C++ fits (_core.fit_tron, fit_first_order)."""
+    return (
         req.X,
         req.y,
         req.cost,
@@ -60,12 +61,13 @@ def _fit_tron(req: LinearFitRequest) -> dict:
         req.intercept_scaling,
         req.regularize_intercept,
         req.w0,
-        req.options,
+        options,
         req.callback,
     )
 
 
-_PENALTY_WEIGHTS = {"l2": (0.0, 1.0), "l1": (1.0, 0.0)}
+def _fit_tron(req: LinearFitRequest) -> dict:
+    return _core.fit_tron(*_loss_solver_args(req, req.options))
 
 
 def _fit_sgd(req: LinearFitRequest) -> dict:
@@ -79,28 +81,12 @@ def _fit_sgd(req: LinearFitRequest) -> dict:
     see svmkit.solver_defaults("sgd") and cpp/include/svmkit/solvers/first_order.hpp.
     """
     opts = dict(req.options)
-    if req.penalty == "elasticnet":
-        l1, l2 = float(req.l1_ratio), 1.0 - float(req.l1_ratio)
-    else:
-        l1, l2 = _PENALTY_WEIGHTS[req.penalty]
+    l2, l1 = penalty_weights(req.penalty, req.l1_ratio)
     opts.setdefault("l1_penalty", l1)
     opts.setdefault("l2_penalty", l2)
     if req.random_state is not None:
         opts.setdefault("seed", int(req.random_state))
-    return _core.fit_first_order(
-        req.X,
-        req.y,
-        req.cost,
-        req.loss,
-        req.sigma,
-        req.epsilon,
-        req.fit_intercept,
-        req.intercept_scaling,
-        req.regularize_intercept,
-        req.w0,
-        opts,
-        req.callback,
-    )
+    return _core.fit_first_order(*_loss_solver_args(req, opts))
 
 
 def _fit_homotopy(req: LinearFitRequest) -> dict:
@@ -158,12 +144,12 @@ def _fit_homotopy(req: LinearFitRequest) -> dict:
     return res
 
 
-def smsvm_penalty_weights(penalty: str, l1_ratio: float) -> tuple[float, float]:
-    """(l2, l1) weights of SmSVM's objective in scikit-learn's elastic-net language.
+def penalty_weights(penalty: str, l1_ratio: float) -> tuple[float, float]:
+    """(l2, l1) weights of the penalty l2/2 ||w||^2 + l1 ||w||_1 in scikit-learn's language.
 
-    F(w, b) = l2/2 ||w||^2 + l1 ||w||_1 + sum_i C_i hinge_i with l2 = 1 - rho, l1 = rho and
-    rho = 0 ("l2"), 1 ("l1") or l1_ratio ("elasticnet"). In paper 000's averaged form (uniform
-    costs C): lambda = l2 / (C N), mu = l1 / (C N).
+    l2 = 1 - rho, l1 = rho with rho = 0 ("l2"), 1 ("l1") or l1_ratio ("elasticnet"); used by
+    sgd and SmSVM. In paper 000's averaged form (uniform costs C): lambda = l2 / (C N),
+    mu = l1 / (C N).
     """
     rho = {"l2": 0.0, "l1": 1.0}.get(penalty, float(l1_ratio))
     return 1.0 - rho, rho
@@ -173,7 +159,7 @@ def _fit_smsvm(req: LinearFitRequest) -> dict:
     options = dict(req.options)
     # Python-side warm-start hint (the alpha to restart from); not a C++ option.
     warm_alpha = float(options.pop("warm_alpha", 0.0)) if req.w0 is not None else 0.0
-    l2, l1 = smsvm_penalty_weights(req.penalty, req.l1_ratio)
+    l2, l1 = penalty_weights(req.penalty, req.l1_ratio)
     return _core.fit_smsvm(
         req.X,
         req.y,
