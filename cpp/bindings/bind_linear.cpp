@@ -11,7 +11,7 @@
 
 namespace svmkit::py_bind {
 
-SVMKIT_DEFINE_OPTION_CONVERSIONS(TronOptions, tron, SVMKIT_TRON_OPTIONS)
+SVMKIT_DEFINE_OPTION_TABLE(TronOptions, tron, SVMKIT_TRON_OPTIONS)
 
 py::dict fit_tron(const py::object& X, const py::object& y, const py::object& cost,
                   const std::string& loss, double sigma, double epsilon, bool fit_intercept,
@@ -137,6 +137,8 @@ void bind_linear(py::module_& m) {
   m.def(
       "tron_defaults", [] { return tron_to_dict(TronOptions{}); },
       "Default TRON options (the single source of the defaults).");
+  m.def("tron_option_records", &tron_records_to_list,
+        "TRON's option records: name, type, default, valid range and doc of each option.");
   m.def("fit_tron", &fit_tron, py::arg("X"), py::arg("y"), py::arg("cost"), py::arg("loss"),
         py::arg("sigma"), py::arg("epsilon"), py::arg("fit_intercept"),
         py::arg("intercept_scaling"), py::arg("regularize_intercept"), py::arg("w0"),

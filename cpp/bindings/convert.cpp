@@ -2,6 +2,7 @@
 
 #include <cstdint>
 
+#include "options.hpp"
 #include "svmkit/problem.hpp"
 #include "svmkit/status.hpp"
 
@@ -42,6 +43,7 @@ MatrixView dense_view(const py::array& a) {
 template <class T, class I>
 MatrixView csr_view(const py::array& data, const py::array& indices, const py::array& indptr,
                     long long rows, long long cols) {
+  if (rows < 0 || cols < 0) throw_invalid("CSR shape must be non-negative");
   if (indptr.ndim() != 1 || indptr.shape(0) != rows + 1)
     throw_invalid("CSR indptr must have n_rows + 1 entries");
   if (indices.ndim() != 1 || data.ndim() != 1 || indices.shape(0) != data.shape(0))
@@ -79,6 +81,10 @@ ViewHolder to_view(const py::object& X) {
     if (f64 && i32) h.view = csr_view<double, std::int32_t>(data, indices, indptr, rows, cols);
     if (f32 && i64) h.view = csr_view<float, std::int64_t>(data, indices, indptr, rows, cols);
     if (f64 && i64) h.view = csr_view<double, std::int64_t>(data, indices, indptr, rows, cols);
+    // The one place where Python data enters the core: every fit, predict and kernel call
+    // reads X through this view, so a malformed CSR structure (an index out of range, a
+    // decreasing indptr) is refused here, once, before any solver or predictor indexes with it.
+    validate_view(h.view, "X");
     return h;
   }
   if (!py::isinstance<py::array>(X)) throw_invalid("X must be a numpy array or a CSR tuple");
@@ -91,6 +97,7 @@ ViewHolder to_view(const py::object& X) {
     h.view = dense_view<double>(a);
   else
     throw_invalid("X must be float32 or float64");
+  validate_view(h.view, "X");
   return h;
 }
 
@@ -233,6 +240,25 @@ LossSpec make_loss(const std::string& loss, double sigma, double epsilon) {
   spec.sigma = sigma;
   spec.epsilon = epsilon;
   return spec;
+}
+
+py::list option_records_to_list(const std::vector<OptionRecord>& records) {
+  py::list out;
+  auto bound = [](const Bound& b) -> py::object {
+    if (!b.active) return py::none();
+    return py::make_tuple(b.value, b.inclusive);
+  };
+  for (const auto& r : records) {
+    py::dict d;
+    d["name"] = r.name;
+    d["type"] = r.type;
+    d["default"] = r.default_text;
+    d["low"] = bound(r.low);
+    d["high"] = bound(r.high);
+    d["doc"] = r.doc;
+    out.append(d);
+  }
+  return out;
 }
 
 }  // namespace svmkit::py_bind

@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 
+#include "svmkit/options.hpp"
 #include "svmkit/status.hpp"
 
 namespace svmkit::py_bind {
@@ -38,6 +39,35 @@ namespace py = pybind11;
       if (!known.count(key)) throw_invalid("unknown " #NAME " option '" + key + "'"); \
     }                                                                                 \
     return opt;                                                                       \
+  }
+
+// The same conversions for a field list of option records (svmkit/options.hpp), plus
+// `py::list NAME_records_to_list()`: one dict per option (name, type, default, low, high, doc)
+// for `svmkit.option_table()` and the docs.
+#define SVMKIT_OPTION_RECORD_TO_DICT(type, field, def, low, high, doc) SVMKIT_OPTION_TO_DICT(field)
+#define SVMKIT_OPTION_RECORD_FROM_DICT(type, field, def, low, high, doc) \
+  SVMKIT_OPTION_FROM_DICT(field)
+
+py::list option_records_to_list(const std::vector<OptionRecord>& records);
+
+#define SVMKIT_DEFINE_OPTION_TABLE(Options, NAME, FIELDS)                             \
+  inline py::dict NAME##_to_dict(const Options& opt) {                                \
+    py::dict d;                                                                       \
+    FIELDS(SVMKIT_OPTION_RECORD_TO_DICT)                                              \
+    return d;                                                                         \
+  }                                                                                   \
+  inline Options NAME##_from_dict(const py::dict& src) {                              \
+    Options opt;                                                                      \
+    std::set<std::string> known;                                                      \
+    FIELDS(SVMKIT_OPTION_RECORD_FROM_DICT)                                            \
+    for (auto item : src) {                                                           \
+      const auto key = item.first.cast<std::string>();                                \
+      if (!known.count(key)) throw_invalid("unknown " #NAME " option '" + key + "'"); \
+    }                                                                                 \
+    return opt;                                                                       \
+  }                                                                                   \
+  inline py::list NAME##_records_to_list() {                                          \
+    return option_records_to_list(NAME##_option_records());                           \
   }
 
 }  // namespace svmkit::py_bind

@@ -21,6 +21,10 @@ const char* to_string(SolverStatus s) {
       return "interrupted";
     case SolverStatus::numerical_error:
       return "numerical_error";
+    case SolverStatus::infeasible:
+      return "infeasible";
+    case SolverStatus::out_of_memory:
+      return "out_of_memory";
   }
   return "unknown";
 }

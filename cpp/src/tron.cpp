@@ -118,7 +118,7 @@ SolveResult tron_core(Obj& obj, const TronOptions& opt, const Callbacks& cb, con
   };
   double delta = m_norm_inv(g);
   const double stop = std::max(opt.tol * gnorm0, opt.abs_tol);
-  const long long max_cg = opt.max_cg_iter > 0 ? opt.max_cg_iter : static_cast<long long>(n);
+  const long long max_cg = opt.cg_max_iter > 0 ? opt.cg_max_iter : static_cast<long long>(n);
 
   res.status = SolverStatus::max_iter;
   if (!std::isfinite(f) || !std::isfinite(gnorm)) {
@@ -221,18 +221,12 @@ SolveResult tron_core(Obj& obj, const TronOptions& opt, const Callbacks& cb, con
 }  // namespace
 
 void validate_options(const TronOptions& o) {
-  if (!(o.tol >= 0.0)) throw_invalid("tol must be >= 0, got " + std::to_string(o.tol));
-  if (!(o.abs_tol >= 0.0)) throw_invalid("abs_tol must be >= 0");
+  SVMKIT_CHECK_OPTION_RANGES(SVMKIT_TRON_OPTIONS, "tron", o);
   if (o.tol == 0.0 && o.abs_tol == 0.0 && o.max_iter <= 0)
     throw_invalid("tol, abs_tol and max_iter cannot all be zero");
-  if (o.max_iter < 0) throw_invalid("max_iter must be >= 0");
-  if (!(o.cg_tol > 0.0 && o.cg_tol < 1.0)) throw_invalid("cg_tol must be in (0, 1)");
-  if (!(o.preconditioner_weight >= 0.0 && o.preconditioner_weight <= 1.0))
-    throw_invalid("preconditioner_weight must be in [0, 1]");
-  if (!(0.0 <= o.eta0 && o.eta0 < o.eta1 && o.eta1 < o.eta2 && o.eta2 < 1.0))
+  if (!(o.eta0 < o.eta1 && o.eta1 < o.eta2))
     throw_invalid("TRON requires 0 <= eta0 < eta1 < eta2 < 1");
-  if (!(0.0 < o.sigma1 && o.sigma1 < o.sigma2 && o.sigma2 < 1.0 && o.sigma3 > 1.0))
-    throw_invalid("TRON requires 0 < sigma1 < sigma2 < 1 < sigma3");
+  if (!(o.sigma1 < o.sigma2)) throw_invalid("TRON requires 0 < sigma1 < sigma2 < 1 < sigma3");
 }
 
 SolveResult solve_tron(const LinearProblem& problem, const LossSpec& loss,

@@ -18,7 +18,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._available_if import available_if
 from sklearn.utils.class_weight import compute_class_weight
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from . import _core
 from ._progress import make_callback, seed_from
@@ -28,6 +28,7 @@ from ._validation import (
     check_n_jobs,
     check_sample_weight,
     check_scalar_param,
+    validate_X_y,
 )
 
 _KERNELS = ("linear", "poly", "rbf", "gaussian", "laplacian", "sigmoid", "precomputed")
@@ -176,9 +177,9 @@ class _BaseKernel(BaseEstimator):
     def _validate_X(self, X: Any, reset: bool, y: Any = "no_y") -> Any:
         kw = dict(accept_sparse="csr", dtype=[np.float64, np.float32], order="C", reset=reset)
         if isinstance(y, str) and y == "no_y":
-            X = validate_data(self, X, **kw)
+            X = validate_X_y(self, X, **kw)
         else:
-            X, y = validate_data(self, X, y, y_numeric=self._regression, **kw)
+            X, y = validate_X_y(self, X, y, y_numeric=self._regression, **kw)
         if sp.issparse(X) and not X.has_canonical_format:
             X = X.copy()
             X.sum_duplicates()

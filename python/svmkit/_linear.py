@@ -11,7 +11,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.class_weight import compute_class_weight
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from . import _core
 from ._progress import make_callback, seed_from
@@ -22,6 +22,7 @@ from ._validation import (
     check_n_jobs,
     check_sample_weight,
     check_scalar_param,
+    validate_X_y,
 )
 
 _PENALTIES = ("l2", "l1", "elasticnet")
@@ -146,7 +147,7 @@ class _BaseLinear(BaseEstimator):
 
     def _decision(self, X: Any) -> np.ndarray:
         check_is_fitted(self, "coef_")
-        X = validate_data(self, X, accept_sparse="csr", dtype=[np.float64, np.float32], reset=False)
+        X = validate_X_y(self, X, accept_sparse="csr", dtype=[np.float64, np.float32], reset=False)
         coef = np.ascontiguousarray(np.atleast_2d(self.coef_), dtype=np.float64)
         intercept = np.ascontiguousarray(np.atleast_1d(self.intercept_), dtype=np.float64)
         return _core.linear_decision_function(
@@ -309,7 +310,7 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
             raise TypeError("solver must be a string")
         spec = pick_solver(self.solver, self.loss, self.penalty, "LinearSVC")
         n_threads = check_n_jobs(self.n_jobs)
-        X, y = validate_data(
+        X, y = validate_X_y(
             self, X, y, accept_sparse="csr", dtype=[np.float64, np.float32], order=None
         )
         check_classification_targets(y)
@@ -374,7 +375,7 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
     def predict(self, X: Any) -> np.ndarray:
         """Predicted class labels."""
         check_is_fitted(self, "coef_")
-        X = validate_data(self, X, accept_sparse="csr", dtype=[np.float64, np.float32], reset=False)
+        X = validate_X_y(self, X, accept_sparse="csr", dtype=[np.float64, np.float32], reset=False)
         coef = np.ascontiguousarray(self.coef_, dtype=np.float64)
         intercept = np.ascontiguousarray(self.intercept_, dtype=np.float64)
         idx = _core.linear_predict_class_indices(
@@ -465,7 +466,7 @@ class LinearSVR(RegressorMixin, _BaseLinear):
             raise TypeError("solver must be a string")
         spec = pick_solver(self.solver, self.loss, self.penalty, "LinearSVR")
         n_threads = check_n_jobs(self.n_jobs)
-        X, y = validate_data(
+        X, y = validate_X_y(
             self,
             X,
             y,

@@ -11,11 +11,17 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from . import _core
 from ._progress import make_callback
-from ._validation import as_core_matrix, check_choice, check_n_jobs, check_scalar_param
+from ._validation import (
+    as_core_matrix,
+    check_choice,
+    check_n_jobs,
+    check_scalar_param,
+    validate_X_y,
+)
 
 _SOLVERS = ("nssvm",)
 
@@ -177,7 +183,7 @@ class SparseSVC(ClassifierMixin, BaseEstimator):
         """Fit the model. X: array or sparse matrix (n_samples, n_features); y: labels."""
         n_threads = check_n_jobs(self.n_jobs)
         opts = self._options(n_threads)
-        X, y = validate_data(
+        X, y = validate_X_y(
             self, X, y, accept_sparse="csr", dtype=[np.float64, np.float32], order=None
         )
         check_classification_targets(y)
@@ -250,7 +256,7 @@ class SparseSVC(ClassifierMixin, BaseEstimator):
 
     def _prepare(self, X: Any) -> tuple[Any, np.ndarray, np.ndarray]:
         check_is_fitted(self, "coef_")
-        X = validate_data(self, X, accept_sparse="csr", dtype=[np.float64, np.float32], reset=False)
+        X = validate_X_y(self, X, accept_sparse="csr", dtype=[np.float64, np.float32], reset=False)
         coef = np.ascontiguousarray(self.coef_, dtype=np.float64)
         intercept = np.ascontiguousarray(self.intercept_, dtype=np.float64)
         return _core_matrix(X), coef, intercept

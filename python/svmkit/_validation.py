@@ -16,6 +16,55 @@ import scipy.sparse as sp
 
 CoreMatrix = Any  # a 2-D numpy array or a CSR tuple (data, indices, indptr, n_rows, n_cols)
 
+_NO_Y = "no_validation"
+
+
+def check_sparse_structure(X: Any) -> None:
+    """Refuse a CSR/CSC matrix whose index arrays are inconsistent, naming the problem.
+
+    scipy builds such matrices without complaint (``csr_matrix((data, indices, indptr))``
+    or an edit of ``.indices``), and both scipy's own routines and the core would then read
+    and write out of bounds. One pass over the index arrays.
+    """
+    if not sp.issparse(X) or X.format not in ("csr", "csc"):
+        return
+    n_major, n_minor = X.shape if X.format == "csr" else X.shape[::-1]
+    what = "column" if X.format == "csr" else "row"
+    indptr, indices = np.asarray(X.indptr), np.asarray(X.indices)
+    if indptr.ndim != 1 or indptr.shape[0] != n_major + 1:
+        raise ValueError(f"X: sparse indptr has {indptr.shape[0]} entries, expected {n_major + 1}")
+    if indptr[0] != 0:
+        raise ValueError(f"X: sparse indptr[0] must be 0, got {indptr[0]}")
+    steps = np.diff(indptr)
+    if steps.size and steps.min() < 0:
+        row = int(np.argmax(steps < 0))
+        raise ValueError(f"X: sparse indptr is not non-decreasing at row {row}")
+    nnz = int(indptr[-1])
+    if nnz > indices.shape[0] or nnz > np.asarray(X.data).shape[0]:
+        raise ValueError(
+            f"X: sparse indptr[-1] = {nnz} exceeds the {indices.shape[0]} stored entries"
+        )
+    if nnz:
+        used = indices[:nnz]
+        lo, hi = int(used.min()), int(used.max())
+        if lo < 0:
+            raise ValueError(f"X: {what} index {lo} is negative (out of range [0, {n_minor}))")
+        if hi >= n_minor:
+            raise ValueError(f"X: {what} index {hi} out of range [0, {n_minor})")
+
+
+def validate_X_y(estimator: Any, X: Any, y: Any = _NO_Y, **kwargs: Any) -> Any:
+    """scikit-learn's validate_data, after the sparse structure check (the one entry point).
+
+    Returns X, or (X, y) when y is given, exactly as validate_data does.
+    """
+    from sklearn.utils.validation import validate_data
+
+    check_sparse_structure(X)
+    if isinstance(y, str) and y == _NO_Y:
+        return validate_data(estimator, X, **kwargs)
+    return validate_data(estimator, X, y, **kwargs)
+
 
 def as_core_matrix(X: Any) -> CoreMatrix:
     """Return X in a form the C++ core views without copying.

@@ -14,6 +14,10 @@ enum class SolverStatus {
   line_search_failed,  // no further decrease could be made (step or trust region collapsed)
   interrupted,         // the interrupt hook or the callback asked to stop
   numerical_error,     // a non-finite value appeared in the objective or the iterate
+  infeasible,          // the problem has no solution; SolveResult::message states the
+                       // certificate (e.g. the homotopy's proof that the data are not separable)
+  out_of_memory,       // an allocation the solve needed failed; SolveResult::message names the
+                       // size and the option that bounds it
 };
 
 const char* to_string(SolverStatus status);

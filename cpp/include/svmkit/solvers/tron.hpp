@@ -17,35 +17,46 @@
 #pragma once
 
 #include "svmkit/loss.hpp"
+#include "svmkit/options.hpp"
 #include "svmkit/problem.hpp"
 #include "svmkit/result.hpp"
 
 namespace svmkit {
 
-struct TronOptions {
-  double tol = 1e-4;                    // relative gradient-norm tolerance (see above)
-  double abs_tol = 0.0;                 // absolute gradient-norm tolerance; 0 disables it
-  long long max_iter = 1000;            // maximum number of outer (Newton) iterations
-  double cg_tol = 0.1;                  // CG stops when ||r|| <= cg_tol ||g|| (paper 002's xi_t)
-  long long max_cg_iter = 0;            // CG iteration limit per Newton step; 0 = problem dimension
-  bool precondition = true;             // diagonal preconditioning of CG
-  double preconditioner_weight = 0.01;  // a in M = (1 - a) I + a diag(H)
-  double eta0 = 1e-4;                   // accept the step if actual/predicted reduction > eta0
-  double eta1 = 0.25;                   // shrink the region below this ratio
-  double eta2 = 0.75;                   // enlarge the region above this ratio
-  double sigma1 = 0.25;                 // region update factors
-  double sigma2 = 0.5;
-  double sigma3 = 4.0;
-  int n_threads = 0;           // OpenMP threads; <= 0 uses the OpenMP default
-  bool record_history = true;  // keep one IterationRecord per outer iteration
-  bool check_input = true;     // validate the problem (including finiteness of X) first
-};
+// The option records (svmkit/options.hpp): type, name, default, valid range, doc.
+// clang-format off
+#define SVMKIT_TRON_OPTIONS(X)                                                                   \
+  X(double, tol, 1e-4, at_least(0.0), unbounded(),                                               \
+    "stop when ||grad F(w)|| <= tol ||grad F(0)|| (relative, see above)")                         \
+  X(double, abs_tol, 0.0, at_least(0.0), unbounded(),                                            \
+    "stop when ||grad F(w)|| <= abs_tol; 0 disables it")                                         \
+  X(long long, max_iter, 1000, at_least(0), unbounded(), "maximum number of Newton iterations")  \
+  X(double, cg_tol, 0.1, above(0.0), below(1.0),                                                  \
+    "CG stops when ||r|| <= cg_tol ||g|| (paper 002's xi_t; a plain ratio, not squared)")        \
+  X(long long, cg_max_iter, 0, at_least(0), unbounded(),                                         \
+    "CG iterations per Newton step; 0 = the problem dimension")                                  \
+  X(bool, precondition, true, unbounded(), unbounded(), "diagonal preconditioning of CG")        \
+  X(double, preconditioner_weight, 0.01, at_least(0.0), below(1.0),                              \
+    "a in M = (1 - a) I + a diag(H); below 1 so that M stays positive definite")                 \
+  X(double, eta0, 1e-4, at_least(0.0), below(1.0),                                               \
+    "accept the step if actual/predicted reduction > eta0")                                      \
+  X(double, eta1, 0.25, above(0.0), below(1.0), "shrink the region below this ratio")            \
+  X(double, eta2, 0.75, above(0.0), below(1.0), "enlarge the region above this ratio")           \
+  X(double, sigma1, 0.25, above(0.0), below(1.0), "region shrink factor on a poor step")         \
+  X(double, sigma2, 0.5, above(0.0), below(1.0), "region shrink factor on a fair step")          \
+  X(double, sigma3, 4.0, above(1.0), unbounded(), "region growth factor on a good step")         \
+  X(int, n_threads, 0, unbounded(), unbounded(),                                                 \
+    "threads; <= 0 uses the default (svmkit/parallel.hpp)")                                      \
+  X(bool, record_history, true, unbounded(), unbounded(),                                        \
+    "keep one IterationRecord per outer iteration")                                              \
+  X(bool, check_input, true, unbounded(), unbounded(),                                           \
+    "validate the problem (including finiteness of X) first")
+// clang-format on
 
-// The option fields, for bindings and tools that map names to fields (one options table).
-#define SVMKIT_TRON_OPTIONS(X)                                                                     \
-  X(tol)                                                                                           \
-  X(abs_tol) X(max_iter) X(cg_tol) X(max_cg_iter) X(precondition) X(preconditioner_weight) X(eta0) \
-      X(eta1) X(eta2) X(sigma1) X(sigma2) X(sigma3) X(n_threads) X(record_history) X(check_input)
+struct TronOptions {
+  SVMKIT_TRON_OPTIONS(SVMKIT_OPTION_FIELD)
+};
+SVMKIT_DEFINE_OPTION_RECORDS(tron, SVMKIT_TRON_OPTIONS)
 
 void validate_options(const TronOptions& options);
 
