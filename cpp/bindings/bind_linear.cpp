@@ -130,6 +130,26 @@ py::dict objective_eval(const py::object& X, const py::object& y, const py::obje
 void bind_linear(py::module_& m) {
   m.def("loss_eval", &loss_eval, py::arg("loss"), py::arg("u"), py::arg("sigma") = 0.1,
         py::arg("epsilon") = 0.0);
+  // Test hook: an exception thrown inside an OpenMP region (chunk 1 of 2, or one element of a
+  // parallel_for) must reach Python as the matching exception instead of std::terminate.
+  m.def(
+      "_parallel_region_error_probe",
+      [](const std::string& what, bool element_loop) {
+        auto fail = [&] {
+          if (what == "bad_alloc") throw std::bad_alloc();
+          throw_out_of_memory(1e12, "a probe buffer", "the probe's option");
+        };
+        py::gil_scoped_release release;
+        if (element_loop)
+          parallel_for(1 << 16, 2, [&](Index i) {
+            if (i == 40000) fail();
+          });
+        else
+          parallel_chunks(1000, 2, [&](int c, Index, Index) {
+            if (c == 1) fail();
+          });
+      },
+      py::arg("what"), py::arg("element_loop"));
   m.def("objective_eval", &objective_eval, py::arg("X"), py::arg("y"), py::arg("cost"),
         py::arg("loss"), py::arg("sigma"), py::arg("epsilon"), py::arg("fit_intercept"),
         py::arg("intercept_scaling"), py::arg("regularize_intercept"), py::arg("w"), py::arg("s"),

@@ -2,6 +2,8 @@
 // Python exceptions with the same message.
 #include <pybind11/pybind11.h>
 
+#include <new>
+
 #include "svmkit/status.hpp"
 
 namespace py = pybind11;
@@ -32,8 +34,16 @@ PYBIND11_MODULE(_core, m) {
         case svmkit::ErrorCode::format_error:
           py::set_error(format_error, e.what());
           return;
+        case svmkit::ErrorCode::out_of_memory:
+          PyErr_SetString(PyExc_MemoryError, e.what());
+          return;
       }
       PyErr_SetString(PyExc_RuntimeError, e.what());
+    } catch (const std::bad_alloc&) {
+      // An allocation not wrapped by allocate_or_throw: still a MemoryError, never an abort.
+      PyErr_SetString(PyExc_MemoryError,
+                      "out of memory in the svmkit core (an allocation failed; reduce the data "
+                      "size, cache_size or the solver's memory options)");
     }
   });
 #ifdef _OPENMP

@@ -34,7 +34,9 @@ class KernelProduct {
       throw_invalid("adagrad_dual needs the " + std::to_string(n_) + " x " + std::to_string(n_) +
                     " Gram matrix (" + std::to_string(mb) + " MiB), more than max_gram_mb = " +
                     std::to_string(max_gram_mb) + "; use the smo solver for data this large");
-    gram_.resize(static_cast<std::size_t>(n_ * n_));
+    allocate_or_throw(mb * 1024.0 * 1024.0, "adagrad_dual's Gram matrix",
+                      "the option max_gram_mb bounds it (or use the smo solver)",
+                      [&] { gram_.resize(static_cast<std::size_t>(n_ * n_)); });
     const KernelEvaluator<V, V> ev(X, X, spec, n_threads);
     // One row per task, each thread with its own scratch row.
     const int chunks = static_cast<int>(std::min<Index>(resolve_threads(n_threads), n_));

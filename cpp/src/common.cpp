@@ -1,5 +1,6 @@
 // Names, validation of views, losses and problems.
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "svmkit/data.hpp"
@@ -27,6 +28,16 @@ const char* to_string(SolverStatus s) {
       return "out_of_memory";
   }
   return "unknown";
+}
+
+void throw_out_of_memory(double bytes, const std::string& what, const std::string& controlled_by) {
+  char size[64];
+  if (bytes >= 1024.0 * 1024.0 * 1024.0)
+    std::snprintf(size, sizeof size, "%.1f GiB", bytes / (1024.0 * 1024.0 * 1024.0));
+  else
+    std::snprintf(size, sizeof size, "%.1f MiB", bytes / (1024.0 * 1024.0));
+  throw Error(ErrorCode::out_of_memory, std::string("out of memory: could not allocate ") + size +
+                                            " for " + what + "; " + controlled_by);
 }
 
 namespace {

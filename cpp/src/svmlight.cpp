@@ -240,10 +240,12 @@ struct SvmlightParser::Impl {
     if (parts == 1) {
       parse_part(0);
     } else {
+      RegionErrors errors;  // a bad_alloc in a part is rethrown here, not an abort
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
 #endif
-      for (int k = 0; k < parts; ++k) parse_part(k);
+      for (int k = 0; k < parts; ++k) errors.run(k, [&] { parse_part(k); });
+      errors.rethrow();
     }
     // Report the first malformed line in file order (deterministic whatever the threads).
     for (std::size_t k = first; k < pieces.size(); ++k) {

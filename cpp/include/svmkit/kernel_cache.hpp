@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "svmkit/data.hpp"
+#include "svmkit/status.hpp"
 
 namespace svmkit {
 
@@ -55,7 +56,9 @@ class KernelCache {
       const std::size_t extra = static_cast<std::size_t>(len - have);
       while (used_ + extra > capacity_ && next_[head_] != head_) drop(next_[head_]);
       void* p = std::realloc(data_[r], static_cast<std::size_t>(len) * sizeof(float));
-      if (!p) throw std::bad_alloc();
+      if (!p)
+        throw_out_of_memory(static_cast<double>(len) * sizeof(float), "a kernel cache row",
+                            "the kernel cache grows up to cache_size (MB); lower cache_size");
       data_[r] = static_cast<float*>(p);
       used_ += extra;
       len_[r] = len;

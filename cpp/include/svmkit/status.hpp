@@ -1,6 +1,7 @@
 // Status and error types shared by every solver and by the I/O layer.
 #pragma once
 
+#include <new>
 #include <stdexcept>
 #include <string>
 
@@ -27,6 +28,8 @@ enum class ErrorCode {
   invalid_argument,  // a parameter value or an input array is not acceptable
   io_error,          // a file could not be opened, read or written
   format_error,      // a file was read but its content is malformed
+  out_of_memory,     // an allocation failed; the message names its size and the option that
+                     // bounds it (Python: MemoryError)
 };
 
 // The one exception type thrown by svmkit. The message names the problem.
@@ -41,6 +44,24 @@ class Error : public std::runtime_error {
 
 [[noreturn]] inline void throw_invalid(const std::string& message) {
   throw Error(ErrorCode::invalid_argument, message);
+}
+
+// Throws Error(out_of_memory) for a failed allocation of `bytes` bytes holding `what`, naming
+// the option (or input size) that controls it, e.g. "cache_size".
+[[noreturn]] void throw_out_of_memory(double bytes, const std::string& what,
+                                      const std::string& controlled_by);
+
+// Runs alloc() (a resize, a reserve, a make_unique); a std::bad_alloc or std::length_error it
+// throws becomes throw_out_of_memory(bytes, what, controlled_by).
+template <class Alloc>
+void allocate_or_throw(double bytes, const char* what, const char* controlled_by, Alloc&& alloc) {
+  try {
+    alloc();
+  } catch (const std::bad_alloc&) {
+    throw_out_of_memory(bytes, what, controlled_by);
+  } catch (const std::length_error&) {
+    throw_out_of_memory(bytes, what, controlled_by);
+  }
 }
 
 }  // namespace svmkit

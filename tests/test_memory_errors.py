@@ -1,0 +1,84 @@
+"""Out of memory is a Python MemoryError naming the size and the option, never an abort.
+
+Each case runs in a subprocess whose address space is limited (RLIMIT_AS), so that an
+allocation in the core really fails; a crash (abort in an OpenMP region, std::terminate) would
+show as a non-zero exit code and fail the test.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+resource = pytest.importorskip("resource", reason="RLIMIT_AS needs the POSIX resource module")
+
+
+PRELUDE = """\
+import resource, numpy as np, svmkit
+from svmkit import _core
+def vm_bytes():
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmSize:"):
+                return int(line.split()[1]) * 1024
+"""
+
+
+def run_limited(body: str, extra_mb: int) -> subprocess.CompletedProcess:
+    """Runs body with the address space limited to what the process has now + extra_mb."""
+    code = (
+        PRELUDE
+        + f"limit = vm_bytes() + {extra_mb} * 1024 * 1024\n"
+        + "resource.setrlimit(resource.RLIMIT_AS, (limit, limit))\n"
+        + "try:\n"
+        + textwrap.indent(textwrap.dedent(body).strip(), "    ")
+        + "\n    print('NO ERROR')\n"
+        + "except MemoryError as e:\n"
+        + "    print('MemoryError:', e)\n"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=False
+    )
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/status")
+def test_gram_matrix_allocation_failure_is_memory_error() -> None:
+    # adagrad_dual keeps the n x n Gram matrix (n = 6000: 275 MiB) when max_gram_mb allows it.
+    out = run_limited(
+        """
+        rng = np.random.default_rng(0)
+        X = rng.standard_normal((6000, 5))
+        y = np.where(X[:, 0] > 0, 1, 0)
+        svmkit.SVC(solver="adagrad_dual", max_iter=2, n_jobs=2).fit(X, y)
+        """,
+        extra_mb=120,
+    )
+    assert out.returncode == 0, out.stderr[-1000:]
+    line = out.stdout.strip().splitlines()[-1]
+    assert line.startswith("MemoryError:"), line
+    assert "MiB" in line and "Gram matrix" in line and "max_gram_mb" in line, line
+
+
+@pytest.mark.parametrize("element_loop", [False, True])
+@pytest.mark.parametrize("what", ["bad_alloc", "svmkit_out_of_memory"])
+def test_exception_inside_a_parallel_region_reaches_python(what: str, element_loop: bool) -> None:
+    # Thrown on a worker thread inside an OpenMP region: without the region guard this calls
+    # std::terminate and the interpreter dies (so run it in a subprocess).
+    code = (
+        "from svmkit import _core\n"
+        "try:\n"
+        f"    _core._parallel_region_error_probe({what!r}, {element_loop})\n"
+        "except MemoryError as e:\n"
+        "    print('MemoryError:', e)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert out.returncode == 0, f"crashed (rc {out.returncode}): {out.stderr[-1000:]}"
+    line = out.stdout.strip().splitlines()[-1]
+    assert line.startswith("MemoryError:"), line
+    if what == "svmkit_out_of_memory":
+        assert "a probe buffer" in line and "the probe's option" in line and "GiB" in line, line
