@@ -9,6 +9,8 @@ earlier svmkit run.
 
 from __future__ import annotations
 
+import signal
+import threading
 import warnings
 
 import clarabel
@@ -169,25 +171,20 @@ def test_estimator_matches_liblinear_multiclass(loss: str) -> None:
 
 
 def qp_objective(X, y, cost, loss, epsilon=0.0, fit_intercept=True, scaling=1.0) -> float:
-    """min 1/2 (||w||^2 + b^2) + sum c_i xi_i over (w, b, xi) with the loss's slack rows."""
+    """min 1/2 (||w||^2 + b^2) + sum c_i xi_i (xi_i^2 for the squared losses) over
+    (w, b, xi >= 0) with the loss's slack rows."""
     n, m = X.shape
     nb = 1 if fit_intercept else 0
-    P = sp.diags(np.r_[np.ones(m + nb), np.zeros(n)]).tocsc()
-    q = np.r_[np.zeros(m + nb), cost]
+    squared = loss.startswith("squared")
+    P = sp.diags(np.r_[np.ones(m + nb), 2.0 * cost if squared else np.zeros(n)]).tocsc()
+    q = np.r_[np.zeros(m + nb), np.zeros(n) if squared else cost]
     Z = np.hstack([X, np.full((n, nb), scaling)])  # rows give z_i = x_i.w + b * scaling
-    eye = np.eye(n)
-    if loss == "hinge":  # -y_i z_i - xi_i <= -1
-        zero = np.zeros((n, m + nb))
+    eye, zero = np.eye(n), np.zeros((n, m + nb))
+    if "hinge" in loss:  # -y_i z_i - xi_i <= -1
         A = np.vstack([np.hstack([-y[:, None] * Z, -eye]), np.hstack([zero, -eye])])
         rhs = np.r_[-np.ones(n), np.zeros(n)]
     else:  # z_i - xi_i <= y_i + eps, -z_i - xi_i <= -y_i + eps
-        A = np.vstack(
-            [
-                np.hstack([Z, -eye]),
-                np.hstack([-Z, -eye]),
-                np.hstack([np.zeros((n, m + nb)), -eye]),
-            ]
-        )
+        A = np.vstack([np.hstack([Z, -eye]), np.hstack([-Z, -eye]), np.hstack([zero, -eye])])
         rhs = np.r_[y + epsilon, -y + epsilon, np.zeros(n)]
     st = clarabel.DefaultSettings()
     st.verbose = False
@@ -212,9 +209,9 @@ def small_problem(task: str, n: int, seed: int):
 
 
 @pytest.mark.parametrize("n,seed", [(40, 0), (80, 1)])
-@pytest.mark.parametrize("loss", ["hinge", "epsilon_insensitive"])
+@pytest.mark.parametrize("loss", list(LIBLINEAR_SOLVER))
 def test_matches_exact_qp_with_zero_costs(loss: str, n: int, seed: int) -> None:
-    task = "classification" if loss == "hinge" else "regression"
+    task = "classification" if "hinge" in loss else "regression"
     X, y, cost = small_problem(task, n, seed)
     eps = 0.2 if task == "regression" else 0.0
     res = core_fit(X, y, cost, loss, eps, scaling=1.5, **TIGHT)
@@ -312,11 +309,13 @@ def test_weights_and_layouts_match_sklearn() -> None:
 
 
 def test_identical_for_one_and_two_threads() -> None:
-    X, y = text_like(1500, 3000)  # large enough for a parallel objective pass
+    X, y = make_sparse_text_like(6000, 5000, density=0.015, random_state=5)
+    assert X.nnz >= 2**18  # two chunks for the final objective pass (data.hpp's pass_chunks)
     fits = [
         svmkit.LinearSVC(loss="hinge", solver="dual_cd", random_state=5, n_jobs=k).fit(X, y)
         for k in (1, 2)
     ]
+    assert fits[0].result_[0]["status"] == "converged"
     assert np.array_equal(fits[0].coef_, fits[1].coef_)
     assert np.array_equal(fits[0].intercept_, fits[1].intercept_)
     assert fits[0].result_[0]["objective"] == fits[1].result_[0]["objective"]
@@ -402,6 +401,40 @@ def test_callback_false_interrupts() -> None:
     res = est.result_[0]
     assert res["status"] == "interrupted" and res["iterations"] == 2
     assert np.isfinite(res["objective"]) and len(seen) == 2
+
+
+def test_ctrl_c_stops_the_solve() -> None:
+    """SIGINT while the solver runs (GIL released) is noticed by its poll and re-raised."""
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((20000, 50))
+    y = X @ rng.standard_normal(50) + rng.standard_normal(20000)
+    cost = np.ones(len(y))
+    timer = threading.Timer(
+        0.05, signal.pthread_kill, (threading.main_thread().ident, signal.SIGINT)
+    )
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            # Uninterrupted this runs 1000 full iterations (seconds); no callback, so only
+            # the solver's own poll can notice the signal.
+            core_fit(X, y, cost, "epsilon_insensitive", tol=1e-300, max_iter=1000, shrinking=False)
+    finally:
+        timer.cancel()
+
+
+def test_int64_indices_and_float32_csr() -> None:
+    X, y = text_like()
+    cost = np.full(len(y), 0.5)
+    ref = core_fit(X, y, cost, "squared_hinge", **TIGHT)
+    for dtype, itype in [(np.float64, np.int64), (np.float32, np.int64), (np.float32, np.int32)]:
+        Xc = (X.data.astype(dtype), X.indices.astype(itype), X.indptr.astype(itype), *X.shape)
+        res = _core.fit_dual_cd(
+            Xc, y, cost, "squared_hinge", 0.1, 0.0, True, 1.0, True, None, TIGHT, None
+        )
+        Xd = sp.csr_matrix((Xc[0].astype(np.float64), X.indices, X.indptr), shape=X.shape)
+        w, b = split(res)
+        f = primal_objective(Xd, y, cost, w, b, "squared_hinge")
+        assert f == pytest.approx(ref["objective"], rel=1e-6 if dtype == np.float32 else 1e-9)
 
 
 def test_history_and_counters() -> None:

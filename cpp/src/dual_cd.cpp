@@ -308,11 +308,15 @@ double primal_objective(const DualState<V>& s, const LinearProblem& p, const Los
                         int n_threads) {
   std::vector<double> terms(static_cast<std::size_t>(s.n));
   const bool classification = !is_regression(spec.kind);
+  // Threads only where the pass is long enough to pay for a fork/join (data.hpp).
+  const int chunks = pass_chunks(s.X, resolve_threads(n_threads));
   visit_loss(spec, [&](const auto& loss) {
-    parallel_for(s.n, resolve_threads(n_threads), [&](Index i) {
-      const double z = s.margin(i);
-      const double u = classification ? p.y[i] * z : z - p.y[i];
-      terms[i] = p.cost[i] > 0.0 ? p.cost[i] * loss.value(u) : 0.0;
+    parallel_chunks(s.n, chunks, [&](int, Index begin, Index end) {
+      for (Index i = begin; i < end; ++i) {
+        const double z = s.margin(i);
+        const double u = classification ? p.y[i] * z : z - p.y[i];
+        terms[i] = p.cost[i] > 0.0 ? p.cost[i] * loss.value(u) : 0.0;
+      }
     });
   });
   double f = 0.0;
