@@ -12,7 +12,7 @@
 // squared ones. Samples with C_i = 0 keep a_i = 0 and are never visited.
 //
 // Method: Hsieh, Chang, Lin, Keerthi, Sundararajan, "A Dual Coordinate Descent Method for
-// Large-scale Linear SVM" (ICML 2008), Algorithms 1 and 3 (shrinking), and Ho and Lin,
+// Large-scale Linear SVM" (ICML 2008), the basic method and its shrinking variant, and Ho and Lin,
 // "Large-scale Linear Support Vector Regression" (JMLR 2012) for the regression duals: each
 // outer iteration visits the active coordinates in a random order (std::mt19937_64 seeded by
 // `seed`), takes the exact one-variable minimizer (a Newton step on a quadratic, projected
