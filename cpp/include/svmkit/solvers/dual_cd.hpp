@@ -17,7 +17,7 @@
 // outer iteration visits the active coordinates in a random order (std::mt19937_64 seeded by
 // `seed`), takes the exact one-variable minimizer (a Newton step on a quadratic, projected
 // onto the box; for SVR the soft-thresholded step), and keeps w up to date. Coordinates at a
-// bound whose gradient points outward by more than last iteration's largest violation are
+// bound whose gradient pushes against it by more than last iteration's largest violation are
 // shrunk; at convergence on the active set every coordinate is reactivated and one full
 // iteration must pass the test again. Warm start: the dual cannot be recovered from w, so a
 // w0 is ignored and the solve starts from a = 0. A column-major view is copied once to
