@@ -192,7 +192,8 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
     tol : float or None, default=None
         Stopping tolerance of the solver; None uses the solver's own default
         (`svmkit.solver_defaults(name)["tol"]`). For TRON it is relative:
-        ||grad F(w)|| <= tol * ||grad F(0)||.
+        ||grad F(w)|| <= tol * ||grad F(0)||. For "dual_cd", None means scikit-learn's
+        1e-4 with LIBLINEAR's meaning (max - min projected gradient <= tol, absolute).
     max_iter : int or None, default=None
         Maximum number of outer iterations; None uses the solver's default.
     fit_intercept : bool, default=True
@@ -212,7 +213,11 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         (tol, default 1e-5); data certified non-separable by a Farkas certificate give a
         UserWarning and status "not_separable"; see svmkit.solver_defaults("homotopy")).
         "smsvm" (smoothing active-set Newton, paper 000) for loss="hinge" with penalty "l2", "l1" or
-        "elasticnet". "auto" picks the solver for the loss (smsvm for the hinge loss).
+        "elasticnet". "dual_cd" (dual coordinate descent with shrinking, LIBLINEAR's
+        -s 3 / -s 1 method, Hsieh et al. 2008) for loss "hinge" or "squared_hinge" with
+        penalty "l2"; the bias is regularized (regularize_intercept=False is refused);
+        random_state orders the coordinates; warm_start is ignored (starts from alpha = 0).
+        "auto" picks the solver for the loss (smsvm for the hinge loss).
         SmSVM minimizes (1 - rho)/2 ||w||^2 + rho ||w||_1 + C sum_i s_i c_{y_i} hinge_i with
         rho = 0 ("l2"), 1 ("l1") or l1_ratio ("elasticnet"): paper 000's lambda = (1 - rho)
         / (C N) and mu = rho / (C N). The bias is never l1-penalized (l2 as set by
@@ -393,7 +398,10 @@ class LinearSVR(RegressorMixin, _BaseLinear):
                   + C * sum_i s_i loss(w.x_i + b * intercept_scaling - y_i)
 
     with loss "squared_epsilon_insensitive" max(0, |r| - epsilon)^2 (the default, solved by
-    TRON), "epsilon_insensitive" max(0, |r| - epsilon) (needs a non-smooth solver), or
+    TRON), "epsilon_insensitive" max(0, |r| - epsilon) (needs a non-smooth solver:
+    solver="dual_cd", LIBLINEAR's -s 13 dual coordinate descent of Ho and Lin 2012, also
+    takes the squared form as -s 12; its tol is relative: sum |PG| <= tol * its first
+    value, 1e-4 when tol=None), or
     "smoothed_epsilon_insensitive" psi_M(r - epsilon; sigma) + psi_M(-r - epsilon; sigma).
     Note: scikit-learn's LinearSVR defaults to "epsilon_insensitive"; svmkit's default is the
     squared form, which its Newton solver handles. As in LinearSVC the bias is the coefficient

@@ -144,6 +144,38 @@ def _fit_homotopy(req: LinearFitRequest) -> dict:
     return res
 
 
+# scikit-learn's LinearSVC / LinearSVR tol, used by dual_cd when the estimator gives none (the
+# C++ option default is LIBLINEAR's command-line eps = 0.1, much looser).
+DUAL_CD_ESTIMATOR_TOL = 1e-4
+
+
+def _fit_dual_cd(req: LinearFitRequest) -> dict:
+    """Dual coordinate descent with shrinking (LIBLINEAR's -s 3, 1, 13, 12 duals).
+
+    Hsieh et al. (ICML 2008) for hinge / squared_hinge and Ho and Lin (JMLR 2012) for
+    epsilon_insensitive / squared_epsilon_insensitive; see cpp/include/svmkit/solvers/dual_cd.hpp.
+    The bias is regularized (regularize_intercept=False raises ValueError). tol=None gives
+    scikit-learn's tol = 1e-4 with LIBLINEAR's meaning: max PG - min PG <= tol (absolute) for
+    classification, sum |PG| <= tol * its first value for regression. random_state seeds the
+    order in which coordinates are visited. warm_start cannot seed the dual from w alone: each
+    fit starts from alpha = 0 (a UserWarning says so).
+    """
+    import warnings
+
+    opts = dict(req.options)
+    opts.setdefault("tol", DUAL_CD_ESTIMATOR_TOL)
+    if req.random_state is not None:
+        opts.setdefault("seed", int(req.random_state))
+    if req.w0 is not None:
+        warnings.warn(
+            "dual_cd starts from the dual point alpha = 0 (it cannot be recovered from w); "
+            "warm_start is ignored",
+            UserWarning,
+            stacklevel=4,
+        )
+    return _core.fit_dual_cd(*_loss_solver_args(req, opts))
+
+
 def penalty_weights(penalty: str, l1_ratio: float) -> tuple[float, float]:
     """(l2, l1) weights of the penalty l2/2 ||w||^2 + l1 ||w||_1 in scikit-learn's language.
 
@@ -226,6 +258,17 @@ LINEAR_SOLVERS: dict[str, SolverSpec] = {
         fit=_fit_homotopy,
         defaults=_core.homotopy_defaults,
         description="homotopic subgradient method to the hard-margin SVM (paper 004)",
+    ),
+    "dual_cd": SolverSpec(
+        name="dual_cd",
+        losses=frozenset(
+            {"hinge", "squared_hinge", "epsilon_insensitive", "squared_epsilon_insensitive"}
+        ),
+        penalties=frozenset({"l2"}),
+        fit=_fit_dual_cd,
+        defaults=_core.dual_cd_defaults,
+        description="dual coordinate descent with shrinking (Hsieh et al. 2008; Ho and Lin "
+        "2012; LIBLINEAR's dual solvers)",
     ),
 }
 

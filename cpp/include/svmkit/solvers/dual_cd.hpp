@@ -1,0 +1,76 @@
+// Dual coordinate descent with shrinking for L2-regularized linear SVMs and SVR.
+//
+// Problem: min_w F(w) = 1/2 ||w||^2 + sum_i C_i loss(u_i) (problem.hpp) with the bias as the
+// last coordinate of w on the constant feature intercept_scaling, regularized (LIBLINEAR's
+// bias; regularize_intercept = false is refused: it would add an equality constraint).
+// With x_i extended by the bias feature, each loss is solved through its dual
+//   hinge / squared_hinge (y = +-1):           min 1/2 a'(Q + D)a - e'a,  0 <= a_i <= U_i,
+//     Q_ij = y_i y_j x_i.x_j, w = sum a_i y_i x_i;
+//   epsilon_insensitive / squared_eps_ins.:   min 1/2 b'(Q + D)b - y'b + eps ||b||_1,
+//     -U_i <= b_i <= U_i, Q_ij = x_i.x_j, w = sum b_i x_i;
+// with U_i = C_i, D = 0 for the non-squared losses and U_i = inf, D_ii = 1/(2 C_i) for the
+// squared ones. Samples with C_i = 0 keep a_i = 0 and are never visited.
+//
+// Method: Hsieh, Chang, Lin, Keerthi, Sundararajan, "A Dual Coordinate Descent Method for
+// Large-scale Linear SVM" (ICML 2008), the basic method and its shrinking variant, and Ho and Lin,
+// "Large-scale Linear Support Vector Regression" (JMLR 2012) for the regression duals: each
+// outer iteration visits the active coordinates in a random order (std::mt19937_64 seeded by
+// `seed`), takes the exact one-variable minimizer (a Newton step on a quadratic, projected
+// onto the box; for SVR the soft-thresholded step), and keeps w up to date. Coordinates at a
+// bound whose gradient pushes against it by more than last iteration's largest violation are
+// shrunk; at convergence on the active set every coordinate is reactivated and one full
+// iteration must pass the test again. Warm start: the dual cannot be recovered from w, so a
+// w0 is ignored and the solve starts from a = 0. A column-major view is copied once to
+// row-major (n * d values of its own type; out_of_memory if that fails). The solve is
+// sequential; n_threads serves only the final primal objective pass, and the result does not
+// depend on it.
+//
+// Stopping rule (LIBLINEAR's, absolute for classification as in scikit-learn's LinearSVC):
+// classification: max PG - min PG over the active set <= tol (projected gradients);
+// regression: sum_i |PG_i| <= tol * (the same sum in the first iteration) (relative);
+// or max_iter outer iterations (status max_iter).
+#pragma once
+
+#include "svmkit/loss.hpp"
+#include "svmkit/options.hpp"
+#include "svmkit/problem.hpp"
+#include "svmkit/result.hpp"
+
+namespace svmkit {
+
+// The option records (svmkit/options.hpp): type, name, default, valid range and doc.
+// The Python estimators pass tol = 1e-4 when the user gives none (scikit-learn's default).
+// clang-format off
+#define SVMKIT_DUAL_CD_OPTIONS(X)                                                                \
+  X(double, tol, 0.1, above(0.0), unbounded(),                                                   \
+    "stop when max PG - min PG <= tol (classification, absolute) or sum |PG| <= tol * its "      \
+    "first value (regression); LIBLINEAR's eps")                                                  \
+  X(long long, max_iter, 1000, at_least(0), unbounded(), "maximum number of outer iterations")    \
+  X(bool, shrinking, true, unbounded(), unbounded(),                                             \
+    "shrink coordinates stuck at a bound (reactivated before convergence is declared)")          \
+  X(long long, seed, 0, at_least(0), unbounded(),                                                \
+    "seed of the solver's own std::mt19937_64 (the order of the coordinates)")                   \
+  X(int, n_threads, 0, unbounded(), unbounded(),                                                 \
+    "threads of the final objective pass; <= 0 uses the default (svmkit/parallel.hpp)")         \
+  X(bool, record_history, true, unbounded(), unbounded(),                                        \
+    "keep one IterationRecord per outer iteration")                                              \
+  X(bool, check_input, true, unbounded(), unbounded(),                                           \
+    "validate the problem (including finiteness of X) first")
+// clang-format on
+
+struct DualCdOptions {
+  SVMKIT_DUAL_CD_OPTIONS(SVMKIT_OPTION_FIELD)
+};
+SVMKIT_DEFINE_OPTION_RECORDS(dual_cd, SVMKIT_DUAL_CD_OPTIONS)
+
+void validate_options(const DualCdOptions& options);
+
+// Solves the problem for loss hinge, squared_hinge, epsilon_insensitive or
+// squared_epsilon_insensitive. The solution is w followed by b (b multiplies
+// intercept_scaling); objective is the primal F at it. History records carry the stopping
+// measure as optimality, the active-set size, and NaN objectives. w0 is ignored (see above).
+SolveResult solve_dual_cd(const LinearProblem& problem, const LossSpec& loss,
+                          const DualCdOptions& options = {}, const Callbacks& callbacks = {},
+                          const double* w0 = nullptr);
+
+}  // namespace svmkit

@@ -1,0 +1,414 @@
+// Dual coordinate descent (see solvers/dual_cd.hpp for the problem, the method and the
+// stopping rule).
+//
+// Implementation notes. The one-variable subproblem of coordinate i is
+//   min_d 1/2 Qbar_ii d^2 + G_i d (+ eps |b_i + d| for SVR) over the box,
+// where Qbar_ii = ||x_i||^2 + intercept_scaling^2 + D_ii is computed once and G_i, the partial
+// derivative of the smooth part, costs one sparse dot product with w (w = sum a_i y_i x_i is
+// kept up to date by one axpy per changed coordinate). So one visit reads the row at most
+// twice and a full outer iteration is one pass (two where most coordinates move).
+#include "svmkit/solvers/dual_cd.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <new>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "svmkit/data.hpp"
+#include "svmkit/parallel.hpp"
+
+namespace svmkit {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+// Projected gradients (violations) at or below this are treated as zero: no update is made,
+// as in the paper (avoids axpys that change w by rounding noise only).
+constexpr double kNegligible = 1e-12;
+// Stored entries read between two interrupt polls inside an outer iteration (a few ms).
+constexpr Index kPollEntries = Index{1} << 22;
+
+// A uniform integer in [0, k) from one draw (multiply-shift; k < 2^32 in practice).
+inline Index uniform_below(std::mt19937_64& rng, Index k) {
+  const std::uint64_t r = rng();
+  if (k <= Index{0xffffffff})
+    return static_cast<Index>(((r >> 32) * static_cast<std::uint64_t>(k)) >> 32);
+  return static_cast<Index>(r % static_cast<std::uint64_t>(k));
+}
+
+// What both dual loops share: the data, w, the dual variables and the active set.
+template <class V>
+struct DualState {
+  const V& X;
+  const double* y;
+  Index n = 0;                // samples
+  Index d = 0;                // features (w[d] is the bias coefficient b)
+  double scale = 0.0;         // the bias feature's value (0 without an intercept)
+  std::vector<double> w;      // d + 1 entries
+  std::vector<double> a;      // dual variables (alpha, or beta for SVR)
+  std::vector<double> qd;     // Qbar_ii = ||x_i||^2 + scale^2 + D_ii
+  std::vector<double> upper;  // U_i (inf for the squared losses)
+  std::vector<double> diag;   // D_ii (0 for the non-squared losses)
+  std::vector<Index> index;   // the free coordinates; index[0, active) are active
+  Index n_free = 0;
+  Index active = 0;
+  Index poll_every = 1;  // coordinate visits between interrupt polls
+
+  DualState(const V& view, const LinearProblem& p, bool squared)
+      : X(view), y(p.y), n(view.rows), d(view.cols) {
+    scale = p.fit_intercept ? p.intercept_scaling : 0.0;
+    const auto nn = static_cast<std::size_t>(n);
+    w.assign(static_cast<std::size_t>(d) + 1, 0.0);
+    a.assign(nn, 0.0);
+    qd.assign(nn, 0.0);
+    upper.assign(nn, 0.0);
+    diag.assign(nn, 0.0);
+    index.reserve(nn);
+    for (Index i = 0; i < n; ++i) {
+      const double c = p.cost[i];
+      if (!(c > 0.0)) continue;  // a_i = 0 is the only feasible value
+      upper[i] = squared ? kInf : c;
+      diag[i] = squared ? 0.5 / c : 0.0;
+      qd[i] = row_sq_norm(X, i) + scale * scale + diag[i];
+      index.push_back(i);
+    }
+    n_free = active = static_cast<Index>(index.size());
+    const Index per_row = stored_entries(X) / std::max<Index>(1, n) + 1;
+    poll_every = std::max<Index>(256, kPollEntries / per_row);
+  }
+
+  // x_i.w + b * scale.
+  double margin(Index i) const { return row_dot(X, i, w.data()) + w[d] * scale; }
+  // w += delta * x_i (bias feature included).
+  void add_row(Index i, double delta) {
+    row_axpy(X, i, delta, w.data());
+    w[d] += delta * scale;
+  }
+  // A coordinate whose row is zero (Qbar_ii = 0: no intercept, non-squared loss) has a linear
+  // subproblem: set it to its optimum, which leaves w unchanged, and never visit it again.
+  template <class Optimum>
+  void fix_zero_rows(Optimum&& optimum) {
+    Index kept = 0;
+    for (Index k = 0; k < n_free; ++k) {
+      const Index i = index[k];
+      if (qd[i] > 0.0)
+        index[kept++] = i;
+      else
+        a[i] = optimum(i);
+    }
+    index.resize(static_cast<std::size_t>(kept));
+    n_free = active = kept;
+  }
+  // Fisher-Yates shuffle of the active coordinates.
+  void shuffle_active(std::mt19937_64& rng) {
+    for (Index k = active - 1; k > 0; --k) std::swap(index[k], index[uniform_below(rng, k + 1)]);
+  }
+};
+
+// Classification duals: min 1/2 a'Qbar a - e'a, 0 <= a_i <= U_i (Hsieh et al. 2008).
+struct SvcTask {
+  double max_pg = -kInf, min_pg = kInf;  // extremes of the projected gradient this iteration
+  double shrink_hi = kInf;               // shrink a_i = 0 when G_i > shrink_hi
+  double shrink_lo = -kInf;              // shrink a_i = U_i when G_i < shrink_lo
+
+  void begin() {
+    max_pg = -kInf;
+    min_pg = kInf;
+  }
+  // Visits coordinate i; returns true when it is to be shrunk.
+  template <class V>
+  bool visit(DualState<V>& s, Index i) {
+    const double yi = s.y[i];
+    double& ai = s.a[i];
+    const double g = yi * s.margin(i) - 1.0 + s.diag[i] * ai;
+    double pg = g;
+    if (ai == 0.0) {
+      if (g > shrink_hi) return true;
+      if (g > 0.0) pg = 0.0;
+    } else if (ai == s.upper[i]) {
+      if (g < shrink_lo) return true;
+      if (g < 0.0) pg = 0.0;
+    }
+    max_pg = std::max(max_pg, pg);
+    min_pg = std::min(min_pg, pg);
+    if (std::fabs(pg) > kNegligible) {
+      const double next = std::min(std::max(ai - g / s.qd[i], 0.0), s.upper[i]);
+      const double delta = (next - ai) * yi;
+      ai = next;
+      if (delta != 0.0) s.add_row(i, delta);
+    }
+    return false;
+  }
+  // The stopping measure of the iteration just done (0 when nothing was active).
+  double measure() const { return max_pg >= min_pg ? max_pg - min_pg : 0.0; }
+  bool satisfied(double tol) const { return measure() <= tol; }
+  void reset_thresholds() {
+    shrink_hi = kInf;
+    shrink_lo = -kInf;
+  }
+  // The paper's rule: next iteration's thresholds are this iteration's extremes, unless
+  // they have the wrong sign (then nothing is shrunk on that side).
+  void update_thresholds(bool shrinking) {
+    if (!shrinking) return;
+    shrink_hi = max_pg > 0.0 ? max_pg : kInf;
+    shrink_lo = min_pg < 0.0 ? min_pg : -kInf;
+  }
+};
+
+// Regression duals: min 1/2 b'Qbar b - y'b + eps ||b||_1, -U_i <= b_i <= U_i (Ho and Lin).
+struct SvrTask {
+  double epsilon = 0.0;
+  double max_viol = 0.0, sum_viol = 0.0;  // this iteration's violations
+  double first_sum = -1.0;                // sum of violations in the first iteration
+  double shrink_at = kInf;                // last iteration's largest violation
+
+  void begin() {
+    max_viol = 0.0;
+    sum_viol = 0.0;
+  }
+  template <class V>
+  bool visit(DualState<V>& s, Index i) {
+    double& bi = s.a[i];
+    const double ui = s.upper[i];
+    const double g = s.margin(i) - s.y[i] + s.diag[i] * bi;
+    const double gp = g + epsilon;  // derivative for b_i > 0
+    const double gn = g - epsilon;  // derivative for b_i < 0
+    double viol = 0.0;
+    if (bi == 0.0) {
+      if (gp < 0.0)
+        viol = -gp;
+      else if (gn > 0.0)
+        viol = gn;
+      else if (gp > shrink_at && gn < -shrink_at)
+        return true;  // firmly inside the kink
+    } else if (bi == ui) {
+      if (gp > 0.0)
+        viol = gp;
+      else if (gp < -shrink_at)
+        return true;
+    } else if (bi == -ui) {
+      if (gn < 0.0)
+        viol = -gn;
+      else if (gn > shrink_at)
+        return true;
+    } else {
+      viol = std::fabs(bi > 0.0 ? gp : gn);
+    }
+    max_viol = std::max(max_viol, viol);
+    sum_viol += viol;
+    if (viol > kNegligible) {
+      // Minimizer of 1/2 q (z - b)^2 + g (z - b) + eps |z|, then clipped to the box.
+      const double q = s.qd[i];
+      double z = 0.0;
+      if (gp < q * bi)
+        z = bi - gp / q;
+      else if (gn > q * bi)
+        z = bi - gn / q;
+      z = std::min(std::max(z, -ui), ui);
+      const double delta = z - bi;
+      bi = z;
+      if (delta != 0.0) s.add_row(i, delta);
+    }
+    return false;
+  }
+  double measure() const { return first_sum > 0.0 ? sum_viol / first_sum : 0.0; }
+  bool satisfied(double tol) {
+    if (first_sum < 0.0) first_sum = sum_viol;
+    return sum_viol <= tol * first_sum;
+  }
+  void reset_thresholds() { shrink_at = kInf; }
+  void update_thresholds(bool shrinking) {
+    if (shrinking) shrink_at = max_viol;
+  }
+};
+
+// The outer loop shared by both duals: shuffle, visit the active set, test, shrink.
+template <class V, class Task>
+SolveResult dual_loop(DualState<V>& s, Task& task, const DualCdOptions& opt, const Callbacks& cb,
+                      Clock::time_point start) {
+  SolveResult res;
+  res.status = SolverStatus::max_iter;
+  std::mt19937_64 rng(static_cast<std::uint64_t>(opt.seed));
+  double passes = 1.0;  // the pass that computed Qbar_ii
+  Index since_poll = 0;
+  long long iter = 0;
+  while (iter < opt.max_iter) {
+    if (cb.poll()) {
+      res.status = SolverStatus::interrupted;
+      break;
+    }
+    s.shuffle_active(rng);
+    task.begin();
+    const Index visited = s.active;
+    bool stopped = false;
+    for (Index k = 0; k < s.active; ++k) {
+      if (task.visit(s, s.index[k])) {
+        --s.active;
+        std::swap(s.index[k], s.index[s.active]);
+        --k;  // the coordinate swapped in is visited next
+      }
+      if (++since_poll >= s.poll_every) {
+        since_poll = 0;
+        if (cb.poll()) {
+          stopped = true;
+          break;
+        }
+      }
+    }
+    ++iter;
+    res.inner_iterations += visited;
+    passes += s.n > 0 ? static_cast<double>(visited) / static_cast<double>(s.n) : 0.0;
+    if (stopped) {
+      res.status = SolverStatus::interrupted;
+      break;
+    }
+    const bool satisfied = task.satisfied(opt.tol);
+    res.optimality = task.measure();
+    if (opt.record_history || cb.on_iteration) {
+      IterationRecord rec;
+      rec.iteration = iter;
+      rec.optimality = res.optimality;
+      rec.inner_iterations = visited;
+      rec.active_size = s.active;
+      rec.passes = std::llround(passes);
+      rec.time = std::chrono::duration<double>(Clock::now() - start).count();
+      if (opt.record_history) res.history.push_back(rec);
+      if (cb.on_iteration && !cb.on_iteration(rec)) {
+        res.status = SolverStatus::interrupted;
+        break;
+      }
+    }
+    if (satisfied) {
+      if (s.active == s.n_free) {
+        res.status = SolverStatus::converged;
+        break;
+      }
+      // Converged on the active set: reactivate everything and check again.
+      s.active = s.n_free;
+      task.reset_thresholds();
+    } else {
+      task.update_thresholds(opt.shrinking);
+    }
+  }
+  res.iterations = iter;
+  res.passes = std::llround(passes);
+  return res;
+}
+
+// F(w) in one pass: per-row terms in parallel, summed in row order (so the value does not
+// depend on the thread count).
+template <class V>
+double primal_objective(const DualState<V>& s, const LinearProblem& p, const LossSpec& spec,
+                        int n_threads) {
+  std::vector<double> terms(static_cast<std::size_t>(s.n));
+  const bool classification = !is_regression(spec.kind);
+  // Threads only where the pass is long enough to pay for a fork/join (data.hpp).
+  const int chunks = pass_chunks(s.X, resolve_threads(n_threads));
+  visit_loss(spec, [&](const auto& loss) {
+    parallel_chunks(s.n, chunks, [&](int, Index begin, Index end) {
+      for (Index i = begin; i < end; ++i) {
+        const double z = s.margin(i);
+        const double u = classification ? p.y[i] * z : z - p.y[i];
+        terms[i] = p.cost[i] > 0.0 ? p.cost[i] * loss.value(u) : 0.0;
+      }
+    });
+  });
+  double f = 0.0;
+  for (Index j = 0; j <= s.d; ++j) f += s.w[j] * s.w[j];
+  f *= 0.5;
+  for (Index i = 0; i < s.n; ++i) f += terms[i];
+  return f;
+}
+
+template <class V>
+SolveResult solve_view(const V& X, const LinearProblem& p, const LossSpec& spec,
+                       const DualCdOptions& opt, const Callbacks& cb, Clock::time_point start) {
+  const bool squared =
+      spec.kind == LossKind::squared_hinge || spec.kind == LossKind::squared_epsilon_insensitive;
+  DualState<V> s(X, p, squared);
+  SolveResult res;
+  if (is_regression(spec.kind)) {
+    const double eps = spec.epsilon;
+    s.fix_zero_rows([&](Index i) {
+      // min -y_i b + eps |b| over [-U_i, U_i].
+      if (p.y[i] > eps) return s.upper[i];
+      if (p.y[i] < -eps) return -s.upper[i];
+      return 0.0;
+    });
+    SvrTask task;
+    task.epsilon = eps;
+    res = dual_loop(s, task, opt, cb, start);
+  } else {
+    s.fix_zero_rows([&](Index i) { return s.upper[i]; });  // min -a over [0, U_i]
+    SvcTask task;
+    res = dual_loop(s, task, opt, cb, start);
+  }
+  res.objective = primal_objective(s, p, spec, opt.n_threads);
+  res.passes += 1;
+  if (!std::isfinite(res.objective)) res.status = SolverStatus::numerical_error;
+  res.solution.assign(s.w.begin(), s.w.begin() + s.d + (p.fit_intercept ? 1 : 0));
+  return res;
+}
+
+// Column-major rows are strided; the coordinate loop reads whole rows, so copy once.
+template <class T>
+std::vector<T> row_major_copy(const DenseColMajorView<T>& X) {
+  std::vector<T> out(static_cast<std::size_t>(X.rows * X.cols));
+  for (Index j = 0; j < X.cols; ++j)
+    for (Index i = 0; i < X.rows; ++i) out[i * X.cols + j] = X.data[j * X.ld + i];
+  return out;
+}
+
+}  // namespace
+
+void validate_options(const DualCdOptions& o) {
+  SVMKIT_CHECK_OPTION_RANGES(SVMKIT_DUAL_CD_OPTIONS, "dual_cd", o);
+}
+
+SolveResult solve_dual_cd(const LinearProblem& problem, const LossSpec& loss,
+                          const DualCdOptions& options, const Callbacks& callbacks,
+                          const double* w0) {
+  (void)w0;  // no dual warm start from w alone (see the header)
+  const auto start = Clock::now();
+  validate_options(options);
+  validate_problem(problem, loss, options.check_input);
+  if (loss.kind != LossKind::hinge && loss.kind != LossKind::squared_hinge &&
+      loss.kind != LossKind::epsilon_insensitive &&
+      loss.kind != LossKind::squared_epsilon_insensitive)
+    throw_invalid(std::string("dual_cd handles the losses hinge, squared_hinge, "
+                              "epsilon_insensitive and squared_epsilon_insensitive, not '") +
+                  to_string(loss.kind) + "'");
+  if (problem.fit_intercept && !problem.regularize_intercept)
+    throw_invalid(
+        "dual_cd regularizes the intercept (LIBLINEAR's bias); use regularize_intercept=True, "
+        "or another solver (tron, smsvm, sgd) for an unregularized intercept");
+  SolveResult res;
+  try {
+    res = std::visit(
+        [&](const auto& X) {
+          using View = std::decay_t<decltype(X)>;
+          if constexpr (is_col_major<View>::value) {
+            using T = typename View::value_type;
+            const std::vector<T> copy = row_major_copy(X);
+            const DenseRowMajorView<T> rows{copy.data(), X.rows, X.cols, X.cols};
+            return solve_view(rows, problem, loss, options, callbacks, start);
+          } else {
+            return solve_view(X, problem, loss, options, callbacks, start);
+          }
+        },
+        problem.X);
+  } catch (const std::bad_alloc&) {
+    res = SolveResult{};
+    res.status = SolverStatus::out_of_memory;
+  }
+  res.time = std::chrono::duration<double>(Clock::now() - start).count();
+  return res;
+}
+
+}  // namespace svmkit

@@ -1,0 +1,479 @@
+"""Dual coordinate descent (solver "dual_cd") against independent references.
+
+References: liblinear-official (-s 3, 1, 13, 12 with -B 1, the same dual solvers run to a
+tight eps), clarabel solving the primal QP with slack variables (hinge and epsilon-insensitive,
+non-uniform costs with zero entries), and scikit-learn's LinearSVC / LinearSVR at their
+defaults. Objectives are evaluated in numpy from the returned w and b, never taken from an
+earlier svmkit run.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+import warnings
+
+import clarabel
+import numpy as np
+import pytest
+import scipy.sparse as sp
+import svmkit
+from liblinear import liblinearutil
+from sklearn.datasets import load_breast_cancer, load_diabetes, load_iris
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.preprocessing import StandardScaler
+from sklearn.svm import LinearSVC as SkLinearSVC
+from sklearn.svm import LinearSVR as SkLinearSVR
+from svmkit import _core
+from svmkit.datasets import make_sparse_text_like
+
+TIGHT = {"tol": 1e-10, "max_iter": 200000}
+LIBLINEAR_SOLVER = {
+    "hinge": 3,
+    "squared_hinge": 1,
+    "epsilon_insensitive": 13,
+    "squared_epsilon_insensitive": 12,
+}
+
+
+def primal_objective(X, y, cost, w, b, loss, epsilon=0.0, scaling=1.0) -> float:
+    """1/2 (||w||^2 + b^2) + sum_i cost_i loss(u_i), with z = X w + b * scaling."""
+    z = np.asarray(X @ w).ravel() + b * scaling
+    if loss in ("hinge", "squared_hinge"):
+        t = np.maximum(0.0, 1.0 - y * z)
+    else:
+        t = np.maximum(0.0, np.abs(z - y) - epsilon)
+    if loss.startswith("squared"):
+        t = t * t
+    return 0.5 * (w @ w + b * b) + float(np.sum(cost * t))
+
+
+def breast_cancer():
+    X, y = load_breast_cancer(return_X_y=True)
+    return StandardScaler().fit_transform(X), np.where(y == 1, 1.0, -1.0)
+
+
+def text_like(n=400, m=1500):
+    X, y = make_sparse_text_like(n, m, density=0.02, random_state=3)
+    return X, y
+
+
+def diabetes():
+    X, y = load_diabetes(return_X_y=True)
+    return StandardScaler().fit_transform(X), (y - y.mean()) / y.std()
+
+
+def sparse_regression():
+    X, _ = make_sparse_text_like(400, 1500, density=0.02, random_state=4)
+    rng = np.random.default_rng(4)
+    y = X @ rng.standard_normal(1500) + 0.1 * rng.standard_normal(400)
+    return X, y
+
+
+def core_fit(X, y, cost, loss, epsilon=0.0, fit_intercept=True, scaling=1.0, **options):
+    Xc = X
+    if sp.issparse(X):
+        X = sp.csr_matrix(X)
+        Xc = (X.data, X.indices, X.indptr, X.shape[0], X.shape[1])
+    return _core.fit_dual_cd(
+        Xc,
+        np.ascontiguousarray(y, dtype=np.float64),
+        np.ascontiguousarray(cost, dtype=np.float64),
+        loss,
+        0.1,
+        epsilon,
+        fit_intercept,
+        scaling,
+        True,
+        None,
+        options,
+        None,
+    )
+
+
+def split(res, fit_intercept=True):
+    sol = np.asarray(res["solution"])
+    return (sol[:-1], sol[-1]) if fit_intercept else (sol, 0.0)
+
+
+def liblinear_wb(X, y, loss, C, epsilon=0.0):
+    """w, b from liblinear-official at eps 1e-8 (its bias -B 1 is regularized, as ours)."""
+    opts = f"-s {LIBLINEAR_SOLVER[loss]} -c {C} -B 1 -e 1e-8 -q"
+    if "epsilon" in loss:
+        opts += f" -p {epsilon}"
+    model = liblinearutil.train(y, sp.csr_matrix(X) if sp.issparse(X) else X, opts)
+    w, b = model.get_decfun()
+    w = np.asarray(w)
+    if not model.is_regression_model() and model.get_labels()[0] != 1:
+        w, b = -w, -b
+    return w, float(b)
+
+
+# ---------------------------------------------------------------------------------------------
+# (a) objective against liblinear-official at a tight tolerance. LIBLINEAR stops its dual
+# solvers after 1000 outer iterations whatever eps says, so C is chosen per set where it
+# converges well within them (harder cases are covered by the exact QP below).
+
+
+CLASSIFICATION_CASES = [
+    ("hinge", "breast_cancer", 0.03),
+    ("hinge", "text_like", 1.0),
+    ("squared_hinge", "breast_cancer", 1.0),
+    ("squared_hinge", "text_like", 1.0),
+]
+REGRESSION_CASES = [
+    ("epsilon_insensitive", "diabetes", 0.01),
+    ("epsilon_insensitive", "sparse_regression", 0.1),
+    ("squared_epsilon_insensitive", "diabetes", 1.0),
+    ("squared_epsilon_insensitive", "sparse_regression", 1.0),
+]
+DATA = {
+    "breast_cancer": breast_cancer,
+    "text_like": text_like,
+    "diabetes": diabetes,
+    "sparse_regression": sparse_regression,
+}
+
+
+@pytest.mark.parametrize("loss,data,C", CLASSIFICATION_CASES + REGRESSION_CASES)
+def test_objective_matches_liblinear(loss: str, data: str, C: float) -> None:
+    X, y = DATA[data]()
+    eps = 0.1 if "epsilon" in loss else 0.0
+    cost = np.full(len(y), C)
+    res = core_fit(X, y, cost, loss, eps, **TIGHT)
+    assert res["status"] == "converged"
+    w, b = split(res)
+    f = primal_objective(X, y, cost, w, b, loss, eps)
+    w_ref, b_ref = liblinear_wb(X, y, loss, C, eps)
+    f_ref = primal_objective(X, y, cost, w_ref, b_ref, loss, eps)
+    assert abs(f - f_ref) <= 1e-6 * abs(f_ref)
+    assert res["objective"] == pytest.approx(f, rel=1e-12)
+
+
+@pytest.mark.parametrize("loss", ["hinge", "squared_hinge"])
+def test_estimator_matches_liblinear_multiclass(loss: str) -> None:
+    X, y = load_iris(return_X_y=True)
+    X = StandardScaler().fit_transform(X)
+    C = 0.1
+    est = svmkit.LinearSVC(loss=loss, C=C, solver="dual_cd", **TIGHT).fit(X, y)
+    assert est.solver_ == "dual_cd" and est.coef_.shape == (3, 4)
+    for k, label in enumerate(est.classes_):
+        yk = np.where(y == label, 1.0, -1.0)
+        cost = np.full(len(y), C)
+        f = primal_objective(X, yk, cost, est.coef_[k], est.intercept_[k], loss)
+        w_ref, b_ref = liblinear_wb(X, yk, loss, C)
+        f_ref = primal_objective(X, yk, cost, w_ref, b_ref, loss)
+        assert abs(f - f_ref) <= 1e-6 * abs(f_ref)
+
+
+# ---------------------------------------------------------------------------------------------
+# (b) against the exact primal QP (clarabel): non-uniform costs with zeros
+
+
+def qp_objective(X, y, cost, loss, epsilon=0.0, fit_intercept=True, scaling=1.0) -> float:
+    """min 1/2 (||w||^2 + b^2) + sum c_i xi_i (xi_i^2 for the squared losses) over
+    (w, b, xi >= 0) with the loss's slack rows."""
+    n, m = X.shape
+    nb = 1 if fit_intercept else 0
+    squared = loss.startswith("squared")
+    P = sp.diags(np.r_[np.ones(m + nb), 2.0 * cost if squared else np.zeros(n)]).tocsc()
+    q = np.r_[np.zeros(m + nb), np.zeros(n) if squared else cost]
+    Z = np.hstack([X, np.full((n, nb), scaling)])  # rows give z_i = x_i.w + b * scaling
+    eye, zero = np.eye(n), np.zeros((n, m + nb))
+    if "hinge" in loss:  # -y_i z_i - xi_i <= -1
+        A = np.vstack([np.hstack([-y[:, None] * Z, -eye]), np.hstack([zero, -eye])])
+        rhs = np.r_[-np.ones(n), np.zeros(n)]
+    else:  # z_i - xi_i <= y_i + eps, -z_i - xi_i <= -y_i + eps
+        A = np.vstack([np.hstack([Z, -eye]), np.hstack([-Z, -eye]), np.hstack([zero, -eye])])
+        rhs = np.r_[y + epsilon, -y + epsilon, np.zeros(n)]
+    st = clarabel.DefaultSettings()
+    st.verbose = False
+    st.tol_gap_abs = st.tol_gap_rel = st.tol_feas = 1e-11
+    sol = clarabel.DefaultSolver(
+        P, q, sp.csc_matrix(A), rhs, [clarabel.NonnegativeConeT(A.shape[0])], st
+    ).solve()
+    assert str(sol.status) in ("Solved", "AlmostSolved"), sol.status
+    return float(sol.obj_val)
+
+
+def small_problem(task: str, n: int, seed: int):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, 6))
+    if task == "classification":
+        y = np.where(X @ rng.standard_normal(6) + 0.8 * rng.standard_normal(n) > 0, 1.0, -1.0)
+    else:
+        y = X @ rng.standard_normal(6) + 0.5 * rng.standard_normal(n)
+    cost = rng.uniform(0.05, 3.0, n)
+    cost[rng.choice(n, size=n // 8, replace=False)] = 0.0
+    return X, y, cost
+
+
+@pytest.mark.parametrize("n,seed", [(40, 0), (80, 1)])
+@pytest.mark.parametrize("loss", list(LIBLINEAR_SOLVER))
+def test_matches_exact_qp_with_zero_costs(loss: str, n: int, seed: int) -> None:
+    task = "classification" if "hinge" in loss else "regression"
+    X, y, cost = small_problem(task, n, seed)
+    eps = 0.2 if task == "regression" else 0.0
+    res = core_fit(X, y, cost, loss, eps, scaling=1.5, **TIGHT)
+    assert res["status"] == "converged"
+    w, b = split(res)
+    f = primal_objective(X, y, cost, w, b, loss, eps, scaling=1.5)
+    f_ref = qp_objective(X, y, cost, loss, eps, scaling=1.5)
+    assert abs(f - f_ref) <= 1e-7 * abs(f_ref)
+
+
+@pytest.mark.parametrize("loss", ["hinge", "epsilon_insensitive"])
+def test_zero_rows_without_intercept(loss: str) -> None:
+    """Rows of zeros (Q_ii = 0 without a bias) are set to their closed-form optimum."""
+    task = "classification" if loss == "hinge" else "regression"
+    X, y, cost = small_problem(task, 50, 7)
+    X[[3, 10, 20]] = 0.0
+    eps = 0.2 if task == "regression" else 0.0
+    res = core_fit(X, y, cost, loss, eps, fit_intercept=False, **TIGHT)
+    assert res["status"] == "converged"
+    w, _ = split(res, fit_intercept=False)
+    f = primal_objective(X, y, cost, w, 0.0, loss, eps)
+    f_ref = qp_objective(X, y, cost, loss, eps, fit_intercept=False)
+    assert abs(f - f_ref) <= 1e-7 * abs(f_ref)
+
+
+# ---------------------------------------------------------------------------------------------
+# (c) the estimators at their defaults against scikit-learn's at theirs
+
+
+@pytest.mark.parametrize("loss", ["hinge", "squared_hinge"])
+@pytest.mark.parametrize("data", ["breast_cancer", "text_like"])
+def test_linear_svc_defaults_match_sklearn(loss: str, data: str) -> None:
+    X, y = DATA[data]()
+    with warnings.catch_warnings():
+        # At C = 1 the hinge loss on breast_cancer needs over 1000 iterations at tol 1e-4,
+        # for LIBLINEAR (scikit-learn warns) as for svmkit.
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        ours = svmkit.LinearSVC(loss=loss, solver="dual_cd", random_state=0).fit(X, y)
+        ref = SkLinearSVC(loss=loss, dual=True, random_state=0).fit(X, y)
+    cost = np.ones(len(y))
+    f = primal_objective(X, y, cost, ours.coef_[0], ours.intercept_[0], loss)
+    f_ref = primal_objective(X, y, cost, ref.coef_[0], ref.intercept_[0], loss)
+    assert abs(f - f_ref) <= 1e-3 * abs(f_ref)
+    assert abs(ours.score(X, y) - ref.score(X, y)) <= 0.01
+
+
+@pytest.mark.parametrize("loss", ["epsilon_insensitive", "squared_epsilon_insensitive"])
+@pytest.mark.parametrize("data", ["diabetes", "sparse_regression"])
+def test_linear_svr_defaults_match_sklearn(loss: str, data: str) -> None:
+    X, y = DATA[data]()
+    C, eps = 0.1, 0.1
+    ours = svmkit.LinearSVR(loss=loss, C=C, epsilon=eps, solver="dual_cd").fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        ref = SkLinearSVR(loss=loss, C=C, epsilon=eps, dual=True, random_state=0).fit(X, y)
+    cost = np.full(len(y), C)
+    f = primal_objective(X, y, cost, ours.coef_, ours.intercept_[0], loss, eps)
+    f_ref = primal_objective(X, y, cost, ref.coef_, ref.intercept_[0], loss, eps)
+    assert abs(f - f_ref) <= 1e-3 * abs(f_ref)
+    assert abs(ours.score(X, y) - ref.score(X, y)) <= 0.01
+
+
+def test_weights_and_layouts_match_sklearn() -> None:
+    """sample_weight and class_weight enter the costs; every data layout gives one optimum."""
+    X, y = breast_cancer()
+    rng = np.random.default_rng(0)
+    sw = rng.uniform(0.0, 2.0, len(y))
+    cw = {-1.0: 0.5, 1.0: 2.0}
+    C = 0.1
+    ref = SkLinearSVC(loss="hinge", C=C, class_weight=cw, tol=1e-10, max_iter=1_000_000)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        ref.fit(X, y, sample_weight=sw)
+    cost = C * sw * np.where(y > 0, 2.0, 0.5)
+    f_ref = primal_objective(X, y, cost, ref.coef_[0], ref.intercept_[0], "hinge")
+    layouts = {
+        "dense64": X,
+        "dense32": X.astype(np.float32),
+        "fortran": np.asfortranarray(X),
+        "csr64": sp.csr_matrix(X),
+        "csr32": sp.csr_matrix(X.astype(np.float32)),
+    }
+    for name, Xl in layouts.items():
+        est = svmkit.LinearSVC(loss="hinge", C=C, class_weight=cw, solver="dual_cd", **TIGHT)
+        est.fit(Xl, y, sample_weight=sw)
+        Xe = np.asarray(Xl.todense() if sp.issparse(Xl) else Xl, dtype=np.float64)
+        f = primal_objective(Xe, y, cost, est.coef_[0], est.intercept_[0], "hinge")
+        tol = 1e-6 if "32" not in name else 1e-5  # float32 data: a slightly different problem
+        assert abs(f - f_ref) <= tol * abs(f_ref), name
+        assert np.mean(est.predict(Xl) == ref.predict(X)) >= 0.99, name
+
+
+# ---------------------------------------------------------------------------------------------
+# (d) determinism: threads, seeds
+
+
+def test_identical_for_one_and_two_threads() -> None:
+    X, y = make_sparse_text_like(6000, 5000, density=0.015, random_state=5)
+    assert X.nnz >= 2**18  # two chunks for the final objective pass (data.hpp's pass_chunks)
+    fits = [
+        svmkit.LinearSVC(loss="hinge", solver="dual_cd", random_state=5, n_jobs=k).fit(X, y)
+        for k in (1, 2)
+    ]
+    assert fits[0].result_[0]["status"] == "converged"
+    assert np.array_equal(fits[0].coef_, fits[1].coef_)
+    assert np.array_equal(fits[0].intercept_, fits[1].intercept_)
+    assert fits[0].result_[0]["objective"] == fits[1].result_[0]["objective"]
+
+
+def test_same_seed_same_solution_and_different_seeds_converge() -> None:
+    X, y = diabetes()
+    kw = dict(loss="epsilon_insensitive", C=0.1, epsilon=0.1, solver="dual_cd", tol=1e-8)
+    a = svmkit.LinearSVR(random_state=1, **kw).fit(X, y)
+    b = svmkit.LinearSVR(random_state=1, **kw).fit(X, y)
+    c = svmkit.LinearSVR(random_state=2, **kw).fit(X, y)
+    assert np.array_equal(a.coef_, b.coef_) and a.intercept_[0] == b.intercept_[0]
+    assert not np.array_equal(a.coef_, c.coef_)  # a different visiting order
+    for est in (a, c):
+        assert est.result_[0]["status"] == "converged"
+    assert a.result_[0]["objective"] == pytest.approx(c.result_[0]["objective"], rel=1e-6)
+
+
+# ---------------------------------------------------------------------------------------------
+# (e) option and problem errors
+
+
+@pytest.mark.parametrize(
+    "options,message",
+    [
+        ({"tol": 0.0}, "dual_cd option 'tol' must be > 0"),
+        ({"tol": -1.0}, "dual_cd option 'tol' must be > 0"),
+        ({"max_iter": -1}, "dual_cd option 'max_iter' must be >= 0"),
+        ({"seed": -3}, "dual_cd option 'seed' must be >= 0"),
+        ({"shrink": True}, "unknown dual_cd option 'shrink'"),
+    ],
+)
+def test_option_errors(options: dict, message: str) -> None:
+    X, y = breast_cancer()
+    with pytest.raises(ValueError, match=message):
+        core_fit(X, y, np.ones(len(y)), "hinge", **options)
+    with pytest.raises(ValueError, match=message):
+        svmkit.LinearSVC(loss="hinge", solver="dual_cd", solver_options=options).fit(X, y)
+
+
+def test_unregularized_intercept_is_refused() -> None:
+    X, y = breast_cancer()
+    msg = r"dual_cd regularizes the intercept \(LIBLINEAR's bias\); use regularize_intercept=True"
+    with pytest.raises(ValueError, match=msg):
+        svmkit.LinearSVC(loss="hinge", solver="dual_cd", regularize_intercept=False).fit(X, y)
+    # Without an intercept there is nothing to regularize: accepted.
+    svmkit.LinearSVC(
+        loss="hinge", solver="dual_cd", fit_intercept=False, regularize_intercept=False
+    ).fit(X, y)
+
+
+def test_other_losses_are_refused() -> None:
+    X, y = breast_cancer()
+    with pytest.raises(ValueError, match="dual_cd handles the losses hinge, squared_hinge"):
+        core_fit(X, y, np.ones(len(y)), "logistic")
+    with pytest.raises(ValueError, match="solver 'dual_cd' does not handle loss='logistic'"):
+        svmkit.LinearSVC(loss="logistic", solver="dual_cd").fit(X, y)
+
+
+# ---------------------------------------------------------------------------------------------
+# (f) max_iter, (g) interruption, and the result's counters
+
+
+def test_max_iter_warns() -> None:
+    X, y = breast_cancer()
+    est = svmkit.LinearSVC(loss="hinge", C=10.0, solver="dual_cd", tol=1e-10, max_iter=3)
+    with pytest.warns(ConvergenceWarning, match=r"LinearSVC \(dual_cd\) did not converge in 3"):
+        est.fit(X, y)
+    assert est.result_[0]["status"] == "max_iter" and est.n_iter_ == 3
+
+
+def test_callback_false_interrupts() -> None:
+    X, y = breast_cancer()
+    seen = []
+
+    def stop_after_two(rec: dict) -> bool:
+        seen.append(rec)
+        return len(seen) < 2
+
+    est = svmkit.LinearSVC(loss="hinge", solver="dual_cd", tol=1e-10, callback=stop_after_two)
+    with pytest.warns(ConvergenceWarning, match="stopped by the callback"):
+        est.fit(X, y)
+    res = est.result_[0]
+    assert res["status"] == "interrupted" and res["iterations"] == 2
+    assert np.isfinite(res["objective"]) and len(seen) == 2
+
+
+def test_ctrl_c_stops_the_solve() -> None:
+    """SIGINT while the solver runs (GIL released) is noticed by its poll and re-raised."""
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((20000, 50))
+    y = X @ rng.standard_normal(50) + rng.standard_normal(20000)
+    cost = np.ones(len(y))
+    timer = threading.Timer(
+        0.05, signal.pthread_kill, (threading.main_thread().ident, signal.SIGINT)
+    )
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            # Uninterrupted this runs 1000 full iterations (seconds); no callback, so only
+            # the solver's own poll can notice the signal.
+            core_fit(X, y, cost, "epsilon_insensitive", tol=1e-300, max_iter=1000, shrinking=False)
+    finally:
+        timer.cancel()
+
+
+def test_int64_indices_and_float32_csr() -> None:
+    X, y = text_like()
+    cost = np.full(len(y), 0.5)
+    ref = core_fit(X, y, cost, "squared_hinge", **TIGHT)
+    for dtype, itype in [(np.float64, np.int64), (np.float32, np.int64), (np.float32, np.int32)]:
+        Xc = (X.data.astype(dtype), X.indices.astype(itype), X.indptr.astype(itype), *X.shape)
+        res = _core.fit_dual_cd(
+            Xc, y, cost, "squared_hinge", 0.1, 0.0, True, 1.0, True, None, TIGHT, None
+        )
+        Xd = sp.csr_matrix((Xc[0].astype(np.float64), X.indices, X.indptr), shape=X.shape)
+        w, b = split(res)
+        f = primal_objective(Xd, y, cost, w, b, "squared_hinge")
+        assert f == pytest.approx(ref["objective"], rel=1e-6 if dtype == np.float32 else 1e-9)
+
+
+def test_history_and_counters() -> None:
+    X, y = text_like()
+    res = core_fit(X, y, np.ones(len(y)), "hinge", tol=1e-6)
+    hist = res["history"]  # one array per IterationRecord field
+    n_it = res["iterations"]
+    assert res["status"] == "converged" and len(hist["iteration"]) == n_it
+    assert np.array_equal(hist["iteration"], np.arange(1, n_it + 1))
+    assert hist["optimality"][-1] <= 1e-6 and res["optimality"] == hist["optimality"][-1]
+    assert hist["active_size"][-1] == len(y)  # the last iteration runs over every coordinate
+    assert hist["active_size"].min() < len(y)  # shrinking happened
+    assert res["inner_iterations"] == hist["inner_iterations"].sum()
+    # Passes: one for Q_ii, active/n per iteration, one for the objective.
+    expected = 2 + hist["inner_iterations"].sum() / len(y)
+    assert abs(res["passes"] - expected) <= 1
+    assert np.all(np.isnan(hist["objective"]))
+
+
+def test_shrinking_off_gives_the_same_optimum() -> None:
+    X, y = breast_cancer()
+    cost = np.full(len(y), 0.1)
+    on = core_fit(X, y, cost, "hinge", **TIGHT)
+    off = core_fit(X, y, cost, "hinge", shrinking=False, **TIGHT)
+    assert np.all(off["history"]["active_size"] == len(y))
+    assert off["objective"] == pytest.approx(on["objective"], rel=1e-9)
+
+
+def test_warm_start_is_ignored_with_a_warning() -> None:
+    X, y = breast_cancer()
+    est = svmkit.LinearSVC(loss="hinge", C=0.1, solver="dual_cd", warm_start=True).fit(X, y)
+    coef = est.coef_.copy()
+    with pytest.warns(UserWarning, match="dual_cd starts from the dual point alpha = 0"):
+        est.fit(X, y)
+    assert np.array_equal(est.coef_, coef)
+
+
+def test_defaults_and_records() -> None:
+    d = svmkit.solver_defaults("dual_cd")
+    assert d["tol"] == 0.1 and d["max_iter"] == 1000 and d["shrinking"] is True
+    names = [r["name"] for r in _core.dual_cd_option_records()]
+    assert names == list(d)
