@@ -21,6 +21,24 @@ ESTIMATORS = [
 ]
 
 
-@parametrize_with_checks(ESTIMATORS)
+_DEFAULT_TOL_REASON = (
+    "at the default tol the check's tiny data (more features than samples after repetition) "
+    "go to dual_cd, whose tol=1e-4 is LIBLINEAR's absolute projected-gradient bound, too loose "
+    "for the check's rtol of 1e-7 (scikit-learn's own LinearSVC/LinearSVR mark these checks as "
+    "expected failures for the same reason); the dual_cd instances at tol=1e-11 below pass "
+    "them, which shows sample weights equal repetition"
+)
+
+
+def _expected_failures(est):
+    if est.tol is None and getattr(est, "loss", "") in ("squared_hinge", "epsilon_insensitive"):
+        return {
+            "check_sample_weight_equivalence_on_dense_data": _DEFAULT_TOL_REASON,
+            "check_sample_weight_equivalence_on_sparse_data": _DEFAULT_TOL_REASON,
+        }
+    return {}
+
+
+@parametrize_with_checks(ESTIMATORS, expected_failed_checks=_expected_failures)
 def test_sklearn_compatible(estimator, check) -> None:
     check(estimator)

@@ -354,7 +354,7 @@ def test_shared_datasets(shared_datasets):
         C=C, epsilon=0.1, loss="squared_epsilon_insensitive", dual=False, tol=1e-12, max_iter=100000
     ).fit(X, y)
     f_star = primal_objective(X, y, *fitted_wb(ref), C, "squared_epsilon_insensitive", eps=0.1)
-    m = LinearSVR(C=C, epsilon=0.1, solver="sgd").fit(X, y)
+    m = LinearSVR(C=C, epsilon=0.1, loss="squared_epsilon_insensitive", solver="sgd").fit(X, y)
     f = primal_objective(X, y, *fitted_wb(m), C, "squared_epsilon_insensitive", eps=0.1)
     assert abs(f - f_star) / f_star < 1e-3
 

@@ -76,7 +76,7 @@ def test_squared_epsilon_insensitive_matches_liblinear() -> None:
     X = StandardScaler().fit_transform(X)
     y = (y - y.mean()) / y.std()
     C, eps = 0.5, 0.1
-    ours = svmkit.LinearSVR(C=C, epsilon=eps, **TIGHT).fit(X, y)
+    ours = svmkit.LinearSVR(C=C, epsilon=eps, loss="squared_epsilon_insensitive", **TIGHT).fit(X, y)
     ref = SkLinearSVR(
         loss="squared_epsilon_insensitive", C=C, epsilon=eps, dual=False, tol=1e-12, max_iter=100000
     ).fit(X, y)
@@ -206,7 +206,7 @@ def test_squared_hinge_matches_liblinear_on_shared_datasets(shared_datasets, nam
 def test_svr_matches_liblinear_on_shared_datasets(shared_datasets, name):
     X, y = read_shared(shared_datasets, name)
     C, eps = 1.0, 0.5
-    ours = svmkit.LinearSVR(C=C, epsilon=eps, **TIGHT).fit(X, y)
+    ours = svmkit.LinearSVR(C=C, epsilon=eps, loss="squared_epsilon_insensitive", **TIGHT).fit(X, y)
     ref = SkLinearSVR(
         loss="squared_epsilon_insensitive", C=C, epsilon=eps, dual=False, tol=1e-12, max_iter=100000
     ).fit(X, y)

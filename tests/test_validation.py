@@ -74,7 +74,11 @@ def test_bad_data_linear_svc(Xb, yb, exc, match) -> None:
             "unknown tron option 'no_such_option'",
         ),
         ({"solver_options": {"cg_tol": "x"}}, ValueError, "option 'cg_tol' has the wrong type"),
-        ({"solver_options": {"cg_tol": 2.0}}, ValueError, r"cg_tol must be in \(0, 1\)"),
+        (
+            {"solver_options": {"cg_tol": 2.0}},
+            ValueError,
+            r"option 'cg_tol' must be > 0 and < 1, got 2",
+        ),
         ({"solver_options": [1]}, TypeError, "solver_options must be a dict"),
         ({"callback": 3}, TypeError, "callback must be callable"),
         ({"random_state": "seed"}, TypeError, "random_state must be"),
@@ -167,7 +171,12 @@ def core_fit(Xc, yc, cost, **kw):
         ({"loss": "what"}, "unknown loss 'what'"),
         ({"intercept_scaling": -1.0}, "intercept_scaling must be a positive"),
         ({"w0": np.zeros(2)}, "initial solution has length 2, expected 4"),
-        ({"options": {"max_iter": -1}}, "max_iter must be >= 0"),
+        ({"options": {"max_iter": -1}}, "option 'max_iter' must be >= 0, got -1"),
+        # a = 1 made M = diag(H) (zero where a feature is unused): refused since option records
+        (
+            {"options": {"preconditioner_weight": 1.0}},
+            "'preconditioner_weight' must be >= 0 and < 1",
+        ),
         ({"options": {"eta1": 0.9}}, "eta0 < eta1 < eta2"),
         ({"Xc": X.astype(np.int64)}, "X must be float32 or float64"),
         ({"Xc": X[::2, ::2]}, "contiguous along rows or columns"),

@@ -192,7 +192,7 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
     tol : float or None, default=None
         Stopping tolerance of the solver; None uses the solver's own default
         (`svmkit.solver_defaults(name)["tol"]`). For TRON it is relative:
-        ||grad F(w)|| <= tol * ||grad F(0)||. For "dual_cd", None means scikit-learn's
+        ||grad F(w)|| <= tol * ||grad F(0)||. For "dual_cd" the default is scikit-learn's
         1e-4 with LIBLINEAR's meaning (max - min projected gradient <= tol, absolute).
     max_iter : int or None, default=None
         Maximum number of outer iterations; None uses the solver's default.
@@ -217,7 +217,14 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         -s 3 / -s 1 method, Hsieh et al. 2008) for loss "hinge" or "squared_hinge" with
         penalty "l2"; the bias is regularized (regularize_intercept=False is refused);
         random_state orders the coordinates; warm_start is ignored (starts from alpha = 0).
-        "auto" picks the solver for the loss (smsvm for the hinge loss).
+        "auto" (the default) picks by a deterministic rule on the loss, the penalty and the
+        shape of X (svmkit._solvers.auto_solver_name; the fitted solver_ names the choice):
+        hinge + l2: "smsvm" on tall data (n_samples >= 10 n_features, n_features <= 1000),
+        "dual_cd" otherwise (wide, sparse high-dimensional); squared_hinge + l2: "tron" when
+        n_samples >= n_features, "dual_cd" when there are more features than samples
+        (scikit-learn's dual="auto"); squared_hinge + l1/elasticnet: "l1_cd"; hinge + l1 or
+        elasticnet: "smsvm"; other losses: "tron". With regularize_intercept=False dual_cd is
+        never chosen (it regularizes the bias).
         SmSVM minimizes (1 - rho)/2 ||w||^2 + rho ||w||_1 + C sum_i s_i c_{y_i} hinge_i with
         rho = 0 ("l2"), 1 ("l1") or l1_ratio ("elasticnet"): paper 000's lambda = (1 - rho)
         / (C N) and mu = rho / (C N). The bias is never l1-penalized (l2 as set by
@@ -313,11 +320,15 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         check_choice(self.multi_class, "multi_class", ("ovr",))
         if not isinstance(self.solver, str):
             raise TypeError("solver must be a string")
-        spec = pick_solver(self.solver, self.loss, self.penalty, "LinearSVC")
+        pick_solver(self.solver, self.loss, self.penalty, "LinearSVC")  # checks before the data
         n_threads = check_n_jobs(self.n_jobs)
         X, y = validate_X_y(
             self, X, y, accept_sparse="csr", dtype=[np.float64, np.float32], order=None
         )
+        spec = pick_solver(
+            self.solver, self.loss, self.penalty, "LinearSVC", X.shape, self.regularize_intercept
+        )
+        self.solver_ = spec.name
         check_classification_targets(y)
         classes, y_idx = np.unique(y, return_inverse=True)
         if classes.shape[0] < 2:
@@ -397,16 +408,16 @@ class LinearSVR(RegressorMixin, _BaseLinear):
         F(w, b) = 1/2 ||w||^2 + [regularize_intercept] 1/2 b^2
                   + C * sum_i s_i loss(w.x_i + b * intercept_scaling - y_i)
 
-    with loss "squared_epsilon_insensitive" max(0, |r| - epsilon)^2 (the default, solved by
-    TRON), "epsilon_insensitive" max(0, |r| - epsilon) (needs a non-smooth solver:
-    solver="dual_cd", LIBLINEAR's -s 13 dual coordinate descent of Ho and Lin 2012, also
-    takes the squared form as -s 12; its tol is relative: sum |PG| <= tol * its first
-    value, 1e-4 when tol=None), or
-    "smoothed_epsilon_insensitive" psi_M(r - epsilon; sigma) + psi_M(-r - epsilon; sigma).
-    Note: scikit-learn's LinearSVR defaults to "epsilon_insensitive"; svmkit's default is the
-    squared form, which its Newton solver handles. As in LinearSVC the bias is the coefficient
-    of a constant feature intercept_scaling and is regularized unless
-    regularize_intercept=False; lambda = 1 / (C N) in the papers' averaged form.
+    with loss "epsilon_insensitive" max(0, |r| - epsilon) (the default, as scikit-learn's
+    LinearSVR; solved by "dual_cd", LIBLINEAR's -s 13 dual coordinate descent of Ho and Lin
+    2012, whose tol is relative: sum |PG| <= tol * its first value, default 1e-4),
+    "squared_epsilon_insensitive" max(0, |r| - epsilon)^2 (solver="auto": "tron" when
+    n_samples >= n_features, else "dual_cd" as -s 12), or "smoothed_epsilon_insensitive"
+    psi_M(r - epsilon; sigma) + psi_M(-r - epsilon; sigma) ("tron"). With
+    regularize_intercept=False the epsilon-insensitive loss falls back to "sgd" (dual_cd
+    regularizes the bias). As in LinearSVC the bias is the coefficient of a constant feature
+    intercept_scaling and is regularized unless regularize_intercept=False; lambda = 1 / (C N)
+    in the papers' averaged form. The fitted solver_ names the solver used.
 
     Parameters are those of LinearSVC (without class_weight and multi_class), plus
     epsilon : float, default=0.0, the half width of the insensitive zone.
@@ -422,7 +433,7 @@ class LinearSVR(RegressorMixin, _BaseLinear):
         self,
         *,
         epsilon: float = 0.0,
-        loss: str = "squared_epsilon_insensitive",
+        loss: str = "epsilon_insensitive",
         C: float = 1.0,
         tol: float | None = None,
         max_iter: int | None = None,
@@ -472,7 +483,7 @@ class LinearSVR(RegressorMixin, _BaseLinear):
         check_scalar_param(self.epsilon, "epsilon", low=0.0)
         if not isinstance(self.solver, str):
             raise TypeError("solver must be a string")
-        spec = pick_solver(self.solver, self.loss, self.penalty, "LinearSVR")
+        pick_solver(self.solver, self.loss, self.penalty, "LinearSVR")  # checks before the data
         n_threads = check_n_jobs(self.n_jobs)
         X, y = validate_X_y(
             self,
@@ -483,6 +494,10 @@ class LinearSVR(RegressorMixin, _BaseLinear):
             order=None,
             y_numeric=True,
         )
+        spec = pick_solver(
+            self.solver, self.loss, self.penalty, "LinearSVR", X.shape, self.regularize_intercept
+        )
+        self.solver_ = spec.name
         y = np.asarray(y, dtype=np.float64)
         sw = check_sample_weight(sample_weight, X.shape[0])
         cost = float(self.C) * sw

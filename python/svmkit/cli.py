@@ -448,7 +448,7 @@ def build_parser() -> argparse.ArgumentParser:
         "-l",
         dest="loss",
         default=None,
-        help="loss (default: the estimator's, squared_hinge / squared_epsilon_insensitive)",
+        help="loss (default: the estimator's, squared_hinge / epsilon_insensitive)",
     )
     t.add_argument("-c", dest="C", type=_number, default=1.0, help="cost C (default 1)")
     t.add_argument(

@@ -62,13 +62,17 @@ inline void check_range(const char* solver, const char* name, double value, Boun
   const bool bad_high =
       high.active && (high.inclusive ? !(value <= high.value) : !(value < high.value));
   if (!(bad_low || bad_high) && !std::isnan(value)) return;
+  auto num = [](double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return std::string(buf);
+  };
   std::string range;
-  if (low.active) range += (low.inclusive ? ">= " : "> ") + std::to_string(low.value);
+  if (low.active) range += (low.inclusive ? ">= " : "> ") + num(low.value);
   if (low.active && high.active) range += " and ";
-  if (high.active) range += (high.inclusive ? "<= " : "< ") + std::to_string(high.value);
+  if (high.active) range += (high.inclusive ? "<= " : "< ") + num(high.value);
   throw_invalid(std::string(solver) + " option '" + name + "' must be " +
-                (range.empty() ? std::string("a number") : range) + ", got " +
-                std::to_string(value));
+                (range.empty() ? std::string("a number") : range) + ", got " + num(value));
 }
 template <class T>
 inline void check_field(const char* solver, const char* name, const T& value, Bound low,

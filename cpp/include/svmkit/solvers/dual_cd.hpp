@@ -39,10 +39,11 @@
 namespace svmkit {
 
 // The option records (svmkit/options.hpp): type, name, default, valid range and doc.
-// The Python estimators pass tol = 1e-4 when the user gives none (scikit-learn's default).
+// The default tol = 1e-4 is what scikit-learn's LinearSVC / LinearSVR pass to LIBLINEAR (its
+// command line's own default is the looser 0.1).
 // clang-format off
 #define SVMKIT_DUAL_CD_OPTIONS(X)                                                                \
-  X(double, tol, 0.1, above(0.0), unbounded(),                                                   \
+  X(double, tol, 1e-4, above(0.0), unbounded(),                                                   \
     "stop when max PG - min PG <= tol (classification, absolute) or sum |PG| <= tol * its "      \
     "first value (regression); LIBLINEAR's eps")                                                  \
   X(long long, max_iter, 1000, at_least(0), unbounded(), "maximum number of outer iterations")    \

@@ -1,0 +1,141 @@
+"""solver="auto": the documented regime rule, an explicitly named solver always honoured, and
+LinearSVR() fitting scikit-learn's model (the epsilon-insensitive loss)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+import svmkit
+from sklearn.datasets import load_diabetes
+from sklearn.preprocessing import StandardScaler
+from sklearn.svm import LinearSVR as SkLinearSVR
+from svmkit._solvers import LINEAR_SOLVERS, auto_solver_name
+
+rng = np.random.default_rng(0)
+
+
+def data(n: int, d: int, sparse: bool = False, classes: int = 2):
+    if sparse:
+        X = sp.random(n, d, density=min(1.0, 20.0 / d), format="csr", random_state=1)
+    else:
+        X = rng.standard_normal((n, d))
+    w = rng.standard_normal(d)
+    score = np.asarray(X @ w).ravel()
+    y = np.digitize(score, np.quantile(score, np.linspace(0, 1, classes + 1)[1:-1]))
+    return X, y
+
+
+TALL = (2000, 20, False)
+WIDE = (60, 600, False)
+SPARSE_WIDE = (200, 5000, True)
+SPARSE_TALL_TEXT = (3000, 2000, True)  # n > d but too many features to be "tall"
+
+CASES = [
+    # (loss, penalty, regime, extra params, expected solver)
+    ("hinge", "l2", TALL, {}, "smsvm"),
+    ("hinge", "l2", WIDE, {}, "dual_cd"),
+    ("hinge", "l2", SPARSE_WIDE, {}, "dual_cd"),
+    ("hinge", "l2", SPARSE_TALL_TEXT, {}, "dual_cd"),
+    ("hinge", "l2", WIDE, {"regularize_intercept": False}, "smsvm"),
+    ("squared_hinge", "l2", TALL, {}, "tron"),
+    ("squared_hinge", "l2", SPARSE_TALL_TEXT, {}, "tron"),
+    ("squared_hinge", "l2", WIDE, {}, "dual_cd"),
+    ("squared_hinge", "l2", SPARSE_WIDE, {}, "dual_cd"),
+    ("squared_hinge", "l2", WIDE, {"regularize_intercept": False}, "tron"),
+    ("hinge", "l1", WIDE, {}, "smsvm"),
+    ("hinge", "elasticnet", TALL, {}, "smsvm"),
+    ("logistic", "l2", WIDE, {}, "tron"),
+    ("smoothed_hinge", "l2", SPARSE_WIDE, {}, "tron"),
+]
+
+
+@pytest.mark.parametrize(("loss", "penalty", "regime", "params", "expected"), CASES)
+def test_auto_rule_for_each_regime(loss, penalty, regime, params, expected) -> None:
+    X, y = data(*regime)
+    clf = svmkit.LinearSVC(loss=loss, penalty=penalty, max_iter=5, **params)
+    with _quiet():
+        clf.fit(X, y)
+    assert clf.solver_ == expected
+    n, d = X.shape
+    assert auto_solver_name(loss, penalty, n, d, params.get("regularize_intercept", True)) in (
+        expected,
+        None,
+    )
+
+
+def test_auto_l1_squared_hinge_uses_the_l1_solver_when_present() -> None:
+    X, y = data(*WIDE)
+    clf = svmkit.LinearSVC(penalty="l1", max_iter=5)
+    with _quiet():
+        clf.fit(X, y)
+    assert clf.solver_ == ("l1_cd" if "l1_cd" in LINEAR_SOLVERS else "sgd")
+
+
+@pytest.mark.parametrize("solver", ["tron", "dual_cd", "sgd"])
+def test_named_solver_is_always_honoured(solver: str) -> None:
+    X, y = data(*TALL)  # auto would pick tron here
+    clf = svmkit.LinearSVC(solver=solver, max_iter=3)
+    with _quiet():
+        clf.fit(X, y)
+    assert clf.solver_ == solver
+
+
+@pytest.mark.parametrize(
+    ("loss", "regime", "expected"),
+    [
+        ("epsilon_insensitive", TALL, "dual_cd"),
+        ("epsilon_insensitive", WIDE, "dual_cd"),
+        ("squared_epsilon_insensitive", TALL, "tron"),
+        ("squared_epsilon_insensitive", WIDE, "dual_cd"),
+        ("smoothed_epsilon_insensitive", WIDE, "tron"),
+    ],
+)
+def test_auto_rule_linear_svr(loss, regime, expected) -> None:
+    X, _ = data(*regime)
+    y = np.asarray(X @ rng.standard_normal(X.shape[1])).ravel()
+    reg = svmkit.LinearSVR(loss=loss, max_iter=5)
+    with _quiet():
+        reg.fit(X, y)
+    assert reg.solver_ == expected
+
+
+def test_auto_is_deterministic() -> None:
+    X, y = data(*SPARSE_WIDE)
+    a = svmkit.LinearSVC(loss="hinge").fit(X, y)
+    b = svmkit.LinearSVC(loss="hinge").fit(X, y)
+    assert a.solver_ == b.solver_
+    np.testing.assert_array_equal(a.coef_, b.coef_)
+
+
+def _svr_objective(X, y, w, b, C, eps):
+    r = X @ w + b - y
+    return 0.5 * (w @ w + b * b) + C * np.maximum(0.0, np.abs(r) - eps).sum()
+
+
+def test_linear_svr_default_is_scikit_learns_model() -> None:
+    """LinearSVR() minimizes the epsilon-insensitive loss, as scikit-learn's LinearSVR()."""
+    X, y = load_diabetes(return_X_y=True)
+    X = StandardScaler().fit_transform(X)
+    y = (y - y.mean()) / y.std()
+    ours = svmkit.LinearSVR(tol=1e-6, max_iter=100000).fit(X, y)
+    ref = SkLinearSVR(tol=1e-6, max_iter=100000, random_state=0).fit(X, y)
+    assert ours.loss == ref.loss == "epsilon_insensitive"
+    f_ours = _svr_objective(X, y, ours.coef_, ours.intercept_[0], 1.0, 0.0)
+    f_ref = _svr_objective(X, y, ref.coef_, ref.intercept_[0], 1.0, 0.0)
+    assert f_ours <= f_ref * (1 + 1e-4)
+    assert abs(ours.score(X, y) - ref.score(X, y)) < 5e-3
+
+
+class _quiet:
+    """Silence ConvergenceWarning of the deliberately short fits above."""
+
+    def __enter__(self):
+        import warnings
+
+        self._ctx = warnings.catch_warnings()
+        self._ctx.__enter__()
+        warnings.simplefilter("ignore")
+
+    def __exit__(self, *exc):
+        return self._ctx.__exit__(*exc)
