@@ -150,10 +150,10 @@ def _fit_dual_cd(req: LinearFitRequest) -> dict:
     Hsieh et al. (ICML 2008) for hinge / squared_hinge and Ho and Lin (JMLR 2012) for
     epsilon_insensitive / squared_epsilon_insensitive; see cpp/include/svmkit/solvers/dual_cd.hpp.
     The bias is regularized (regularize_intercept=False raises ValueError). tol=None gives
-    the C++ default 1e-4 (scikit-learn's tol) with LIBLINEAR's meaning: max PG - min PG <= tol (absolute) for
-    classification, sum |PG| <= tol * its first value for regression. random_state seeds the
-    order in which coordinates are visited. warm_start cannot seed the dual from w alone: each
-    fit starts from alpha = 0 (a UserWarning says so).
+    the C++ default 1e-4 (scikit-learn's tol) with LIBLINEAR's meaning: max PG - min PG <= tol
+    (absolute) for classification, sum |PG| <= tol * its first value for regression.
+    random_state seeds the order in which coordinates are visited. warm_start cannot seed the
+    dual from w alone: each fit starts from alpha = 0 (a UserWarning says so).
     """
     import warnings
 
