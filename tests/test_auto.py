@@ -27,13 +27,15 @@ def data(n: int, d: int, sparse: bool = False, classes: int = 2):
 
 
 TALL = (2000, 20, False)
+VERY_TALL = (100_000, 10, False)
 WIDE = (60, 600, False)
 SPARSE_WIDE = (200, 5000, True)
 SPARSE_TALL_TEXT = (3000, 2000, True)  # n > d but too many features to be "tall"
 
 CASES = [
     # (loss, penalty, regime, extra params, expected solver)
-    ("hinge", "l2", TALL, {}, "smsvm"),
+    ("hinge", "l2", VERY_TALL, {}, "smsvm"),
+    ("hinge", "l2", TALL, {}, "dual_cd"),
     ("hinge", "l2", WIDE, {}, "dual_cd"),
     ("hinge", "l2", SPARSE_WIDE, {}, "dual_cd"),
     ("hinge", "l2", SPARSE_TALL_TEXT, {}, "dual_cd"),

@@ -219,8 +219,8 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         random_state orders the coordinates; warm_start is ignored (starts from alpha = 0).
         "auto" (the default) picks by a deterministic rule on the loss, the penalty and the
         shape of X (svmkit._solvers.auto_solver_name; the fitted solver_ names the choice):
-        hinge + l2: "smsvm" on tall data (n_samples >= 10 n_features, n_features <= 1000),
-        "dual_cd" otherwise (wide, sparse high-dimensional); squared_hinge + l2: "tron" when
+        hinge + l2: "smsvm" on very tall data (n_samples >= 100,000 and >= 100 n_features),
+        "dual_cd" otherwise; squared_hinge + l2: "tron" when
         n_samples >= n_features, "dual_cd" when there are more features than samples
         (scikit-learn's dual="auto"); squared_hinge + l1/elasticnet: "l1_cd"; hinge + l1 or
         elasticnet: "smsvm"; other losses: "tron". With regularize_intercept=False dual_cd is

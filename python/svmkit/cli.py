@@ -265,121 +265,127 @@ def cmd_predict(args: argparse.Namespace) -> int:
 CREDIT = "Breast Cancer Wisconsin (Diagnostic), UCI, via scikit-learn's load_breast_cancer"
 
 
-def _demo_datasets(quick: bool) -> list[tuple[str, Any, Any, Any, Any]]:
+def _demo_datasets(quick: bool) -> dict[str, tuple[Any, Any, Any, Any]]:
+    """Train/test splits of the demo's three regimes: tiny (bundled), tall dense, sparse wide."""
     from sklearn.datasets import load_breast_cancer
     from sklearn.model_selection import train_test_split
     from sklearn.preprocessing import StandardScaler
 
-    from .datasets import make_two_gaussians
+    from .datasets import make_sparse_text_like, make_two_gaussians
 
-    out = []
+    out: dict[str, tuple[Any, Any, Any, Any]] = {}
     X, y = load_breast_cancer(return_X_y=True)
     Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.25, stratify=y, random_state=0)
     scaler = StandardScaler().fit(Xtr)
-    out.append(("breast_cancer 569x30", scaler.transform(Xtr), scaler.transform(Xte), ytr, yte))
+    out["breast_cancer 569x30"] = (scaler.transform(Xtr), scaler.transform(Xte), ytr, yte)
     n, m = (4000, 50) if quick else (10000, 50)  # paper 000's tall shape is 10,000 x 50
     Xg, yg = make_two_gaussians(n + n // 4, m, random_state=0)
-    out.append((f"two_gaussians {n}x{m}", Xg[:n], Xg[n:], yg[:n], yg[n:]))
+    out[f"two_gaussians {n}x{m}"] = (Xg[:n], Xg[n:], yg[:n], yg[n:])
+    n, d = (1000, 20000) if quick else (2500, 50000)  # text-like: more features than samples
+    Xs, ys = make_sparse_text_like(n + n // 4, d, density=60 / d, random_state=0)
+    out[f"sparse text {n}x{d}"] = (Xs[:n], Xs[n:], ys[:n], ys[n:])
     return out
 
 
-def _demo_runs() -> list[tuple[str, str, Any]]:
-    """(solver label, loss or kernel, estimator factory) for every available solver."""
-    import svmkit
+def _demo_runs() -> list[tuple[str, str, Any, str, Any]]:
+    """(dataset, svmkit estimator label, factory, anchor label, anchor factory or None).
 
-    from ._solvers import LINEAR_SOLVERS
-
-    runs: list[tuple[str, str, Any]] = []
-    tron = LINEAR_SOLVERS.get("tron")
-    for loss in ("squared_hinge", "smoothed_hinge", "gaussian_smoothed_hinge", "logistic"):
-        if tron and loss in tron.losses:
-            runs.append(("tron", loss, lambda loss=loss: svmkit.LinearSVC(loss=loss)))
-    if "smsvm" in LINEAR_SOLVERS:
-        runs.append(("smsvm l2", "hinge", lambda: svmkit.LinearSVC(loss="hinge", solver="smsvm")))
-        runs.append(
-            (
-                "smsvm l1-l2",
-                "hinge",
-                lambda: svmkit.LinearSVC(
-                    loss="hinge", solver="smsvm", penalty="elasticnet", l1_ratio=0.5
-                ),
-            )
-        )
-    if "sgd" in LINEAR_SOLVERS:
-        # paper 001's stopping (5 epochs without a 1e-8 improvement): the default 100 epochs
-        # buys ~1e-4 more relative accuracy on the hinge loss at twice the epochs here.
-        runs.append(
-            (
-                "sgd",
-                "hinge",
-                lambda: svmkit.LinearSVC(
-                    loss="hinge", solver="sgd", solver_options={"n_iter_no_change": 5}
-                ),
-            )
-        )
-    if "homotopy" in LINEAR_SOLVERS:
-        # Stochastic subgradients (paper 004, sec. 6.3) and 40 outer iterations: the full-batch
-        # default runs sum_s (s0 + s)^2 passes, meant for small data.
-        runs.append(
-            (
-                "homotopy",
-                "hinge",
-                lambda: svmkit.LinearSVC(
-                    loss="hinge",
-                    solver="homotopy",
-                    max_iter=40,
-                    random_state=0,
-                    solver_options={"batch_size": 32},
-                ),
-            )
-        )
-    if hasattr(svmkit, "SparseSVC"):
-        runs.append(("SparseSVC nssvm", "sparse dual", lambda: svmkit.SparseSVC()))
-    if hasattr(svmkit, "SVC"):
-        runs.append(("SVC smo", "rbf kernel", lambda: svmkit.SVC(kernel="rbf")))
-    return runs
-
-
-def cmd_demo(args: argparse.Namespace) -> int:
-    import warnings
-
-    from sklearn.exceptions import ConvergenceWarning
+    Every row is a cell of the regime matrix (bench/bench_regimes.py) at the estimator's
+    defaults beside the anchor for the same model; the first-order methods, slow by nature
+    (paper 001's sgd, paper 004's homotopy), are shown on the small dataset only.
+    """
     from sklearn.svm import SVC as SkSVC
     from sklearn.svm import LinearSVC as SkLinearSVC
 
-    print("svmkit demo: SVM solvers, test accuracy, time and passes over the data")
-    print(f"Data: {CREDIT};")
-    print("      two Gaussian classes as in paper 000, section 4.1.4 (make_two_gaussians).")
-    print("Each dataset is split into train and test parts; C = 1 everywhere.\n")
-    header = ("dataset", "solver", "loss", "test acc", "fit time", "passes", "iters")
-    runs = _demo_runs()
-    refs = [
-        ("sklearn LinearSVC", "squared_hinge", lambda: SkLinearSVC(max_iter=10000)),
-        ("sklearn SVC", "rbf kernel", lambda: SkSVC(kernel="rbf")),
+    import svmkit
+
+    tiny, tall, text = "breast_cancer", "two_gaussians", "sparse text"
+    sk = "sklearn "
+    hinge = ("LinearSVC(loss='hinge')", lambda: svmkit.LinearSVC(loss="hinge"))
+    sk_hinge = (sk + "LinearSVC(loss='hinge')", lambda: SkLinearSVC(loss="hinge"))
+    default = ("LinearSVC()", lambda: svmkit.LinearSVC())
+    sk_default = (sk + "LinearSVC()", lambda: SkLinearSVC())
+    l1 = ("LinearSVC(penalty='l1')", lambda: svmkit.LinearSVC(penalty="l1"))
+    sk_l1 = (sk + "LinearSVC(penalty='l1')", lambda: SkLinearSVC(penalty="l1", dual=False))
+    svc = ("SVC()", lambda: svmkit.SVC())
+    sk_svc = (sk + "SVC()", lambda: SkSVC())
+    none = ("-", None)
+    rows = [
+        (tiny, *default, *sk_default),
+        (tiny, *hinge, *sk_hinge),
+        (tiny, *l1, *sk_l1),
+        (tiny, "LinearSVC(loss='logistic')", lambda: svmkit.LinearSVC(loss="logistic"), *none),
+        (
+            tiny,
+            "LinearSVC(loss='hinge', solver='sgd')",
+            lambda: svmkit.LinearSVC(loss="hinge", solver="sgd"),
+            *sk_hinge,
+        ),
+        (
+            tiny,
+            "LinearSVC(loss='hinge', solver='homotopy')",
+            lambda: svmkit.LinearSVC(
+                loss="hinge",
+                solver="homotopy",
+                max_iter=40,
+                random_state=0,
+                solver_options={"batch_size": 32},
+            ),
+            *sk_hinge,
+        ),
+        (tiny, "SparseSVC()", lambda: svmkit.SparseSVC(), *none),
+        (tiny, *svc, *sk_svc),
+        (tall, *default, *sk_default),
+        (tall, *hinge, *sk_hinge),
+        (
+            tall,
+            "LinearSVC(loss='hinge', penalty='elasticnet')",
+            lambda: svmkit.LinearSVC(loss="hinge", penalty="elasticnet"),
+            *none,
+        ),
+        (tall, "SparseSVC()", lambda: svmkit.SparseSVC(), *none),
+        (tall, *svc, *sk_svc),
+        (text, *default, *sk_default),
+        (text, *hinge, *sk_hinge),
+        (text, *l1, *sk_l1),
     ]
+    return rows
+
+
+def _timed_fit(make: Any, X: Any, y: Any) -> tuple[Any, float]:
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+
+    est = make()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        t0 = time.perf_counter()
+        est.fit(X, y)
+        return est, time.perf_counter() - t0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    print("svmkit demo: each estimator at its defaults beside scikit-learn's (LIBLINEAR, LIBSVM)")
+    print(f"Data: {CREDIT};")
+    print("      two Gaussian classes as in paper 000, section 4.1.4 (make_two_gaussians);")
+    print("      sparse tf-idf-like text, more features than samples (make_sparse_text_like).")
+    print("Each dataset is split into train and test parts (75/25); C = 1 everywhere.\n")
+    header = ("dataset", "svmkit estimator", "solver", "test acc", "time", "anchor acc", "time")
+    data = _demo_datasets(args.quick)
     rows: list[tuple[str, ...]] = []
-    for name, Xtr, Xte, ytr, yte in _demo_datasets(args.quick):
-        for label, loss, make in [*runs, *refs]:
-            est = make()
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", ConvergenceWarning)
-                t0 = time.perf_counter()
-                est.fit(Xtr, ytr)
-                dt = time.perf_counter() - t0
-            acc = float(np.mean(est.predict(Xte) == yte))
-            passes = getattr(est, "n_passes_", None)
-            iters = np.max(getattr(est, "n_iter_", -1))
-            rows.append(
-                (
-                    name,
-                    label,
-                    loss,
-                    f"{100 * acc:.2f}%",
-                    f"{dt:.3f}s",
-                    "-" if passes is None else str(passes),
-                    "-" if iters < 0 else str(int(iters)),
-                )
-            )
+    for prefix, label, make, _anchor_label, anchor in _demo_runs():
+        name = next(k for k in data if k.startswith(prefix))
+        Xtr, Xte, ytr, yte = data[name]
+        est, dt = _timed_fit(make, Xtr, ytr)
+        acc = float(np.mean(est.predict(Xte) == yte))
+        solver = getattr(est, "solver_", None) or getattr(est, "solver", "-")
+        a_acc, a_dt = "-", "-"
+        if anchor is not None:
+            ref, rdt = _timed_fit(anchor, Xtr, ytr)
+            a_acc = f"{100 * float(np.mean(ref.predict(Xte) == yte)):.2f}%"
+            a_dt = f"{rdt:.3f}s"
+        rows.append((name, label, str(solver), f"{100 * acc:.2f}%", f"{dt:.3f}s", a_acc, a_dt))
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
     line = "  ".join(h.ljust(w) for h, w in zip(header, widths))
     print(line)
@@ -387,8 +393,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     for r in rows:
         print("  ".join(c.ljust(w) for c, w in zip(r, widths)))
     print(
-        "\n(passes: passes over the data reported by the solver; the scikit-learn rows "
-        "(LIBLINEAR, LIBSVM) do not report them)"
+        "\n(anchor: the scikit-learn estimator fitting the same model at its defaults; '-' where "
+        "scikit-learn has no such model. solver: what solver='auto' chose.)"
     )
     return 0
 
