@@ -31,9 +31,12 @@
 // refused (ValueError naming max_copy_mb) above max_copy_mb.
 //
 // Stopping rule (LIBLINEAR's for -s 5): the 1-norm of the minimum-norm subgradient over the
-// active set <= tol * (the same at the first outer iteration of a cold start; with a warm start,
-// its value at w = 0). When it holds on a shrunk set, the active set is reset to all coordinates
-// and the rule must hold again. max_iter bounds the outer iterations.
+// active set <= tol * max(min(#pos, #neg), 1) / n_samples * (the same at the first outer
+// iteration of a cold start; with a warm start, its value at w = 0). The class-share factor is
+// LIBLINEAR's (and so scikit-learn's LinearSVC's): the same tol means the same accuracy. When
+// the rule holds on a shrunk set, the active set is reset to all coordinates and the rule must
+// hold again. A shrunk run also gets a full sweep after 10, 20, 40, ... passes' worth of work
+// (a coordinate shrunk too early cannot stall it). max_iter bounds the outer iterations.
 #pragma once
 
 #include "svmkit/loss.hpp"
@@ -47,8 +50,8 @@ namespace svmkit {
 // clang-format off
 #define SVMKIT_L1_CD_OPTIONS(X)                                                                  \
   X(double, tol, 1e-4, at_least(0.0), unbounded(),                                               \
-    "stop when sum of min-norm subgradients <= tol * its first value (LinearSVC's 1e-4; "        \
-    "LIBLINEAR's command line uses 0.01)")                                                       \
+    "relative tolerance of the stopping rule above (LinearSVC's 1e-4; LIBLINEAR's command "     \
+    "line uses 0.01)")                                                                           \
   X(long long, max_iter, 1000, at_least(0), unbounded(), "maximum number of outer iterations")   \
   X(bool, shrinking, true, unbounded(), unbounded(),                                             \
     "drop zero coordinates that are unlikely to move from the active set")                      \
