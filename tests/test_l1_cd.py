@@ -391,3 +391,11 @@ def test_defaults_and_records() -> None:
     assert d["tol"] == 1e-4 and d["max_iter"] == 1000 and d["shrinking"] is True
     names = [r["name"] for r in _core.l1_cd_option_records()]
     assert names == list(d)
+
+
+def test_estimator_warm_start() -> None:
+    X, y = small_text(12)
+    est = svmkit.LinearSVC(penalty="l1", solver="l1_cd", tol=1e-6, warm_start=True).fit(X, y)
+    first = est.n_iter_
+    est.fit(X, y)
+    assert est.n_iter_ <= 5 < first
