@@ -399,3 +399,22 @@ def test_estimator_warm_start() -> None:
     first = est.n_iter_
     est.fit(X, y)
     assert est.n_iter_ <= 5 < first
+
+
+@pytest.mark.parametrize("layout", ["C", "F", "csr32", "csr64", "csr_f32"])
+def test_every_input_layout(layout: str) -> None:
+    X, y = small_text(13)
+    cost = np.ones(X.shape[0])
+    ref = fit(X, y, cost, **TIGHT)
+    if layout in ("C", "F"):
+        Xl = np.asarray(X.toarray(), order=layout)
+    else:
+        Xs = sp.csr_matrix(X)
+        idx = np.int64 if layout == "csr64" else np.int32
+        data = Xs.data.astype(np.float32 if layout == "csr_f32" else np.float64)
+        Xl = (data, Xs.indices.astype(idx), Xs.indptr.astype(idx), X.shape[0], X.shape[1])
+    res = _core.fit_l1_cd(
+        Xl, y, cost, "squared_hinge", 1.0, 0.0, True, 1.0, True, None, TIGHT, None
+    )
+    rel = 1e-5 if layout == "csr_f32" else 1e-9
+    assert res["objective"] == pytest.approx(ref["objective"], rel=rel)
