@@ -16,6 +16,7 @@ void bind_first_order(py::module_& m);
 void bind_smsvm(py::module_& m);
 void bind_kernel(py::module_& m);
 void bind_dual_cd(py::module_& m);
+void bind_l1_cd(py::module_& m);
 }  // namespace svmkit::py_bind
 
 PYBIND11_MODULE(_core, m) {
@@ -59,4 +60,5 @@ PYBIND11_MODULE(_core, m) {
   svmkit::py_bind::bind_smsvm(m);
   svmkit::py_bind::bind_kernel(m);
   svmkit::py_bind::bind_dual_cd(m);
+  svmkit::py_bind::bind_l1_cd(m);
 }

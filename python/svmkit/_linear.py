@@ -234,6 +234,12 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         otherwise after the paper's last level alpha_min (default 1e-6, solver_options);
         "l2" runs may go below it, down to alpha_floor (1e-12), until their bound is met.
         tol=0 gives the paper's rule alone (every level down to alpha_min).
+        "l1_cd" (coordinate descent with 1-D Newton steps, CDN of Yuan et al. 2010 =
+        LIBLINEAR -s 5) for loss="squared_hinge" with penalty "l1", "elasticnet" or "l2":
+        minimizes rho (||w||_1 + |b|) + (1 - rho)/2 (||w||^2 + b^2) + C sum_i s_i c_{y_i}
+        squared_hinge_i (the b terms only with regularize_intercept=True; penalty="l1" is
+        exactly scikit-learn's LinearSVC(penalty="l1", dual=False)); tol as LIBLINEAR's
+        (relative, scaled by the smaller class's share); builds one column-major copy of X.
     sigma : float, default=0.1
         Smoothing parameter of the smoothed hinge losses (> 0).
     l1_ratio : float, default=0.5

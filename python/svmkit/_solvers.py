@@ -202,6 +202,39 @@ def _fit_smsvm(req: LinearFitRequest) -> dict:
     )
 
 
+def _fit_l1_cd(req: LinearFitRequest) -> dict:
+    """CDN coordinate descent for the l1 / elastic-net squared-hinge SVM (LIBLINEAR -s 5).
+
+    Minimizes l1 ||w||_1 + l2/2 ||w||^2 + sum_i cost_i max(0, 1 - y_i (w.x_i + b s))^2 with
+    (l2, l1) = penalty_weights(penalty, l1_ratio); with regularize_intercept the bias b (the
+    coordinate of the constant feature s = intercept_scaling) carries l1 |b| + l2/2 b^2 as in
+    LIBLINEAR and scikit-learn's LinearSVC(penalty="l1", dual=False), otherwise it is free.
+    random_state seeds the coordinate order. See svmkit.solver_defaults("l1_cd") and
+    cpp/include/svmkit/solvers/l1_cd.hpp.
+    """
+    opts = dict(req.options)
+    if req.random_state is not None:
+        opts.setdefault("seed", int(req.random_state) % (2**63))
+    l2, l1 = penalty_weights(req.penalty, req.l1_ratio)
+    res = _core.fit_l1_cd(
+        req.X,
+        req.y,
+        req.cost,
+        req.loss,
+        l1,
+        l2,
+        req.fit_intercept,
+        req.intercept_scaling,
+        req.regularize_intercept,
+        req.w0,
+        opts,
+        req.callback,
+    )
+    if res["status"] == "out_of_memory":
+        raise MemoryError("l1_cd: the column-major copy of X could not be allocated")
+    return res
+
+
 LINEAR_SOLVERS: dict[str, SolverSpec] = {
     "smsvm": SolverSpec(
         name="smsvm",
@@ -263,6 +296,15 @@ LINEAR_SOLVERS: dict[str, SolverSpec] = {
         defaults=_core.dual_cd_defaults,
         description="dual coordinate descent with shrinking (Hsieh et al. 2008; Ho and Lin "
         "2012; LIBLINEAR's dual solvers)",
+    ),
+    "l1_cd": SolverSpec(
+        name="l1_cd",
+        losses=frozenset({"squared_hinge"}),
+        penalties=frozenset({"l1", "elasticnet", "l2"}),
+        fit=_fit_l1_cd,
+        defaults=_core.l1_cd_defaults,
+        description="coordinate descent with 1-D Newton steps (CDN, Yuan et al. 2010; "
+        "LIBLINEAR -s 5) for the l1 / elastic-net squared-hinge SVM",
     ),
 }
 

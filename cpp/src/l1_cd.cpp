@@ -1,0 +1,619 @@
+// l1_cd: CDN for the l1 (elastic-net) squared-hinge SVM (see solvers/l1_cd.hpp for the problem,
+// the method and the stopping rule).
+#include "svmkit/solvers/l1_cd.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <new>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace svmkit {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Floor of the one-dimensional second derivative, so that a coordinate whose column meets no
+// active row still gets a finite Newton direction.
+constexpr double kCurvatureFloor = 1e-12;
+// Directions shorter than this are not worth a line search.
+constexpr double kTinyStep = 1e-12;
+// Stored entries visited between two polls of the interrupt hook inside an outer iteration.
+constexpr double kPollEntries = 4.0 * (1 << 20);
+// A shrunk run gets a full sweep after this many passes' worth of work since the last one. The
+// shrinking test is a heuristic: a coordinate shrunk early can be needed at the optimum, and
+// when the problem on the shrunk set converges slowly (correlated features) the stopping rule
+// alone would not bring it back for a long time. The interval doubles after each forced sweep,
+// so they cost O(log(passes)) passes in all.
+constexpr double kRecheckPasses = 10.0;
+
+// Per-row costs: one value for every row (the common case: C without sample or class weights,
+// no memory traffic) or one per row.
+struct UniformCost {
+  double c;
+  double operator[](Index) const { return c; }
+};
+struct RowCost {
+  const double* c;
+  double operator[](Index i) const { return c[i]; }
+};
+
+using Lane0 = std::integral_constant<int, 0>;
+using Lane1 = std::integral_constant<int, 1>;
+// How many entries ahead the residual of a row is prefetched.
+constexpr Index kPrefetch = 16;
+
+// Sparse column-major copy: column j holds (row, y_row * x_row,j) for rows of nonzero cost,
+// rows renumbered to the kept ones, sorted by row, duplicates merged (explicit zeros are kept:
+// they cost time, not accuracy).
+template <class Idx>
+struct SparseColumns {
+  std::vector<Index> ptr;  // n_cols + 1 offsets
+  std::vector<Idx> row;    // kept-row number of each entry
+  std::vector<double> val;
+  template <class Fn>
+  void each(Index j, Fn&& fn) const {
+    const Idx* r = row.data();
+    const double* v = val.data();
+    for (Index k = ptr[j], e = ptr[j + 1]; k < e; ++k) fn(static_cast<Index>(r[k]), v[k]);
+  }
+  // The same with fn(lane, row, value), lane alternating 0, 1 (a compile-time constant): two
+  // independent accumulator chains per sum halve the wait on floating-point add latency.
+  template <class Fn>
+  void each2(Index j, const double* pf, Fn&& fn) const {
+    const Idx* r = row.data();
+    const double* v = val.data();
+    Index k = ptr[j];
+    const Index e = ptr[j + 1];
+    for (; k + 2 + kPrefetch <= e; k += 2) {
+      __builtin_prefetch(pf + r[k + kPrefetch]);
+      __builtin_prefetch(pf + r[k + kPrefetch + 1]);
+      fn(Lane0{}, static_cast<Index>(r[k]), v[k]);
+      fn(Lane1{}, static_cast<Index>(r[k + 1]), v[k + 1]);
+    }
+    for (; k + 2 <= e; k += 2) {
+      fn(Lane0{}, static_cast<Index>(r[k]), v[k]);
+      fn(Lane1{}, static_cast<Index>(r[k + 1]), v[k + 1]);
+    }
+    if (k < e) fn(Lane0{}, static_cast<Index>(r[k]), v[k]);
+  }
+  Index length(Index j) const { return ptr[j + 1] - ptr[j]; }
+};
+
+// Dense column-major copy: column j at val[j * rows], values y_i * x_ij over the kept rows.
+struct DenseColumns {
+  Index rows = 0;
+  std::vector<double> val;
+  template <class Fn>
+  void each(Index j, Fn&& fn) const {
+    const double* c = val.data() + j * rows;
+    for (Index i = 0; i < rows; ++i) fn(i, c[i]);
+  }
+  template <class Fn>
+  void each2(Index j, const double*, Fn&& fn) const {
+    const double* c = val.data() + j * rows;
+    Index i = 0;
+    for (; i + 2 <= rows; i += 2) {
+      fn(Lane0{}, i, c[i]);
+      fn(Lane1{}, i + 1, c[i + 1]);
+    }
+    if (i < rows) fn(Lane0{}, i, c[i]);
+  }
+  Index length(Index) const { return rows; }
+};
+
+// The rows of nonzero cost (zero-cost rows never change F) and their labels.
+struct KeptRows {
+  std::vector<Index> original;  // kept row -> original row
+  std::vector<Index> renumber;  // original row -> kept row, or -1
+};
+KeptRows kept_rows(const LinearProblem& p) {
+  KeptRows k;
+  const Index n = rows_of(p.X);
+  k.renumber.assign(static_cast<std::size_t>(n), -1);
+  for (Index i = 0; i < n; ++i)
+    if (p.cost[i] > 0.0) {
+      k.renumber[i] = static_cast<Index>(k.original.size());
+      k.original.push_back(i);
+    }
+  return k;
+}
+
+void check_copy_budget(double bytes, const L1CdOptions& opt) {
+  const double mb = bytes / (1024.0 * 1024.0);
+  if (mb > opt.max_copy_mb)
+    throw_invalid("l1_cd needs a column-major copy of X of " + std::to_string(mb) +
+                  " MiB, more than max_copy_mb = " + std::to_string(opt.max_copy_mb) +
+                  "; raise the option max_copy_mb or use another solver");
+}
+
+// Builds the sparse copy from CSR input (one counting pass, one filling pass).
+template <class Idx, class T, class I>
+SparseColumns<Idx> sparse_copy(const CsrView<T, I>& X, const LinearProblem& p, const KeptRows& k,
+                               const L1CdOptions& opt) {
+  const Index n_kept = static_cast<Index>(k.original.size());
+  const Index nc = X.cols + (p.fit_intercept ? 1 : 0);
+  Index nnz = 0;
+  for (Index r = 0; r < n_kept; ++r) {
+    const Index i = k.original[r];
+    nnz += static_cast<Index>(X.indptr[i + 1] - X.indptr[i]);
+  }
+  if (p.fit_intercept) nnz += n_kept;
+  check_copy_budget(static_cast<double>(nnz) * (sizeof(double) + sizeof(Idx)) + 8.0 * (nc + 1),
+                    opt);
+  SparseColumns<Idx> c;
+  c.ptr.assign(static_cast<std::size_t>(nc + 1), 0);
+  for (Index r = 0; r < n_kept; ++r) {
+    const Index i = k.original[r];
+    for (I q = X.indptr[i]; q < X.indptr[i + 1]; ++q) ++c.ptr[static_cast<Index>(X.indices[q]) + 1];
+  }
+  if (p.fit_intercept) c.ptr[nc] = n_kept;
+  for (Index j = 0; j < nc; ++j) c.ptr[j + 1] += c.ptr[j];
+  c.row.resize(static_cast<std::size_t>(nnz));
+  c.val.resize(static_cast<std::size_t>(nnz));
+  std::vector<Index> fill(c.ptr.begin(), c.ptr.end() - 1);
+  // Rows in increasing order: each column comes out sorted by row, duplicates adjacent.
+  for (Index r = 0; r < n_kept; ++r) {
+    const Index i = k.original[r];
+    const double yi = p.y[i];
+    for (I q = X.indptr[i]; q < X.indptr[i + 1]; ++q) {
+      const Index pos = fill[static_cast<Index>(X.indices[q])]++;
+      c.row[pos] = static_cast<Idx>(r);
+      c.val[pos] = yi * static_cast<double>(X.data[q]);
+    }
+    if (p.fit_intercept) {
+      const Index pos = fill[nc - 1]++;
+      c.row[pos] = static_cast<Idx>(r);
+      c.val[pos] = yi * p.intercept_scaling;
+    }
+  }
+  // Merge duplicates and drop zeros in place.
+  Index out = 0;
+  for (Index j = 0; j < nc; ++j) {
+    const Index b = c.ptr[j], e = c.ptr[j + 1];
+    c.ptr[j] = out;
+    for (Index q = b; q < e; ++q) {
+      if (out > c.ptr[j] && c.row[out - 1] == c.row[q]) {
+        c.val[out - 1] += c.val[q];
+      } else {
+        c.row[out] = c.row[q];
+        c.val[out++] = c.val[q];
+      }
+    }
+  }
+  c.ptr[nc] = out;
+  c.row.resize(static_cast<std::size_t>(out));
+  c.val.resize(static_cast<std::size_t>(out));
+  return c;
+}
+
+// Builds the dense copy from dense input of either layout.
+template <class V>
+DenseColumns dense_copy(const V& X, const LinearProblem& p, const KeptRows& k,
+                        const L1CdOptions& opt) {
+  const Index n_kept = static_cast<Index>(k.original.size());
+  const Index nc = X.cols + (p.fit_intercept ? 1 : 0);
+  check_copy_budget(8.0 * static_cast<double>(n_kept) * static_cast<double>(nc), opt);
+  DenseColumns c;
+  c.rows = n_kept;
+  c.val.resize(static_cast<std::size_t>(n_kept * nc));
+  for (Index r = 0; r < n_kept; ++r) {
+    const Index i = k.original[r];
+    const double yi = p.y[i];
+    for_each_in_row(X, i, [&](Index j, double v) { c.val[j * n_kept + r] = yi * v; });
+    if (p.fit_intercept) c.val[(nc - 1) * n_kept + r] = yi * p.intercept_scaling;
+  }
+  return c;
+}
+
+// A Fisher-Yates shuffle of a[0..n) with our own bounded draws, so that the order depends
+// only on the seed (std::shuffle's algorithm is left to the standard library).
+void shuffle(std::vector<Index>& a, Index n, std::mt19937_64& rng) {
+  for (Index s = 0; s + 1 < n; ++s) {
+    const auto span = static_cast<std::uint64_t>(n - s);
+    const Index t = s + static_cast<Index>(rng() % span);
+    std::swap(a[s], a[t]);
+  }
+}
+
+// The CDN iterations over one column store.
+template <class Cols, class Cost>
+class Cdn {
+ public:
+  Cdn(const Cols& cols, Cost cost, Index n_kept, Index n_cols, Index n_samples,
+      const LinearProblem& p, const L1CdPenalty& pen, const L1CdOptions& opt, const Callbacks& cb,
+      double total_entries)
+      : cols_(cols),
+        cost_(cost),
+        b_(static_cast<std::size_t>(n_kept), 1.0),
+        nc_(n_cols),
+        n_samples_(n_samples),
+        opt_(opt),
+        cb_(cb),
+        total_entries_(std::max(1.0, total_entries)),
+        rng_(static_cast<std::uint64_t>(opt.seed)) {
+    l1_.assign(static_cast<std::size_t>(nc_), pen.l1);
+    l2_.assign(static_cast<std::size_t>(nc_), pen.l2);
+    if (p.fit_intercept && !p.regularize_intercept) {
+      l1_[nc_ - 1] = 0.0;
+      l2_[nc_ - 1] = 0.0;
+      free_bias_ = true;
+    }
+    // sum_i cost_i x_ij^2: the curvature bound of the squared hinge along coordinate j.
+    col_sq_.assign(static_cast<std::size_t>(nc_), 0.0);
+    for (Index j = 0; j < nc_; ++j) {
+      double s = 0.0;
+      cols_.each(j, [&](Index i, double v) { s += cost_[i] * v * v; });
+      col_sq_[j] = s;
+    }
+    entries_ += total_entries_;
+    // LIBLINEAR scales the tolerance of its l1 solvers by the share of the smaller class.
+    Index pos = 0;
+    for (Index i = 0; i < n_samples; ++i) pos += p.y[i] > 0.0 ? 1 : 0;
+    balance_ = static_cast<double>(std::max<Index>(std::min(pos, n_samples - pos), 1)) /
+               static_cast<double>(std::max<Index>(n_samples, 1));
+  }
+
+  SolveResult run(const double* w0);
+
+ private:
+  // Sets b = 1 - y .* (X w) from scratch (one pass).
+  void recompute_residuals() {
+    std::fill(b_.begin(), b_.end(), 1.0);
+    for (Index j = 0; j < nc_; ++j) {
+      const double wj = w_[j];
+      if (wj == 0.0) continue;
+      cols_.each(j, [&](Index i, double v) { b_[i] -= wj * v; });
+    }
+    entries_ += total_entries_;
+  }
+  double objective() const {
+    double f = 0.0;
+    for (std::size_t i = 0; i < b_.size(); ++i)
+      if (b_[i] > 0.0) f += cost_[static_cast<Index>(i)] * b_[i] * b_[i];
+    for (Index j = 0; j < nc_; ++j) f += l1_[j] * std::fabs(w_[j]) + 0.5 * l2_[j] * w_[j] * w_[j];
+    return f;
+  }
+  // The stopping measure at w = 0 (every b_i = 1), the reference of a warm start.
+  double measure_at_zero() {
+    double total = 0.0;
+    for (Index j = 0; j < nc_; ++j) {
+      double g = 0.0;
+      cols_.each(j, [&](Index i, double v) { g += cost_[i] * v; });
+      total += std::max(0.0, std::fabs(-2.0 * g) - l1_[j]);
+    }
+    entries_ += total_entries_;
+    return total;
+  }
+  bool poll_if_due() {
+    if (entries_ - entries_at_poll_ < kPollEntries) return false;
+    entries_at_poll_ = entries_;
+    return cb_.poll();
+  }
+  // One coordinate: returns false when j is shrunk out of the active set.
+  bool visit(Index j, double shrink_margin, double* violation);
+  // Armijo backtracking along z = lambda d; b follows the trial point. Returns the step taken.
+  double line_search(Index j, double d, double g, double g_loss, double loss_old);
+  // One outer iteration over active_ coordinates; returns the stopping measure.
+  double sweep(double shrink_margin, double* max_violation, bool* interrupted);
+  SolveResult finish(SolveResult res, double measure);
+
+  const Cols& cols_;
+  Cost cost_;
+  std::vector<double> b_;  // residuals 1 - y_i w.x_i of the kept rows
+  Index nc_;
+  Index n_samples_;
+  const L1CdOptions& opt_;
+  const Callbacks& cb_;
+  double total_entries_;
+  std::mt19937_64 rng_;
+  std::vector<double> w_, l1_, l2_, col_sq_;
+  std::vector<Index> order_;  // order_[0 .. active_) are the active coordinates
+  Index active_ = 0;
+  bool free_bias_ = false;
+  double balance_ = 1.0;  // min(#positive, #negative) / n_samples (at least 1 / n_samples)
+  double entries_ = 0.0, entries_at_poll_ = 0.0, entries_at_full_ = 0.0;
+  double recheck_ = kRecheckPasses;
+  long long steps_ = 0, failures_ = 0;
+  double max_change_ = 0.0;
+};
+
+template <class Cols, class Cost>
+double Cdn<Cols, Cost>::line_search(Index j, double d, double g, double g_loss, double loss_old) {
+  const double wj = w_[j], l1 = l1_[j], l2 = l2_[j];
+  const double delta = g * d + l1 * (std::fabs(wj + d) - std::fabs(wj));
+  double z = d, at = 0.0;  // trial step and the step b currently reflects
+  for (int t = 0; t < opt_.max_line_search; ++t) {
+    const double pen = l1 * (std::fabs(wj + z) - std::fabs(wj)) + l2 * (wj * z + 0.5 * z * z);
+    const double bound = pen + g_loss * z + col_sq_[j] * z * z;
+    const double target = opt_.sigma * (z / d) * delta;
+    if (bound <= target) {
+      const double move = z - at;
+      cols_.each(j, [&](Index i, double v) { b_[i] -= move * v; });
+      entries_ += static_cast<double>(cols_.length(j));
+      return z;
+    }
+    // Exact loss change over the rows of column j, moving b to the trial point on the way.
+    const double move = z - at;
+    double ln[2] = {0.0, 0.0};
+    cols_.each2(j, b_.data(), [&](auto lane, Index i, double v) {
+      const double bi = b_[i] - move * v;
+      b_[i] = bi;
+      const double bp = bi > 0.0 ? bi : 0.0;
+      ln[lane] += cost_[i] * bp * bp;
+    });
+    const double loss_new = ln[0] + ln[1];
+    entries_ += static_cast<double>(cols_.length(j));
+    at = z;
+    if (pen + (loss_new - loss_old) <= target) return z;
+    z *= opt_.beta;
+  }
+  // No acceptable step: undo, from scratch so that accumulated rounding goes too.
+  ++failures_;
+  recompute_residuals();
+  return 0.0;
+}
+
+template <class Cols, class Cost>
+bool Cdn<Cols, Cost>::visit(Index j, double shrink_margin, double* violation) {
+  // Branch-free: whether b_i > 0 is close to a coin flip over the rows of a column, and a
+  // mispredicted branch costs more than the arithmetic it would skip.
+  double gs[2] = {0.0, 0.0}, hs[2] = {0.0, 0.0}, ls[2] = {0.0, 0.0};
+  if constexpr (std::is_same_v<Cost, UniformCost>) {
+    cols_.each2(j, b_.data(), [&](auto lane, Index i, double v) {
+      const double bi = b_[i];
+      const double bp = bi > 0.0 ? bi : 0.0;
+      const double on = bi > 0.0 ? v : 0.0;
+      gs[lane] += v * bp;
+      hs[lane] += on * v;
+      ls[lane] += bp * bp;
+    });
+    for (int q = 0; q < 2; ++q) {
+      gs[q] *= cost_.c;
+      hs[q] *= cost_.c;
+      ls[q] *= cost_.c;
+    }
+  } else {
+    cols_.each2(j, b_.data(), [&](auto lane, Index i, double v) {
+      const double bi = b_[i], c = cost_[i];
+      const double bp = bi > 0.0 ? bi : 0.0;
+      const double on = bi > 0.0 ? c * v : 0.0;
+      gs[lane] += c * v * bp;
+      hs[lane] += on * v;
+      ls[lane] += c * bp * bp;
+    });
+  }
+  double g = gs[0] + gs[1], h = hs[0] + hs[1];
+  const double loss_old = ls[0] + ls[1];
+  entries_ += static_cast<double>(cols_.length(j));
+  const double wj = w_[j], l1 = l1_[j], l2 = l2_[j];
+  const double g_loss = -2.0 * g;
+  g = g_loss + l2 * wj;
+  h = 2.0 * h + l2 + kCurvatureFloor;
+  const double gp = g + l1, gn = g - l1;
+  const bool penalized = !(free_bias_ && j == nc_ - 1);
+  if (!penalized) {
+    *violation = std::fabs(g);
+  } else if (wj > 0.0) {
+    *violation = std::fabs(gp);
+  } else if (wj < 0.0) {
+    *violation = std::fabs(gn);
+  } else if (gp < 0.0) {
+    *violation = -gp;
+  } else if (gn > 0.0) {
+    *violation = gn;
+  } else {
+    *violation = 0.0;
+    // Deep inside the dead zone: unlikely to leave zero soon.
+    if (gp > shrink_margin && gn < -shrink_margin) return false;
+  }
+  // Minimizer of l1 |wj + d| + g d + h/2 d^2 (soft threshold).
+  double d;
+  if (gp <= h * wj)
+    d = -gp / h;
+  else if (gn >= h * wj)
+    d = -gn / h;
+  else
+    d = -wj;
+  if (std::fabs(d) < kTinyStep) return true;
+  ++steps_;
+  const double z = line_search(j, d, g, g_loss, loss_old);
+  w_[j] = wj + z;
+  max_change_ = std::max(max_change_, std::fabs(z));
+  return true;
+}
+
+template <class Cols, class Cost>
+double Cdn<Cols, Cost>::sweep(double shrink_margin, double* max_violation, bool* interrupted) {
+  shuffle(order_, active_, rng_);
+  double measure = 0.0, vmax = 0.0;
+  for (Index s = 0; s < active_; ++s) {
+    const Index j = order_[s];
+    double v = 0.0;
+    if (!visit(j, shrink_margin, &v)) {
+      std::swap(order_[s], order_[active_ - 1]);
+      --active_;
+      --s;
+      continue;
+    }
+    measure += v;
+    vmax = std::max(vmax, v);
+    if (poll_if_due()) {
+      *interrupted = true;
+      break;
+    }
+  }
+  *max_violation = vmax;
+  return measure;
+}
+
+template <class Cols, class Cost>
+SolveResult Cdn<Cols, Cost>::run(const double* w0) {
+  const auto start = Clock::now();
+  const auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
+  SolveResult res;
+  w_.assign(static_cast<std::size_t>(nc_), 0.0);
+  double reference = -1.0;  // cold start: the first iteration's measure
+  if (w0) {
+    std::copy(w0, w0 + nc_, w_.begin());
+    reference = measure_at_zero();
+    recompute_residuals();
+  }
+  order_.resize(static_cast<std::size_t>(nc_));
+  for (Index j = 0; j < nc_; ++j) order_[j] = j;
+  active_ = nc_;
+  const double inf = std::numeric_limits<double>::infinity();
+  double prev_max = inf, measure = kNaN;
+  res.status = SolverStatus::max_iter;
+  long long iter = 0;
+  while (iter < opt_.max_iter) {
+    ++iter;
+    const long long steps_before = steps_;
+    max_change_ = 0.0;
+    bool interrupted = cb_.poll();
+    double vmax = 0.0;
+    if (active_ < nc_ && entries_ - entries_at_full_ > recheck_ * total_entries_) {
+      active_ = nc_;
+      prev_max = inf;
+      recheck_ *= 2.0;  // forced sweeps cost O(log) passes over a long run
+    }
+    if (active_ == nc_) entries_at_full_ = entries_;
+    if (!interrupted)
+      measure = sweep(opt_.shrinking ? prev_max / static_cast<double>(n_samples_) : inf, &vmax,
+                      &interrupted);
+    if (interrupted) {
+      res.status = SolverStatus::interrupted;
+      break;
+    }
+    if (reference < 0.0) reference = measure;
+    bool done = false;
+    if (!std::isfinite(measure)) {
+      res.status = SolverStatus::numerical_error;
+      done = true;
+    } else if (measure <= opt_.tol * balance_ * reference) {
+      if (active_ == nc_) {
+        res.status = SolverStatus::converged;
+        done = true;
+      } else {  // converged on the shrunk set: check every coordinate again
+        active_ = nc_;
+        vmax = inf;
+      }
+    }
+    prev_max = vmax;
+    if (opt_.record_history || cb_.on_iteration) {
+      IterationRecord rec;
+      rec.iteration = iter;
+      rec.objective = objective();
+      rec.optimality = measure;
+      rec.step = max_change_;
+      rec.inner_iterations = steps_ - steps_before;
+      rec.active_size = active_;
+      rec.passes = static_cast<long long>(std::ceil(entries_ / total_entries_));
+      rec.time = elapsed();
+      if (opt_.record_history) res.history.push_back(rec);
+      if (cb_.on_iteration && !cb_.on_iteration(rec) && !done) {
+        res.status = SolverStatus::interrupted;
+        done = true;
+      }
+    }
+    if (done) break;
+  }
+  res.iterations = iter;
+  res = finish(std::move(res), measure);
+  res.time = elapsed();
+  return res;
+}
+
+template <class Cols, class Cost>
+SolveResult Cdn<Cols, Cost>::finish(SolveResult res, double measure) {
+  // The objective from exact residuals, free of the rounding the updates accumulated.
+  recompute_residuals();
+  res.objective = objective();
+  res.optimality = measure;
+  if (!std::isfinite(res.objective)) res.status = SolverStatus::numerical_error;
+  res.inner_iterations = steps_;
+  res.passes = static_cast<long long>(std::ceil(entries_ / total_entries_));
+  res.solution = w_;
+  return res;
+}
+
+template <class Cols>
+SolveResult run_cdn(const Cols& cols, const KeptRows& k, const LinearProblem& p,
+                    const L1CdPenalty& pen, const L1CdOptions& opt, const Callbacks& cb,
+                    const double* w0, double total_entries) {
+  const auto n_kept = static_cast<Index>(k.original.size());
+  std::vector<double> cost(k.original.size());
+  for (Index r = 0; r < n_kept; ++r) cost[r] = p.cost[k.original[r]];
+  const bool uniform =
+      std::all_of(cost.begin(), cost.end(), [&](double c) { return c == cost.front(); });
+  const Index nc = solution_size(p);
+  const Index n = rows_of(p.X);
+  if (uniform) {
+    Cdn<Cols, UniformCost> cdn(cols, UniformCost{n_kept ? cost.front() : 0.0}, n_kept, nc, n, p,
+                               pen, opt, cb, total_entries);
+    return cdn.run(w0);
+  }
+  Cdn<Cols, RowCost> cdn(cols, RowCost{cost.data()}, n_kept, nc, n, p, pen, opt, cb, total_entries);
+  return cdn.run(w0);
+}
+
+template <class V>
+SolveResult solve_view(const V& X, const LinearProblem& p, const L1CdPenalty& pen,
+                       const L1CdOptions& opt, const Callbacks& cb, const double* w0) {
+  const KeptRows k = kept_rows(p);
+  if constexpr (std::is_same_v<V, CsrView<typename V::value_type, std::int32_t>> ||
+                std::is_same_v<V, CsrView<typename V::value_type, std::int64_t>>) {
+    if (static_cast<Index>(k.original.size()) <= std::numeric_limits<std::int32_t>::max()) {
+      const auto cols = sparse_copy<std::int32_t>(X, p, k, opt);
+      return run_cdn(cols, k, p, pen, opt, cb, w0, static_cast<double>(cols.val.size()));
+    }
+    const auto cols = sparse_copy<std::int64_t>(X, p, k, opt);
+    return run_cdn(cols, k, p, pen, opt, cb, w0, static_cast<double>(cols.val.size()));
+  } else {
+    const auto cols = dense_copy(X, p, k, opt);
+    return run_cdn(cols, k, p, pen, opt, cb, w0, static_cast<double>(cols.val.size()));
+  }
+}
+
+}  // namespace
+
+void validate_options(const L1CdOptions& o) {
+  SVMKIT_CHECK_OPTION_RANGES(SVMKIT_L1_CD_OPTIONS, "l1_cd", o);
+}
+
+SolveResult solve_l1_cd(const LinearProblem& problem, const LossSpec& loss,
+                        const L1CdPenalty& penalty, const L1CdOptions& options,
+                        const Callbacks& callbacks, const double* w0) {
+  validate_options(options);
+  validate_problem(problem, loss, options.check_input);
+  if (loss.kind != LossKind::squared_hinge)
+    throw_invalid(std::string("l1_cd handles loss 'squared_hinge' only, got '") +
+                  to_string(loss.kind) + "'");
+  if (!(penalty.l1 >= 0.0 && std::isfinite(penalty.l1) && penalty.l2 >= 0.0 &&
+        std::isfinite(penalty.l2)) ||
+      penalty.l1 + penalty.l2 <= 0.0)
+    throw_invalid("l1_cd: the penalty weights l1 and l2 must be finite, >= 0 and not both zero");
+  if (w0) {
+    const Index n = solution_size(problem);
+    for (Index j = 0; j < n; ++j)
+      if (!std::isfinite(w0[j]))
+        throw_invalid("l1_cd: the initial solution contains NaN or infinity at index " +
+                      std::to_string(j));
+  }
+  try {
+    return std::visit(
+        [&](const auto& X) { return solve_view(X, problem, penalty, options, callbacks, w0); },
+        problem.X);
+  } catch (const std::bad_alloc&) {
+    SolveResult res;
+    res.status = SolverStatus::out_of_memory;
+    return res;
+  }
+}
+
+}  // namespace svmkit
