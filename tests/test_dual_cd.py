@@ -146,7 +146,12 @@ def test_objective_matches_liblinear(loss: str, data: str, C: float) -> None:
     f = primal_objective(X, y, cost, w, b, loss, eps)
     w_ref, b_ref = liblinear_wb(X, y, loss, C, eps)
     f_ref = primal_objective(X, y, cost, w_ref, b_ref, loss, eps)
-    assert abs(f - f_ref) <= 1e-6 * abs(f_ref)
+    # LIBLINEAR's dual solvers stop at a hard-coded 1000 iterations and draw their coordinate
+    # order from the C library's global rand(), so on the slow hinge cases its answer depends on
+    # which tests ran before; it is then the one further from the optimum. Within 1e-6 when it
+    # converged, never worse than it in any case (the exact QP tests bound ours from below).
+    assert f <= f_ref + 1e-6 * abs(f_ref)
+    assert abs(f - f_ref) <= 1e-6 * abs(f_ref) or f < f_ref
     assert res["objective"] == pytest.approx(f, rel=1e-12)
 
 
@@ -474,6 +479,6 @@ def test_warm_start_is_ignored_with_a_warning() -> None:
 
 def test_defaults_and_records() -> None:
     d = svmkit.solver_defaults("dual_cd")
-    assert d["tol"] == 0.1 and d["max_iter"] == 1000 and d["shrinking"] is True
+    assert d["tol"] == 1e-4 and d["max_iter"] == 1000 and d["shrinking"] is True
     names = [r["name"] for r in _core.dual_cd_option_records()]
     assert names == list(d)

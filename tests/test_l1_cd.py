@@ -352,8 +352,8 @@ def test_callback_interrupts() -> None:
     [
         ({"tol": -1.0}, "l1_cd option 'tol' must be >= 0"),
         ({"max_iter": -1}, "l1_cd option 'max_iter' must be >= 0"),
-        ({"sigma": 1.0}, "l1_cd option 'sigma' must be > 0.000000 and < 1"),
-        ({"beta": 0.0}, "l1_cd option 'beta' must be > 0.000000 and < 1"),
+        ({"sigma": 1.0}, "l1_cd option 'sigma' must be > 0 and < 1"),
+        ({"beta": 0.0}, "l1_cd option 'beta' must be > 0 and < 1"),
         ({"max_line_search": 0}, "l1_cd option 'max_line_search' must be >= 1"),
         ({"max_copy_mb": 0.0}, "l1_cd option 'max_copy_mb' must be > 0"),
         ({"seed": -3}, "l1_cd option 'seed' must be >= 0"),
