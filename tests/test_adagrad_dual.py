@@ -150,7 +150,7 @@ def test_error_paths(cancer200):
         fit_adagrad_dual(X, y, C=0.0)
     with pytest.raises(ValueError, match="kernel must be one of"):
         fit_adagrad_dual(X, y, kernel="cosine")
-    with pytest.raises(ValueError, match="use the smo solver"):
+    with pytest.raises(MemoryError, match="more than max_gram_mb .*use the smo solver"):
         fit_adagrad_dual(X, y, kernel="rbf", options={"max_gram_mb": 0.01})
     with pytest.raises(ValueError, match="unknown adagrad_dual option 'foo'"):
         fit_adagrad_dual(X, y, options={"foo": 1})

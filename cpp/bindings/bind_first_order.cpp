@@ -38,24 +38,13 @@ py::dict fit_homotopy(const py::object& X, const py::object& y, const py::object
       make_problem(view, y, cost, fit_intercept, intercept_scaling, regularize_intercept, keep);
   const HomotopyOptions opt = homotopy_from_dict(options);
   PythonCallbacks cb = make_callbacks(callback);
-  HomotopyResult res;
+  SolveResult res;
   {
     py::gil_scoped_release release;
     res = solve_homotopy(problem, opt, cb.callbacks);
   }
   cb.rethrow_if_any();
-  py::dict d = result_to_dict(res.result);
-  d["separable"] = res.separable;
-  d["margin"] = res.margin;
-  d["margin_upper"] = res.margin_upper;
-  d["step_constant"] = res.step_constant;
-  d["certificate_bound"] = res.certificate_bound;
-  const auto dim = static_cast<py::ssize_t>(solution_size(problem));
-  const auto rows = dim > 0 ? static_cast<py::ssize_t>(res.iterates.size()) / dim : 0;
-  py::array_t<double> it({rows, dim});
-  std::copy(res.iterates.begin(), res.iterates.end(), it.mutable_data());
-  d["iterates"] = it;
-  return d;
+  return result_to_dict(res);
 }
 
 py::dict fit_adagrad_dual(const py::object& X, const py::object& y, const py::object& cost,
@@ -77,17 +66,13 @@ py::dict fit_adagrad_dual(const py::object& X, const py::object& y, const py::ob
   p.kernel.degree = degree;
   const AdaGradDualOptions opt = adagrad_dual_from_dict(options);
   PythonCallbacks cb = make_callbacks(callback);
-  AdaGradDualResult res;
+  SolveResult res;
   {
     py::gil_scoped_release release;
     res = solve_adagrad_dual(p, opt, cb.callbacks);
   }
   cb.rethrow_if_any();
-  py::dict d = result_to_dict(res.result);
-  d["coef"] = py::array_t<double>(static_cast<py::ssize_t>(res.coef.size()), res.coef.data());
-  d["bias"] = res.bias;
-  d["max_violation"] = res.max_violation;
-  return d;
+  return result_to_dict(res);
 }
 
 }  // namespace

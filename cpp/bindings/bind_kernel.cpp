@@ -79,20 +79,13 @@ py::dict fit_smo(const py::object& X, const py::object& y, const py::object& cos
                           regularize_bias, keep, row_idx);
   const SmoOptions opt = smo_from_dict(options);
   PythonCallbacks cb = make_callbacks(callback);
-  SmoResult res;
+  SolveResult res;
   {
     py::gil_scoped_release release;
     res = solve_smo(pr, opt, cb.callbacks);
   }
   cb.rethrow_if_any();
-  py::dict d = result_to_dict(res.base);
-  d["alpha"] = to_array(res.alpha);
-  d["dual_coef"] = to_array(res.dual_coef);
-  d["bias"] = res.bias;
-  d["kernel_rows"] = res.kernel_rows;
-  d["cache_hits"] = res.cache_hits;
-  d["cache_peak_mb"] = res.cache_peak_mb;
-  return d;
+  return result_to_dict(res);
 }
 
 template <class T>

@@ -32,20 +32,12 @@ py::dict fit_smsvm(const py::object& X, const py::object& y, const py::object& c
   warm.alpha = warm_alpha;
   PythonCallbacks cb = make_callbacks(callback);
   SolveResult res;
-  SmsvmInfo info;
   {
     py::gil_scoped_release release;
-    res = solve_smsvm(p, pen, opt, cb.callbacks, warm, &info);
+    res = solve_smsvm(p, pen, opt, cb.callbacks, warm);
   }
   cb.rethrow_if_any();
-  py::dict d = result_to_dict(res);
-  d["final_alpha"] = info.final_alpha;
-  d["smoothed_objective"] = info.smoothed_objective;
-  d["line_search_failures"] = info.line_search_failures;
-  d["active_set_adjustments"] = info.active_set_adjustments;
-  d["woodbury_solves"] = info.woodbury_solves;
-  d["cg_iterations"] = info.cg_iterations;
-  return d;
+  return result_to_dict(res);
 }
 
 py::dict line_search_l1_py(const py::array_t<double, py::array::c_style | py::array::forcecast>& w,

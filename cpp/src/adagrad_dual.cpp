@@ -18,8 +18,7 @@ using Clock = std::chrono::steady_clock;
 template <class V>
 class KernelProduct {
  public:
-  KernelProduct(const V& X, const KernelSpec& spec, bool plus_one, double max_gram_mb,
-                int n_threads)
+  KernelProduct(const V& X, const KernelSpec& spec, bool plus_one, int n_threads)
       : X_(X),
         linear_(spec.kind == KernelKind::linear),
         plus_one_(plus_one),
@@ -29,11 +28,6 @@ class KernelProduct {
       w_.resize(static_cast<std::size_t>(X.cols));
       return;
     }
-    const double mb = static_cast<double>(n_) * static_cast<double>(n_) * 8.0 / (1024.0 * 1024.0);
-    if (mb > max_gram_mb)
-      throw_invalid("adagrad_dual needs the " + std::to_string(n_) + " x " + std::to_string(n_) +
-                    " Gram matrix (" + std::to_string(mb) + " MiB), more than max_gram_mb = " +
-                    std::to_string(max_gram_mb) + "; use the smo solver for data this large");
     gram_.resize(static_cast<std::size_t>(n_ * n_));
     const KernelEvaluator<V, V> ev(X, X, spec, n_threads);
     // One row per task, each thread with its own scratch row.
@@ -76,8 +70,8 @@ class KernelProduct {
 };
 
 template <class V>
-AdaGradDualResult run(const V& X, const AdaGradDualProblem& P, const AdaGradDualOptions& opt,
-                      const Callbacks& cb) {
+SolveResult run(const V& X, const AdaGradDualProblem& P, const AdaGradDualOptions& opt,
+                const Callbacks& cb) {
   const auto start = Clock::now();
   const auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
   const int threads = resolve_threads(opt.n_threads);
@@ -87,7 +81,19 @@ AdaGradDualResult run(const V& X, const AdaGradDualProblem& P, const AdaGradDual
   // Small products do not pay for a parallel region (and suffer badly on a loaded machine).
   const double work = static_cast<double>(n) *
                       (P.kernel.kind == KernelKind::linear ? 2.0 * X.cols : static_cast<double>(n));
-  KernelProduct<V> kp(X, P.kernel, !unreg, opt.max_gram_mb, work < 65536.0 ? 1 : threads);
+  SolveResult res;
+  // The Gram matrix of a nonlinear kernel is the one allocation that grows as n^2: refused
+  // (status out_of_memory) above the max_gram_mb budget.
+  const double mb = static_cast<double>(n) * static_cast<double>(n) * 8.0 / (1024.0 * 1024.0);
+  if (P.kernel.kind != KernelKind::linear && mb > opt.max_gram_mb) {
+    res.status = SolverStatus::out_of_memory;
+    res.message = "adagrad_dual needs the " + std::to_string(n) + " x " + std::to_string(n) +
+                  " Gram matrix (" + std::to_string(mb) +
+                  " MiB), more than max_gram_mb = " + std::to_string(opt.max_gram_mb) +
+                  "; use the smo solver for data this large";
+    return res;
+  }
+  KernelProduct<V> kp(X, P.kernel, !unreg, work < 65536.0 ? 1 : threads);
   long long passes = P.kernel.kind == KernelKind::linear ? 0 : 1;
 
   // sigma_k: sign of variable k in beta; q_k: linear term; ub_k: upper bound.
@@ -109,8 +115,7 @@ AdaGradDualResult run(const V& X, const AdaGradDualProblem& P, const AdaGradDual
   double mu = 0.0, smu = 0.0;
   const double rho = opt.rho, lr = opt.learning_rate, eps = opt.eps;
 
-  AdaGradDualResult out;
-  SolveResult& res = out.result;
+  AdaGradDualExtras out;
   res.status = SolverStatus::max_iter;
   const auto compute_beta = [&] {
     for (Index i = 0; i < n; ++i) beta[i] = sigma[i] * x[i];
@@ -203,14 +208,14 @@ AdaGradDualResult run(const V& X, const AdaGradDualProblem& P, const AdaGradDual
   for (Index i = 0; i < n; ++i) bsum += beta[i];
   out.coef = beta;
   out.bias = unreg ? mu + rho * h : bsum;
-  out.max_violation = viol;
   res.objective = dual_objective();
   res.optimality = viol;
   res.solution = x;
   res.iterations = it;
   res.passes = passes;
   res.time = elapsed();
-  return out;
+  res.extras = std::move(out);
+  return res;
 }
 
 }  // namespace
@@ -228,8 +233,8 @@ void validate_options(const AdaGradDualOptions& o) {
   if (o.history_every < 1) throw_invalid("history_every must be >= 1");
 }
 
-AdaGradDualResult solve_adagrad_dual(const AdaGradDualProblem& P, const AdaGradDualOptions& opt,
-                                     const Callbacks& cb) {
+SolveResult solve_adagrad_dual(const AdaGradDualProblem& P, const AdaGradDualOptions& opt,
+                               const Callbacks& cb) {
   validate_options(opt);
   validate_kernel(P.kernel);
   validate_view(P.X);

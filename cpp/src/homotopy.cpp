@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <numeric>
 #include <random>
@@ -33,7 +34,7 @@ class Homotopy {
         free_bias_(p.fit_intercept && !p.regularize_intercept),
         n_threads_(resolve_threads(opt.n_threads)) {}
 
-  HomotopyResult run() {
+  SolveResult run() {
     const auto start = Clock::now();
     const auto elapsed = [&] {
       return std::chrono::duration<double>(Clock::now() - start).count();
@@ -49,9 +50,10 @@ class Homotopy {
         opt_.lambda_scale > 0.0 ? opt_.lambda_scale : 1.0 / static_cast<double>(n_);
     const Index batch = (opt_.batch_size <= 0 || opt_.batch_size >= n_) ? n_ : opt_.batch_size;
 
-    HomotopyResult out;
+    SolveResult res;
+    HomotopyExtras out;
     out.step_constant = K;
-    SolveResult& res = out.result;
+    bool separable = true;
     std::vector<double> wbar(dim_, 0.0), w(dim_), wsum(dim_), g(dim_), wbest(dim_), freq(n_);
     std::vector<Index> order(static_cast<std::size_t>(n_));
     std::iota(order.begin(), order.end(), Index{0});
@@ -169,8 +171,9 @@ class Homotopy {
         const double h = max_row_norm();
         out.certificate_bound = farkas_bound(freq, wbar.data(), h);
         if (out.certificate_bound <= opt_.separability_tol * h) {
-          out.separable = false;
-          res.status = SolverStatus::converged;
+          separable = false;
+          res.status = SolverStatus::infeasible;
+          res.message = infeasible_message(s, out.certificate_bound);
           break;
         }
       }
@@ -182,7 +185,7 @@ class Homotopy {
     if (interrupted) res.status = SolverStatus::interrupted;
     std::vector<double> sol = wbar;
     if (free_bias_ && opt_.lambda_min <= 0.0) sol[d_] = eq15_bias(wbar.data());
-    if (opt_.rescale && opt_.lambda_min <= 0.0 && out.separable) {
+    if (opt_.rescale && opt_.lambda_min <= 0.0 && separable) {
       double m = kInf;
       for (Index i = 0; i < n_; ++i) m = std::min(m, p_.y[i] * z(sol.data(), i));
       row_visits_ += n_;
@@ -198,10 +201,19 @@ class Homotopy {
     res.inner_iterations = total_inner;
     res.passes = row_visits_ / std::max<Index>(1, n_);
     res.time = elapsed();
-    return out;
+    res.extras = std::move(out);
+    return res;
   }
 
  private:
+  // The certificate in words (SolveResult::message of status infeasible).
+  static std::string infeasible_message(long long s, double bound) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.3g", bound);
+    return "the data are not linearly separable (a Farkas certificate found after " +
+           std::to_string(s) + " outer iterations bounds the margin by " + buf +
+           "), so the hard-margin SVM (C=inf) does not exist. Use a finite C (soft margin).";
+  }
   bool shrinks(Index j) const { return !(free_bias_ && j == d_); }
 
   double reg_sq(const std::vector<double>& w) const {
@@ -497,8 +509,8 @@ void validate_options(const HomotopyOptions& o) {
     throw_invalid("step_scale must be a finite number > 0");
 }
 
-HomotopyResult solve_homotopy(const LinearProblem& problem, const HomotopyOptions& options,
-                              const Callbacks& callbacks) {
+SolveResult solve_homotopy(const LinearProblem& problem, const HomotopyOptions& options,
+                           const Callbacks& callbacks) {
   validate_options(options);
   LossSpec hinge;
   hinge.kind = LossKind::hinge;

@@ -162,7 +162,7 @@ struct Snapshot {
 };
 
 template <class V>
-NssvmResult solve_impl(const V& X, const double* y, const NssvmOptions& opt, const Callbacks& cb) {
+SolveResult solve_impl(const V& X, const double* y, const NssvmOptions& opt, const Callbacks& cb) {
   const auto t0 = Clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - t0).count(); };
   const Index m = X.rows;
@@ -170,8 +170,8 @@ NssvmResult solve_impl(const V& X, const double* y, const NssvmOptions& opt, con
   // Threads only pay off for long passes: on a busy machine every parallel region can cost
   // a scheduler time slice, which dominates short passes.
   const int threads = m >= opt.parallel_min_rows ? resolve_threads(opt.n_threads) : 1;
-  NssvmResult out;
-  SolveResult& res = out.base;
+  SolveResult res;
+  NssvmExtras out;
 
   // Labels: both classes must be present (the constraint <alpha, y> = 0 needs them).
   Index n_pos = 0, n_neg = 0;
@@ -507,7 +507,8 @@ NssvmResult solve_impl(const V& X, const double* y, const NssvmOptions& opt, con
   res.optimality = fnorm;
   res.iterations = iter;
   res.time = elapsed();
-  return out;
+  res.extras = std::move(out);
+  return res;
 }
 
 }  // namespace
@@ -537,7 +538,7 @@ void validate_options(const NssvmOptions& o) {
   if (!(o.cg_tol > 0.0)) bad("cg_tol must be > 0");
 }
 
-NssvmResult solve_nssvm(const MatrixView& X, const double* y, const NssvmOptions& options,
+SolveResult solve_nssvm(const MatrixView& X, const double* y, const NssvmOptions& options,
                         const Callbacks& callbacks) {
   validate_options(options);
   if (options.check_input) {

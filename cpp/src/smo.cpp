@@ -357,10 +357,10 @@ class Solver {
     for (Index t = 0; t < l_; ++t) flags_[t] = flags_of(t);
   }
 
-  SmoResult run() {
+  SolveResult run() {
     const auto start = Clock::now();
-    SmoResult res;
-    SolveResult& base = res.base;
+    SolveResult base;
+    SmoExtras ex;
     const long long interval =
         std::max<long long>(1, std::min<long long>(l_, opt_.shrink_interval));
     long long counter = interval;
@@ -422,7 +422,7 @@ class Solver {
     base.time = std::chrono::duration<double>(Clock::now() - start).count();
     report(base, iter, gap, start);
     if (!opt_.record_history) base.history.clear();
-    res.bias = bias();
+    ex.bias = bias();
     std::vector<double> a(l_), sg(l_);
     for (Index t = 0; t < l_; ++t) {
       a[orig_[t]] = alpha_[t];
@@ -430,10 +430,11 @@ class Solver {
     }
     alpha_out_ = std::move(a);
     sign_out_ = std::move(sg);
-    res.kernel_rows = Q_.computed;
-    res.cache_hits = Q_.hits;
-    res.cache_peak_mb = Q_.peak_mb;
-    return res;
+    ex.kernel_rows = Q_.computed;
+    ex.cache_hits = Q_.hits;
+    ex.cache_peak_mb = Q_.peak_mb;
+    base.extras = std::move(ex);
+    return base;
   }
 
   const std::vector<double>& alpha_original() const { return alpha_out_; }
@@ -860,7 +861,7 @@ void validate_problem(const KernelProblem& pr, Index n, bool check_finite) {
 
 }  // namespace
 
-SmoResult solve_smo(const KernelProblem& pr, const SmoOptions& opt, const Callbacks& cb) {
+SolveResult solve_smo(const KernelProblem& pr, const SmoOptions& opt, const Callbacks& cb) {
   validate_options(opt);
   const Index n = pr.n >= 0 ? pr.n : rows_of(pr.X);
   validate_problem(pr, n, opt.check_input);
@@ -873,7 +874,7 @@ SmoResult solve_smo(const KernelProblem& pr, const SmoOptions& opt, const Callba
   ThreadTeam team(nt);
 
   return std::visit(
-      [&](const auto& V) -> SmoResult {
+      [&](const auto& V) -> SolveResult {
         using View = std::decay_t<decltype(V)>;
         if (pr.formulation == SmoFormulation::svr) {
           const Index l = 2 * n;
@@ -888,13 +889,14 @@ SmoResult solve_smo(const KernelProblem& pr, const SmoOptions& opt, const Callba
           RegQ<View> Q(V, pr.kernel, team, xrow, r, cache_bytes);
           Solver solver(Q, l, std::move(s), std::move(p), std::move(U), std::move(D), equality, opt,
                         cb, team);
-          SmoResult res = solver.run();
+          SolveResult res = solver.run();
           const auto& a = solver.alpha_original();
-          res.alpha.resize(n);
-          res.dual_coef.resize(n);
+          auto& ex = std::get<SmoExtras>(res.extras);
+          res.solution.resize(n);
+          ex.dual_coef.resize(n);
           for (Index i = 0; i < n; ++i) {
-            res.dual_coef[i] = a[i] - a[i + n];
-            res.alpha[i] = res.dual_coef[i];
+            ex.dual_coef[i] = a[i] - a[i + n];
+            res.solution[i] = ex.dual_coef[i];
           }
           return res;
         }
@@ -912,10 +914,11 @@ SmoResult solve_smo(const KernelProblem& pr, const SmoOptions& opt, const Callba
         ClassQ<View> Q(V, pr.kernel, team, xrow, s, r, cache_bytes);
         Solver solver(Q, n, std::move(s), std::move(p), std::move(U), std::move(D), equality, opt,
                       cb, team);
-        SmoResult res = solver.run();
-        res.alpha = solver.alpha_original();
-        res.dual_coef.resize(n);
-        for (Index i = 0; i < n; ++i) res.dual_coef[i] = pr.y[i] * res.alpha[i];
+        SolveResult res = solver.run();
+        res.solution = solver.alpha_original();
+        auto& ex = std::get<SmoExtras>(res.extras);
+        ex.dual_coef.resize(n);
+        for (Index i = 0; i < n; ++i) ex.dual_coef[i] = pr.y[i] * res.solution[i];
         return res;
       },
       pr.X);

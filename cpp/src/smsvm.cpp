@@ -101,7 +101,7 @@ class Smsvm {
     split_classes_ = p.fit_intercept && lam_b_ == 0.0;
   }
 
-  SolveResult run(const SmsvmWarmStart& warm, SmsvmInfo* info);
+  SolveResult run(const SmsvmWarmStart& warm, SmsvmExtras* info);
 
  private:
   struct PassOut {
@@ -518,7 +518,7 @@ struct SerialEigenGuard {
 };
 
 template <class V>
-SolveResult Smsvm<V>::run(const SmsvmWarmStart& warm, SmsvmInfo* info) {
+SolveResult Smsvm<V>::run(const SmsvmWarmStart& warm, SmsvmExtras* info) {
   const SerialEigenGuard serial_eigen;
   const auto start = Clock::now();
   const auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
@@ -879,7 +879,7 @@ SolveResult Smsvm<V>::run(const SmsvmWarmStart& warm, SmsvmInfo* info) {
 
 SolveResult solve_smsvm(const LinearProblem& problem, const SmsvmPenalty& penalty,
                         const SmsvmOptions& options, const Callbacks& callbacks,
-                        const SmsvmWarmStart& warm, SmsvmInfo* info) {
+                        const SmsvmWarmStart& warm) {
   validate_options(options);
   LossSpec hinge;
   hinge.kind = LossKind::hinge;
@@ -900,7 +900,10 @@ SolveResult solve_smsvm(const LinearProblem& problem, const SmsvmPenalty& penalt
       [&](const auto& X) {
         using V = std::decay_t<decltype(X)>;
         Smsvm<V> solver(X, problem, penalty, options, callbacks);
-        return solver.run(warm, info);
+        SmsvmExtras extras;
+        SolveResult res = solver.run(warm, &extras);
+        res.extras = extras;
+        return res;
       },
       problem.X);
 }

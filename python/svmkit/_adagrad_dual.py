@@ -134,12 +134,14 @@ def fit_adagrad_dual(
         opts,
         callback,
     )
+    if res["status"] == "out_of_memory":
+        raise MemoryError(res["message"])
     return {
         "dual_coef": np.asarray(res["coef"]),
         "intercept": float(res["bias"]),
         "alpha": np.asarray(res["solution"]),
         "dual_objective": float(res["objective"]),
-        "max_violation": float(res["max_violation"]),
+        "max_violation": float(res["optimality"]),
         "status": res["status"],
         "iterations": int(res["iterations"]),
         "passes": int(res["passes"]),

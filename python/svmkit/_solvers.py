@@ -131,16 +131,8 @@ def _fit_homotopy(req: LinearFitRequest) -> dict:
         opts,
         req.callback,
     )
-    if not res["separable"]:
-        res["status"] = "not_separable"
-        warnings.warn(
-            "homotopy: the data are not linearly separable (a Farkas certificate found after "
-            f"{res['iterations']} outer iterations bounds the margin by "
-            f"{res['certificate_bound']:.3g}), so the hard-margin SVM (C=inf) does not exist. "
-            "Use a finite C (soft margin).",
-            UserWarning,
-            stacklevel=4,
-        )
+    if res["status"] == "infeasible":
+        warnings.warn(f"homotopy: {res['message']}", UserWarning, stacklevel=4)
     return res
 
 

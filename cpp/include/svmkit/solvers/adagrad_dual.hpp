@@ -64,20 +64,15 @@ struct AdaGradDualOptions {
   X(history_every) X(n_threads) X(record_history) X(check_input)
 // clang-format on
 
-struct AdaGradDualResult {
-  // solution = the dual variables a (n for SVC, 2n = [a+; a-] for SVR); objective = the min-form
-  // dual objective above at a; optimality = the largest violation of the box and equality
-  // constraints at a; history objective = dual objective, optimality = step norm.
-  SolveResult result;
-  std::vector<double> coef;    // dual coefficients: y_i a_i (SVC) or a+_i - a-_i (SVR), length n
-  double bias = 0.0;           // intercept b of f(x) = sum_i coef_i K(x_i, x) + b
-  double max_violation = 0.0;  // same as result.optimality
-};
-
 void validate_options(const AdaGradDualOptions& options);
 
-AdaGradDualResult solve_adagrad_dual(const AdaGradDualProblem& problem,
-                                     const AdaGradDualOptions& options = {},
-                                     const Callbacks& callbacks = {});
+// SolveResult: solution = the dual variables a (n for SVC, 2n = [a+; a-] for SVR); objective =
+// the min-form dual objective above at a; optimality = the largest violation of the box and
+// equality constraints at a; extras = AdaGradDualExtras (coef, bias); status out_of_memory when
+// the Gram matrix would exceed max_gram_mb. History: objective = dual objective, optimality =
+// step norm.
+SolveResult solve_adagrad_dual(const AdaGradDualProblem& problem,
+                               const AdaGradDualOptions& options = {},
+                               const Callbacks& callbacks = {});
 
 }  // namespace svmkit

@@ -65,9 +65,10 @@
 // active-set method; its optimum is 0 iff those rows are not separable. The bound is
 // recomputed from the a >= 0 found. If it is <= separability_tol * max_j ||x~_j||
 // the data are certified non-separable (to that relative margin) and the solve stops with
-// HomotopyResult::separable = false. The bound is evaluated exactly from a >= 0, so separable
-// data with a larger relative margin can never be reported non-separable. Separable data that
-// the estimate has not separated by max_iter end with status max_iter (separable stays true).
+// status infeasible (the certificate in SolveResult::message). The bound is evaluated exactly from
+// a >= 0, so separable data with a larger relative margin can never be reported non-separable.
+// Separable data that the estimate has not separated by max_iter end with status max_iter
+// (separable stays true).
 #pragma once
 
 #include <cstdint>
@@ -124,24 +125,15 @@ struct HomotopyOptions {
   X(n_threads) X(record_history) X(check_input)
 // clang-format on
 
-struct HomotopyResult {
-  // solution = (w, b) with b already in units of the intercept coordinate (b * scale adds to
-  // w.x); objective = F_lambda at the last lambda; history: objective F_{lambda_s}(estimate),
-  // optimality = margin gap, smoothing = lambda_s, step = eta_s, inner_iterations = t_s,
-  // active_size = violators at the estimate, passes = cumulative passes.
-  SolveResult result;
-  bool separable = true;            // false when the data were certified non-separable
-  double certificate_bound = kNaN;  // last Farkas bound on the max margin tried (NaN: none)
-  double margin = kNaN;             // normalized margin gamma(w) of the solution
-  double margin_upper = kNaN;       // best upper bound on the max margin found
-  double step_constant = kNaN;      // the K actually used
-  std::vector<double> iterates;     // record_iterates: one row of solution_size per outer iteration
-};
-
 void validate_options(const HomotopyOptions& options);
 
 // Solves from w0 = 0 (Algorithm 1 initializes the estimate at 0). y must be +-1.
-HomotopyResult solve_homotopy(const LinearProblem& problem, const HomotopyOptions& options = {},
-                              const Callbacks& callbacks = {});
+// SolveResult: solution = (w, b) with b in units of the intercept coordinate (b * scale adds to
+// w.x); objective = F_lambda at the last lambda; status infeasible (certificate in message) on
+// certified non-separable data; extras = HomotopyExtras. History: objective
+// F_{lambda_s}(estimate), optimality = margin gap, smoothing = lambda_s, step = eta_s,
+// inner_iterations = t_s, active_size = violators at the estimate, passes = cumulative passes.
+SolveResult solve_homotopy(const LinearProblem& problem, const HomotopyOptions& options = {},
+                           const Callbacks& callbacks = {});
 
 }  // namespace svmkit

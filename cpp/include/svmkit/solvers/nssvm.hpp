@@ -105,33 +105,13 @@ struct NssvmOptions {
 
 void validate_options(const NssvmOptions& options);
 
-// What solve_nssvm returns beyond SolveResult. base.solution is w (n entries) followed by
-// the bias; base.optimality is ||F(z; T)|| at the returned point (NaN for a kept best
-// iterate that was never re-checked); base.objective is D(alpha).
-// History: base.history[k] has objective D, optimality ||F(z_k; T_k)||, active_size s_k,
-// time; accuracy[k] and bias[k] are the training accuracy and bias of the iterate after
-// iteration k, working_set_changed[k] whether T changed.
-struct NssvmResult {
-  SolveResult base;
-  std::vector<Index> support;      // indices i with alpha_i != 0, increasing
-  std::vector<double> alpha;       // alpha_i on support (dual coefficients, y_i alpha_i is
-                                   // the weight of x_i in w)
-  std::vector<Index> working_set;  // the final T (increasing)
-  double mu = 0.0;                 // multiplier of <alpha, y> = 0 at the returned point
-  double bias = 0.0;               // the returned intercept (mu or its refinement)
-  double accuracy = 0.0;           // training accuracy of the returned model
-  double best_accuracy = 0.0;      // best training accuracy over the iterates
-  bool returned_best = false;      // whether keep_best replaced the last iterate
-  long long s = 0;                 // final sparsity level
-  long long s0 = 0;                // initial sparsity level (after defaults)
-  double eta = 0.0;                // eta used
-  double c = 0.0;                  // c used
-  std::vector<double> accuracy_history;
-  std::vector<double> bias_history;
-};
-
 // Solves the problem above for X (m x n) and labels y (m entries, each -1 or +1).
-NssvmResult solve_nssvm(const MatrixView& X, const double* y, const NssvmOptions& options = {},
+// SolveResult: solution = w (n entries) followed by the bias; optimality = ||F(z; T)|| at the
+// returned point (NaN for a kept best iterate that was never re-checked); objective = D(alpha);
+// extras = NssvmExtras (support, alpha, ...). History: objective D, optimality ||F(z_k; T_k)||,
+// active_size s_k, time; NssvmExtras::accuracy_history[k] and bias_history[k] are the training
+// accuracy and bias of the iterate after iteration k.
+SolveResult solve_nssvm(const MatrixView& X, const double* y, const NssvmOptions& options = {},
                         const Callbacks& callbacks = {});
 
 // The default initial sparsity level for m samples and n features (see above).

@@ -91,26 +91,18 @@ struct SmoOptions {
   bool check_input = true;                   // validate the problem (finiteness of X included)
 };
 
-#define SVMKIT_SMO_OPTIONS(X)                                                     \
-  X(tol)                                                                          \
-  X(max_iter) X(cache_size) X(shrinking) X(shrink_interval) X(working_set) X(tau) \
-      X(history_interval) X(poll_interval) X(n_threads) X(record_history) X(check_input)
+#define SVMKIT_SMO_OPTIONS(X)                                                             \
+  X(tol)                                                                                  \
+  X(max_iter)                                                                             \
+  X(cache_size) X(shrinking) X(shrink_interval) X(working_set) X(tau) X(history_interval) \
+      X(poll_interval) X(n_threads) X(record_history) X(check_input)
 
 void validate_options(const SmoOptions& options);
 
-struct SmoResult {
-  SolveResult base;               // status, objective (dual, minimized form), optimality (KKT
-                                  // gap at exit over all variables), iterations, time, history
-  std::vector<double> alpha;      // per sample: a_i (SVC) or a+_i - a-_i (SVR); >= 0 for SVC
-  std::vector<double> dual_coef;  // per sample: y_i a_i (SVC) or a+_i - a-_i (SVR)
-  double bias = 0.0;              // the intercept b of f(x) = sum_i dual_coef_i K(x_i, x) + b
-  long long kernel_rows = 0;      // kernel rows computed (cache misses)
-  long long cache_hits = 0;       // kernel rows served from the cache
-  double cache_peak_mb = 0.0;     // peak cache memory used
-};
-
-// Solves the dual of `problem` by SMO.
-SmoResult solve_smo(const KernelProblem& problem, const SmoOptions& options = {},
-                    const Callbacks& callbacks = {});
+// Solves the dual of `problem` by SMO. SolveResult: status, solution = alpha per sample (a_i for
+// SVC, >= 0; a+_i - a-_i for SVR), objective (dual, minimized form), optimality (KKT gap at exit
+// over all variables), iterations, time, history; extras = SmoExtras (dual_coef, bias, cache).
+SolveResult solve_smo(const KernelProblem& problem, const SmoOptions& options = {},
+                      const Callbacks& callbacks = {});
 
 }  // namespace svmkit

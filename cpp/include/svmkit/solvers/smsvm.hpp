@@ -151,18 +151,9 @@ struct SmsvmWarmStart {
 
 void validate_options(const SmsvmOptions& options);
 
-// Extra outputs beside SolveResult.
-struct SmsvmInfo {
-  double final_alpha = 0.0;         // the last alpha at which a Newton step was taken
-  double smoothed_objective = 0.0;  // f_alpha at the solution, F's scale
-  long long line_search_failures = 0;
-  long long active_set_adjustments = 0;
-  long long woodbury_solves = 0;  // Newton systems solved in sample space
-  long long cg_iterations = 0;    // CG iterations of Newton systems solved by CG
-};
-
+// Solves the problem above; SolveResult::extras holds SmsvmExtras (solver_extras.hpp).
 SolveResult solve_smsvm(const LinearProblem& problem, const SmsvmPenalty& penalty,
                         const SmsvmOptions& options = {}, const Callbacks& callbacks = {},
-                        const SmsvmWarmStart& warm = {}, SmsvmInfo* info = nullptr);
+                        const SmsvmWarmStart& warm = {});
 
 }  // namespace svmkit
