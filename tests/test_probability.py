@@ -18,7 +18,7 @@ from scipy.optimize import minimize
 from sklearn import svm as sksvm
 from sklearn.datasets import load_breast_cancer, load_digits, load_wine, make_moons
 from sklearn.preprocessing import StandardScaler
-from svmkit import _core, cli
+from svmkit import SolverStatus, _core, cli
 from svmkit.datasets import dump_svmlight_file
 
 # scikit-learn 1.9 deprecates SVC(probability=True) (the reference here) with a FutureWarning.
@@ -56,7 +56,7 @@ def test_sigmoid_fit_matches_scipy(case):
         y = np.where(dec > 1.5, 1.0, -1.0)
     fit = _core.fit_sigmoid(dec, y, {})
     a_ref, b_ref = _platt_reference(dec, y)
-    assert fit["status"] == "converged"
+    assert fit["status"] == SolverStatus.converged
     np.testing.assert_allclose([fit["a"], fit["b"]], [a_ref, b_ref], rtol=1e-4, atol=1e-5)
     # Orientation: P(+1 | f) grows with f, so A < 0.
     assert fit["a"] < 0
@@ -67,7 +67,7 @@ def test_sigmoid_fit_options_and_errors():
     dec = rng.standard_normal(50)
     y = np.where(dec > 0, 1.0, -1.0)
     one = _core.fit_sigmoid(dec, y, {"max_iter": 1})
-    assert one["iterations"] == 1 and one["status"] == "max_iter"
+    assert one["iterations"] == 1 and one["status"] == SolverStatus.max_iter
     with pytest.raises(ValueError, match="decision values must be finite"):
         _core.fit_sigmoid(np.array([0.0, np.nan]), np.array([1.0, -1.0]), {})
     with pytest.raises(ValueError, match="at least one decision value"):

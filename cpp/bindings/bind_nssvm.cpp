@@ -8,7 +8,7 @@
 
 namespace svmkit::py_bind {
 
-SVMKIT_DEFINE_OPTION_CONVERSIONS(NssvmOptions, nssvm, SVMKIT_NSSVM_OPTIONS)
+SVMKIT_DEFINE_OPTION_TABLE(NssvmOptions, nssvm, SVMKIT_NSSVM_OPTIONS)
 
 namespace {
 
@@ -36,6 +36,8 @@ void bind_nssvm(py::module_& m) {
   m.def(
       "nssvm_defaults", [] { return nssvm_to_dict(NssvmOptions{}); },
       "Default NSSVM options (the single source of the defaults).");
+  m.def("nssvm_option_records", &nssvm_records_to_list,
+        "NSSVM's option records: name, type, default, valid range and doc of each option.");
   m.def("nssvm_default_s0", &nssvm_default_s0, py::arg("m"), py::arg("n"),
         py::arg("s0_scale") = 1.0, "Default initial sparsity level ceil(s0_scale n ln(m/n)^2).");
   m.def("fit_nssvm", &fit_nssvm, py::arg("X"), py::arg("y"), py::arg("options"),

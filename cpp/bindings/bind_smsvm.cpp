@@ -11,7 +11,7 @@
 
 namespace svmkit::py_bind {
 
-SVMKIT_DEFINE_OPTION_CONVERSIONS(SmsvmOptions, smsvm, SVMKIT_SMSVM_OPTIONS)
+SVMKIT_DEFINE_OPTION_TABLE(SmsvmOptions, smsvm, SVMKIT_SMSVM_OPTIONS)
 
 namespace {
 
@@ -66,6 +66,8 @@ void bind_smsvm(py::module_& m) {
   m.def(
       "smsvm_defaults", [] { return smsvm_to_dict(SmsvmOptions{}); },
       "Default SmSVM options (the single source of the defaults).");
+  m.def("smsvm_option_records", &smsvm_records_to_list,
+        "SmSVM's option records: name, type, default, valid range and doc of each option.");
   m.def("fit_smsvm", &fit_smsvm, py::arg("X"), py::arg("y"), py::arg("cost"), py::arg("l2"),
         py::arg("l1"), py::arg("fit_intercept"), py::arg("intercept_scaling"),
         py::arg("regularize_intercept"), py::arg("w0"), py::arg("warm_alpha"), py::arg("options"),

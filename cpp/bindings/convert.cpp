@@ -1,5 +1,7 @@
 #include "convert.hpp"
 
+#include <pybind11/native_enum.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <variant>
@@ -170,8 +172,21 @@ py::dict record_to_dict(const IterationRecord& r) {
   return d;
 }
 
-std::string status_name(SolverStatus s) {
-  return to_string(s);
+void bind_status(py::module_& m) {
+  py::native_enum<SolverStatus>(m, "SolverStatus", "enum.Enum",
+                                "How a solve ended (svmkit/status.hpp); turned into warnings or "
+                                "exceptions by svmkit._status.check_status.")
+      .value("converged", SolverStatus::converged, "the stopping rule was met")
+      .value("max_iter", SolverStatus::max_iter, "the iteration limit was reached first")
+      .value("line_search_failed", SolverStatus::line_search_failed,
+             "no further decrease could be made")
+      .value("interrupted", SolverStatus::interrupted, "the interrupt hook or callback stopped it")
+      .value("numerical_error", SolverStatus::numerical_error, "a non-finite value appeared")
+      .value("infeasible", SolverStatus::infeasible,
+             "the problem has no solution; the result's message states the certificate")
+      .value("out_of_memory", SolverStatus::out_of_memory,
+             "an allocation failed or exceeded its budget; the message names the option")
+      .finalize();
 }
 
 namespace {
@@ -233,7 +248,7 @@ void add_extras(py::dict& d, const SolveResult&, const AdaGradDualExtras& e) {
 
 py::dict result_to_dict(const SolveResult& r) {
   py::dict d;
-  d["status"] = status_name(r.status);
+  d["status"] = r.status;
   d["message"] = r.message;
   d["solution"] =
       py::array_t<double>(static_cast<py::ssize_t>(r.solution.size()), r.solution.data());

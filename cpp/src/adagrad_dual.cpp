@@ -221,16 +221,10 @@ SolveResult run(const V& X, const AdaGradDualProblem& P, const AdaGradDualOption
 }  // namespace
 
 void validate_options(const AdaGradDualOptions& o) {
+  SVMKIT_CHECK_OPTION_RANGES(SVMKIT_ADAGRAD_DUAL_OPTIONS, "adagrad_dual", o);
   if (o.variant != "reg_bias" && o.variant != "unreg_bias")
-    throw_invalid("variant must be 'reg_bias' or 'unreg_bias', got '" + o.variant + "'");
-  if (!(o.rho > 0.0) || !std::isfinite(o.rho)) throw_invalid("rho must be a finite number > 0");
-  if (!(o.learning_rate > 0.0) || !std::isfinite(o.learning_rate))
-    throw_invalid("learning_rate must be a finite number > 0");
-  if (!(o.eps > 0.0)) throw_invalid("eps must be > 0");
-  if (!(o.tol >= 0.0)) throw_invalid("tol must be >= 0");
-  if (o.max_iter < 0) throw_invalid("max_iter must be >= 0");
-  if (!(o.max_gram_mb > 0.0)) throw_invalid("max_gram_mb must be > 0");
-  if (o.history_every < 1) throw_invalid("history_every must be >= 1");
+    throw_invalid("adagrad_dual option 'variant' must be 'reg_bias' or 'unreg_bias', got '" +
+                  o.variant + "'");
 }
 
 SolveResult solve_adagrad_dual(const AdaGradDualProblem& P, const AdaGradDualOptions& opt,

@@ -483,30 +483,11 @@ class Homotopy {
 }  // namespace
 
 void validate_options(const HomotopyOptions& o) {
-  if (o.max_iter < 0) throw_invalid("max_iter must be >= 0");
-  if (!(o.tol >= 0.0)) throw_invalid("tol must be >= 0");
-  if (!(o.p > 0.0 && o.p < 1.0)) throw_invalid("p must be in (0, 1), got " + std::to_string(o.p));
-  if (!(o.r > 2.0 * o.p) || !std::isfinite(o.r))
-    throw_invalid("r must be finite and > 2p, got " + std::to_string(o.r));
-  if (!(o.s0 > 2.0) || !std::isfinite(o.s0))
-    throw_invalid("s0 must be a finite number > 2, got " + std::to_string(o.s0));
-  if (!(o.step_constant >= 0.0) || !std::isfinite(o.step_constant))
-    throw_invalid("step_constant must be a finite number >= 0 (0 = Algorithm 1's formula)");
-  if (!(o.lambda_scale >= 0.0) || !std::isfinite(o.lambda_scale))
-    throw_invalid("lambda_scale must be a finite number >= 0 (0 = 1/n)");
-  if (!(o.lambda_min >= 0.0) || !std::isfinite(o.lambda_min))
-    throw_invalid("lambda_min must be a finite number >= 0");
+  SVMKIT_CHECK_OPTION_RANGES(SVMKIT_HOMOTOPY_OPTIONS, "homotopy", o);
+  if (!(o.r > 2.0 * o.p))
+    throw_invalid("homotopy option 'r' must be > 2p, got " + std::to_string(o.r));
   if (o.iterate != "average" && o.iterate != "best")
-    throw_invalid("iterate must be 'average' or 'best', got '" + o.iterate + "'");
-  if (o.batch_size < 0) throw_invalid("batch_size must be >= 0 (0 = full batch)");
-  if (o.separability_check_after < 0) throw_invalid("separability_check_after must be >= 0");
-  if (!(o.separability_tol >= 0.0) || !std::isfinite(o.separability_tol))
-    throw_invalid("separability_tol must be a finite number >= 0");
-  if (o.certificate_max_iter < 0) throw_invalid("certificate_max_iter must be >= 0");
-  if (o.certificate_max_entries < 0) throw_invalid("certificate_max_entries must be >= 0");
-  if (o.certificate_max_dim < 0) throw_invalid("certificate_max_dim must be >= 0");
-  if (!(o.step_scale > 0.0) || !std::isfinite(o.step_scale))
-    throw_invalid("step_scale must be a finite number > 0");
+    throw_invalid("homotopy option 'iterate' must be 'average' or 'best', got '" + o.iterate + "'");
 }
 
 SolveResult solve_homotopy(const LinearProblem& problem, const HomotopyOptions& options,

@@ -30,7 +30,7 @@ class WorkingSetSystem {
     const Index s = static_cast<Index>(T.size());
     const Index n = X.cols;
     cg_tol_ = opt.cg_tol;
-    max_cg_ = opt.max_cg_iter > 0 ? opt.max_cg_iter : s + 1;
+    max_cg_ = opt.cg_max_iter > 0 ? opt.cg_max_iter : s + 1;
     if (std::min(n, s) > opt.cg_threshold)
       mode_ = Mode::cg;
     else if (s <= n)
@@ -125,7 +125,7 @@ class WorkingSetSystem {
     x.setZero(s);
     Eigen::VectorXd r = rhs, p = rhs, q(s);
     double rr = r.squaredNorm();
-    const double stop = cg_tol_ * rr;
+    const double stop = cg_tol_ * cg_tol_ * rr;  // ||r|| <= cg_tol ||r0||, as TRON's cg_tol
     for (long long it = 0; it < max_cg_ && rr > stop && rr > 0.0; ++it) {
       apply(p, q, t);
       const double a = rr / p.dot(q);
@@ -147,7 +147,7 @@ class WorkingSetSystem {
   Eigen::LLT<Eigen::MatrixXd> llt_;
   Eigen::MatrixXd Z_;
   Eigen::VectorXd ev_;
-  double cg_tol_ = 1e-10;
+  double cg_tol_ = 1e-5;
   long long max_cg_ = 0;
   long long cg_iterations_ = 0;
 };
@@ -521,21 +521,8 @@ long long nssvm_default_s0(Index m, Index n, double s0_scale) {
 }
 
 void validate_options(const NssvmOptions& o) {
-  auto bad = [](const std::string& what) { throw_invalid("nssvm option " + what); };
-  if (!(o.C > 0.0) || !std::isfinite(o.C)) bad("C must be a finite number > 0");
-  if (!std::isfinite(o.c) || o.c > o.C) bad("c must be <= C (or <= 0 for c_ratio * C)");
-  if (!(o.c_ratio > 0.0) || o.c_ratio > 1.0) bad("c_ratio must be in (0, 1]");
-  if (!std::isfinite(o.eta)) bad("eta must be finite");
-  if (!(o.eta_max > 0.0) || !std::isfinite(o.eta_max)) bad("eta_max must be > 0");
-  if (!(o.s0_scale > 0.0) || !std::isfinite(o.s0_scale)) bad("s0_scale must be > 0");
-  if (!(o.tol >= 0.0)) bad("tol must be >= 0");
-  if (o.max_iter < 0) bad("max_iter must be >= 0");
-  if (!(o.tune_ratio > 1.0) || !std::isfinite(o.tune_ratio)) bad("tune_ratio must be > 1");
-  if (o.tune_every < 1) bad("tune_every must be >= 1");
-  if (o.max_tunes < 0) bad("max_tunes must be >= 0");
-  if (!(o.acc_tol >= 0.0)) bad("acc_tol must be >= 0");
-  if (o.cg_threshold < 0) bad("cg_threshold must be >= 0");
-  if (!(o.cg_tol > 0.0)) bad("cg_tol must be > 0");
+  SVMKIT_CHECK_OPTION_RANGES(SVMKIT_NSSVM_OPTIONS, "nssvm", o);
+  if (o.c > o.C) throw_invalid("nssvm option 'c' must be <= C (or <= 0 for c_ratio * C)");
 }
 
 SolveResult solve_nssvm(const MatrixView& X, const double* y, const NssvmOptions& options,

@@ -15,15 +15,7 @@
 namespace svmkit {
 
 void validate_options(const PlattOptions& o) {
-  if (o.folds < 2) throw_invalid("probability folds must be >= 2, got " + std::to_string(o.folds));
-  if (o.max_iter < 1) throw_invalid("probability max_iter must be >= 1");
-  if (!(o.min_step > 0.0) || !(o.min_step < 1.0))
-    throw_invalid("probability min_step must be in (0, 1)");
-  if (!(o.sigma >= 0.0) || !std::isfinite(o.sigma))
-    throw_invalid("probability sigma must be finite and >= 0");
-  if (!(o.eps > 0.0) || !std::isfinite(o.eps)) throw_invalid("probability eps must be positive");
-  if (!(o.min_prob > 0.0) || !(o.min_prob < 0.5))
-    throw_invalid("probability min_prob must be in (0, 0.5)");
+  SVMKIT_CHECK_OPTION_RANGES(SVMKIT_PLATT_OPTIONS, "probability", o);
 }
 
 namespace {

@@ -17,19 +17,11 @@
 namespace svmkit {
 
 void validate_options(const SmoOptions& o) {
-  if (!(o.tol > 0.0) || !std::isfinite(o.tol))
-    throw_invalid("smo tol must be a positive finite number");
-  if (o.max_iter < -1 || o.max_iter == 0)
-    throw_invalid("smo max_iter must be positive or -1 (no limit)");
-  if (!(o.cache_size > 0.0) || !std::isfinite(o.cache_size))
-    throw_invalid("smo cache_size must be a positive number of MB");
-  if (o.shrink_interval < 1) throw_invalid("smo shrink_interval must be >= 1");
+  SVMKIT_CHECK_OPTION_RANGES(SVMKIT_SMO_OPTIONS, "smo", o);
+  if (o.max_iter == 0) throw_invalid("smo option 'max_iter' must be positive or -1 (no limit)");
   if (o.working_set != "second_order" && o.working_set != "max_violating_pair")
-    throw_invalid("smo working_set must be 'second_order' or 'max_violating_pair', got '" +
+    throw_invalid("smo option 'working_set' must be 'second_order' or 'max_violating_pair', got '" +
                   o.working_set + "'");
-  if (!(o.tau > 0.0)) throw_invalid("smo tau must be positive");
-  if (o.history_interval < 1) throw_invalid("smo history_interval must be >= 1");
-  if (o.poll_interval < 1) throw_invalid("smo poll_interval must be >= 1");
 }
 
 namespace {
@@ -400,7 +392,7 @@ class Solver {
         status = SolverStatus::interrupted;
         break;
       }
-      if (iter % opt_.history_interval == 0) {
+      if (iter % opt_.history_every == 0) {
         if (!report(base, iter, gap, start)) {
           status = SolverStatus::interrupted;
           break;
@@ -867,8 +859,8 @@ SolveResult solve_smo(const KernelProblem& pr, const SmoOptions& opt, const Call
   validate_problem(pr, n, opt.check_input);
   const int nt = resolve_threads(opt.n_threads);
   const double cache_bytes = opt.cache_size * 1048576.0;
-  const double r = pr.regularize_bias ? 1.0 : 0.0;
-  const bool equality = !pr.regularize_bias;
+  const double r = pr.regularize_intercept ? 1.0 : 0.0;
+  const bool equality = !pr.regularize_intercept;
   std::vector<Index> xrow(static_cast<std::size_t>(n));
   for (Index i = 0; i < n; ++i) xrow[i] = pr.rows ? pr.rows[i] : i;
   ThreadTeam team(nt);

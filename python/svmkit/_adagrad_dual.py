@@ -12,6 +12,7 @@ from typing import Any, Callable
 import numpy as np
 
 from . import _core
+from ._status import check_status
 from ._validation import as_core_matrix, check_choice, check_scalar_param
 
 _KERNELS = ("linear", "poly", "polynomial", "rbf", "laplacian", "sigmoid", "precomputed")
@@ -134,8 +135,7 @@ def fit_adagrad_dual(
         opts,
         callback,
     )
-    if res["status"] == "out_of_memory":
-        raise MemoryError(res["message"])
+    check_status(res, "fit_adagrad_dual", "adagrad_dual", stacklevel=2)
     return {
         "dual_coef": np.asarray(res["coef"]),
         "intercept": float(res["bias"]),
