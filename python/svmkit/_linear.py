@@ -192,7 +192,8 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         see svmkit.solver_defaults("sgd")). "homotopy" (paper 004's homotopic subgradient
         method, hinge loss; hard margin with C=inf: stops on a margin-gap certificate
         (tol, default 1e-5); data certified non-separable by a Farkas certificate give a
-        UserWarning and status "not_separable"; see svmkit.solver_defaults("homotopy")).
+        UserWarning and status SolverStatus.infeasible (the certificate in the result's
+        "message"); see svmkit.solver_defaults("homotopy")).
         "smsvm" (smoothing active-set Newton, paper 000) for loss="hinge" with penalty "l2", "l1" or
         "elasticnet". "auto" picks the solver for the loss (smsvm for the hinge loss).
         SmSVM minimizes (1 - rho)/2 ||w||^2 + rho ||w||_1 + C sum_i s_i c_{y_i} hinge_i with
