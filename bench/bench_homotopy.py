@@ -263,7 +263,7 @@ def main() -> None:
             s = r["solution"]
             rel = np.linalg.norm(s[:-1] - wq) / np.linalg.norm(wq)
             lines.append(
-                f"| {name} | {len(yd)} | {lam_prime:.3g} | {label} | {r['status']} | "
+                f"| {name} | {len(yd)} | {lam_prime:.3g} | {label} | {r['status'].name} | "
                 f"{r['iterations']} | {r['inner_iterations']} | {rel:.2e} | "
                 f"{abs(s[-1] - bq):.2e} | {r['optimality']:.2e} | {t:.2f} |"
             )
@@ -305,7 +305,7 @@ def main() -> None:
             Xl, yl, np.ones(n), True, 1.0, False, {"n_threads": 1, **extra}, None
         )
         t = time.perf_counter() - t0
-        status = r["status"] if r["separable"] else "not_separable"
+        status = r["status"].name
         lines.append(
             f"| {name} | {n} | {lp.fun:.3g} | {status} | {r['iterations']} | "
             f"{r['certificate_bound']:.3g} | {t:.2f} |"

@@ -136,15 +136,15 @@ def part_tall(threads: int) -> list[str]:
         f"| SmSVM-l2 (defaults: tol 1e-4; its bound {r['optimality']:.1e}) | {t_sm:.2f} | "
         f"{r['objective']:.6f} | "
         f"{(r['objective'] - f_best) / f_best:.1e} | {r['passes']} | {100 * acc_sm:.3f} | "
-        f"{r['status']} |",
+        f"{r['status'].name} |",
         f"| SmSVM-l2 (tol 1e-6; its bound {r8['optimality']:.1e}) | {t_sm8:.2f} | "
         f"{r8['objective']:.6f} | "
         f"{(r8['objective'] - f_best) / f_best:.1e} | {r8['passes']} | "
-        f"{100 * np.mean(np.sign(Xte @ w8[:-1] + w8[-1]) == yte):.3f} | {r8['status']} |",
+        f"{100 * np.mean(np.sign(Xte @ w8[:-1] + w8[-1]) == yte):.3f} | {r8['status'].name} |",
         f"| SmSVM-l2 (paper's rule: tol 0, alpha_min 1e-6) | {t_smp:.2f} | "
         f"{rp['objective']:.6f} | "
         f"{(rp['objective'] - f_best) / f_best:.1e} | {rp['passes']} | "
-        f"{100 * np.mean(np.sign(Xte @ wp[:-1] + wp[-1]) == yte):.3f} | {rp['status']} |",
+        f"{100 * np.mean(np.sign(Xte @ wp[:-1] + wp[-1]) == yte):.3f} | {rp['status'].name} |",
         f"| sklearn LinearSVC(loss='hinge') | {t_sk:.2f} | {f_sk:.6f} | "
         f"{(f_sk - f_best) / f_best:.1e} | - | {100 * acc_sk:.3f} | "
         f"{'converged' if conv_sk else 'max_iter (1000)'} |",

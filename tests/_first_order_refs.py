@@ -20,7 +20,7 @@ def _solve(P, q, A, b, cones) -> np.ndarray:
 
 
 def hinge_primal(
-    X: np.ndarray, y: np.ndarray, cost: np.ndarray, regularize_bias: bool = True
+    X: np.ndarray, y: np.ndarray, cost: np.ndarray, regularize_intercept: bool = True
 ) -> tuple[np.ndarray, float, float]:
     """min 1/2||w||^2 [+ 1/2 b^2] + sum_i cost_i xi_i, xi_i >= 1 - y_i (w.x_i + b), xi >= 0.
 
@@ -30,7 +30,7 @@ def hinge_primal(
     P = sp.lil_matrix((nv, nv))
     for j in range(d):
         P[j, j] = 1.0
-    if regularize_bias:
+    if regularize_intercept:
         P[d, d] = 1.0
     q = np.concatenate([np.zeros(d + 1), cost])
     # -y_i (x_i.w + b) - xi_i <= -1 ; -xi_i <= 0
@@ -42,7 +42,7 @@ def hinge_primal(
     w, bias = x[:d], x[d]
     obj = (
         0.5 * w @ w
-        + (0.5 * bias * bias if regularize_bias else 0.0)
+        + (0.5 * bias * bias if regularize_intercept else 0.0)
         + cost @ np.maximum(0.0, 1.0 - y * (X @ w + bias))
     )
     return w, float(bias), float(obj)

@@ -14,7 +14,7 @@ from _first_order_refs import hard_margin, hinge_primal, svm_dual
 from sklearn.datasets import load_iris, load_svmlight_file
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.preprocessing import StandardScaler
-from svmkit import LinearSVC, _core
+from svmkit import LinearSVC, SolverStatus, _core
 
 # Paper 004 section 5: support vectors +-(0.5, 1.5), +-(1.5, 0.5), w* = (0.5, 0.5). The other
 # points (our choice) lie strictly outside the margin (x1 + x2 > 2), so they are not support
@@ -59,7 +59,7 @@ def test_toy_reference_is_the_papers():
 
 def test_toy_convergence_rate_and_gaps():
     r = run(TOY_X, TOY_Y, max_iter=60, tol=0.0, record_iterates=True, **PAPER)
-    assert r["status"] == "max_iter" and r["iterations"] == 60 and r["separable"]
+    assert r["status"] == SolverStatus.max_iter and r["iterations"] == 60
     h = r["history"]
     np.testing.assert_allclose(h["smoothing"], (10.0 + np.arange(60)) ** -0.5)  # p = 1/2
     assert np.all(h["inner_iterations"] == (10 + np.arange(60)) ** 2)  # t_s, r = 2
@@ -137,7 +137,7 @@ def test_separable_gaussians_match_clarabel_and_stop_on_gap():
         n_jobs=1,
     ).fit(X, y)
     res = m.result_[0]
-    assert res["status"] == "converged" and res["optimality"] < 1e-9
+    assert res["status"] == SolverStatus.converged and res["optimality"] < 1e-9
     assert np.linalg.norm(m.coef_[0] - w) / np.linalg.norm(w) < 1e-3
     # with the default tol the gap certifies 4.5e-3 (sqrt(1/(1 - g)^2 - 1)), and holds it
     d = LinearSVC(loss="hinge", C=float("inf"), solver="homotopy", regularize_intercept=False)
@@ -154,7 +154,7 @@ def test_soft_margin_with_finite_C():
     X = np.vstack([rng.normal(size=(30, 2)) + 1.0, rng.normal(size=(30, 2)) - 1.0])
     y = np.r_[np.ones(30), -np.ones(30)]
     C = 1.0
-    _, _, f_star = hinge_primal(X, y, np.full(60, C), regularize_bias=False)
+    _, _, f_star = hinge_primal(X, y, np.full(60, C), regularize_intercept=False)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         m = LinearSVC(
@@ -190,13 +190,13 @@ def test_non_separable_toy_is_certified_early():
     with pytest.warns(UserWarning, match="not linearly separable"):
         m.fit(TOY_X, y)
     res = m.result_[0]
-    assert res["status"] == "not_separable"
+    assert res["status"] == SolverStatus.infeasible
     # the Farkas certificate is tried first at s = separability_check_after (default 5)
     assert m.n_iter_ == svmkit.solver_defaults("homotopy")["separability_check_after"] == 5
     assert res["certificate_bound"] < 1e-9 * np.linalg.norm(TOY_X, axis=1).max()
     # with the certificate off, the run goes on to max_iter and does not claim anything
     off = run(TOY_X, y, max_iter=30, separability_check_after=0)
-    assert off["separable"] and off["status"] == "max_iter"
+    assert off["status"] == SolverStatus.max_iter
 
 
 def _standardized(loader, cls):
@@ -220,7 +220,7 @@ def test_non_separable_real_data_is_certified(data):
     m = LinearSVC(loss="hinge", C=float("inf"), solver="homotopy", n_jobs=1)
     with pytest.warns(UserWarning, match="not linearly separable"):
         m.fit(X, y)
-    assert m.result_[0]["status"] == "not_separable" and m.n_iter_ == 5
+    assert m.result_[0]["status"] == SolverStatus.infeasible and m.n_iter_ == 5
 
 
 @pytest.mark.parametrize("data", ["breast_cancer", "digits-0", "wine-1"])
@@ -238,7 +238,7 @@ def test_separable_data_is_never_certified_non_separable(data):
     assert lp_min_slack(X, y) == pytest.approx(0.0, abs=1e-9)
     max_iter = 8 if data == "digits-0" else 33
     r = run(X, y, True, False, max_iter=max_iter, separability_check_after=1)
-    assert r["separable"] and r["iterations"] == max_iter and r["status"] == "max_iter"
+    assert r["iterations"] == max_iter and r["status"] == SolverStatus.max_iter
     if data == "breast_cancer":  # not separated yet, so the certificate was tried
         # it bounds the max margin 1/||w*|| (clarabel) from above, as it must (with all rows
         # the NNLS finds the distance of the class hulls, i.e. the max margin itself)
@@ -255,7 +255,7 @@ def test_certificate_on_a_subset_of_rows():
     r = run(
         X, y, True, False, max_iter=3, separability_check_after=1, certificate_max_entries=100 * 7
     )
-    assert not r["separable"] and r["iterations"] == 1
+    assert r["status"] == SolverStatus.infeasible and r["iterations"] == 1
     X, y = _standardized(load_breast_cancer, 1)
     for entries in (40 * 32, 200 * 32):
         r = run(
@@ -267,7 +267,7 @@ def test_certificate_on_a_subset_of_rows():
             separability_check_after=1,
             certificate_max_entries=entries,
         )
-        assert r["separable"] and r["status"] == "max_iter"
+        assert r["status"] == SolverStatus.max_iter
     # too small for even d + 2 rows, or too many coordinates: no certificate is attempted
     for opts in ({"certificate_max_entries": 10}, {"certificate_max_dim": 30}):
         r = run(X, y, True, False, max_iter=3, separability_check_after=1, **opts)
@@ -282,7 +282,7 @@ def test_iris_setosa_defaults():
     m = LinearSVC(loss="hinge", C=float("inf"), solver="homotopy", regularize_intercept=False)
     m.fit(X, y)
     r = m.result_[0]
-    assert r["status"] == "converged" and r["optimality"] < 1e-5
+    assert r["status"] == SolverStatus.converged and r["optimality"] < 1e-5
     rel = np.linalg.norm(m.coef_[0] - w) / np.linalg.norm(w)
     assert rel < 1e-3
     # the margin gap g certifies ||w - w*|| / ||w*|| <= sqrt(1/(1 - g)^2 - 1) (homotopy.hpp)
@@ -324,12 +324,12 @@ def test_determinism_and_defaults():
 @pytest.mark.parametrize(
     "opts,match",
     [
-        ({"p": 1.0}, "p must be in"),
-        ({"r": 0.9}, "r must be finite and > 2p"),
-        ({"s0": 2.0}, "s0 must be"),
-        ({"iterate": "last"}, "iterate must be"),
-        ({"lambda_scale": -1.0}, "lambda_scale must be"),
-        ({"step_scale": 0.0}, "step_scale must be"),
+        ({"p": 1.0}, "option 'p' must be > 0 and < 1"),
+        ({"r": 0.9}, "option 'r' must be > 2p"),
+        ({"s0": 2.0}, "option 's0' must be > 2"),
+        ({"iterate": "last"}, "option 'iterate' must be"),
+        ({"lambda_scale": -1.0}, "option 'lambda_scale' must be >= 0"),
+        ({"step_scale": 0.0}, "option 'step_scale' must be > 0"),
         ({"separability_tol": -1.0}, "separability_tol"),
         ({"separability_check_after": -1}, "separability_check_after"),
         ({"certificate_max_iter": -1}, "certificate_max_iter"),
@@ -364,5 +364,5 @@ def test_shared_iris_hard_margin(shared_datasets):
     w, b = hard_margin(X, y, fit_intercept=True)
     r = run(X, y, True, False)
     rel = np.linalg.norm(r["solution"][:-1] - w) / np.linalg.norm(w)
-    assert r["separable"] and r["status"] == "converged"
+    assert r["status"] == SolverStatus.converged
     assert rel < 1e-3 and abs(r["solution"][-1] - b) < 1e-3

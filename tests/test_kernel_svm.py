@@ -19,7 +19,7 @@ from sklearn.datasets import (
 from sklearn.metrics.pairwise import pairwise_kernels
 from sklearn.preprocessing import MinMaxScaler, StandardScaler
 from sklearn.utils.estimator_checks import parametrize_with_checks
-from svmkit import _core
+from svmkit import SolverStatus, _core
 
 TOL = 1e-7
 
@@ -348,16 +348,16 @@ def test_history_callback_and_interrupt():
     X, y = make_moons(2000, noise=0.3, random_state=0)
     seen = []
     m = svmkit.SVC(
-        C=10.0, solver_options={"history_interval": 50}, callback=lambda r: seen.append(r) or True
+        C=10.0, solver_options={"history_every": 50}, callback=lambda r: seen.append(r) or True
     ).fit(X, y)
     assert len(seen) >= 2 and all(np.isfinite(r["optimality"]) for r in seen)
     with pytest.warns(UserWarning, match="iteration limit"):
         m = svmkit.SVC(C=10.0, max_iter=5).fit(X, y)
     assert m.fit_status_ == 1 and m.n_iter_[0] == 5
-    stop = svmkit.SVC(
-        C=10.0, solver_options={"history_interval": 10}, callback=lambda r: False
-    ).fit(X, y)
-    assert stop.result_[0]["status"] == "interrupted"
+    stop = svmkit.SVC(C=10.0, solver_options={"history_every": 10}, callback=lambda r: False).fit(
+        X, y
+    )
+    assert stop.result_[0]["status"] == SolverStatus.interrupted
 
 
 @pytest.mark.parametrize(
@@ -562,7 +562,7 @@ def test_sigma_and_gaussian_alias():
     [
         ({"shrink_interval": 0}, "shrink_interval"),
         ({"tau": 0.0}, "tau"),
-        ({"history_interval": 0}, "history_interval"),
+        ({"history_every": 0}, "history_every"),
         ({"poll_interval": 0}, "poll_interval"),
         ({"working_set": "x"}, "working_set"),
         ({"tol": "a"}, "wrong type"),

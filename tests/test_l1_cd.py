@@ -139,13 +139,18 @@ def test_matches_liblinear_s5(data: str, C: float, bias: float) -> None:
     cost = np.full(n, C)
     w_ref, b_ref = liblinear_s5(X, y, C, bias)
     f_ref = objective(X, y, cost, w_ref, b_ref)
-    # liblinear's own run must be accurate for the comparison to mean anything.
-    assert kkt_violation(X, y, cost, w_ref, b_ref, 1.0, 0.0, bias > 0) < 1e-4
     res = fit(X, y, cost, fit_intercept=bias > 0, tol=1e-9, max_iter=20000)
-    assert res["status"] == "converged"
+    assert res["status"].name == "converged"
     w, b = split(res, m, bias > 0)
     f_ours = objective(X, y, cost, w, b)
-    assert abs(f_ours - f_ref) <= 1e-6 * abs(f_ref)
+    # Never worse than LIBLINEAR, and our own subgradient optimality holds independently.
+    assert f_ours <= f_ref + 1e-6 * abs(f_ref)
+    assert kkt_violation(X, y, cost, w, b, 1.0, 0.0, bias > 0) < 1e-4
+    # LIBLINEAR draws its coordinate order from the C library's global rand() (its answer
+    # depends on which tests ran before) and can stall; where its own run is accurate, the
+    # objectives agree to 1e-6.
+    if kkt_violation(X, y, cost, w_ref, b_ref, 1.0, 0.0, bias > 0) < 1e-4:
+        assert abs(f_ours - f_ref) <= 1e-6 * abs(f_ref)
     assert res["objective"] == pytest.approx(f_ours, rel=1e-10)
 
 
@@ -169,7 +174,7 @@ def test_matches_clarabel_qp(l1, l2, fit_intercept, reg_b, scaling) -> None:
     cost[:5] = 0.0  # zero-cost rows are allowed
     f_ref = qp_objective(X, y, cost, l1, l2, fit_intercept, reg_b, scaling)
     res = fit(X, y, cost, l1, l2, fit_intercept, reg_b, scaling, **TIGHT)
-    assert res["status"] == "converged"
+    assert res["status"].name == "converged"
     w, b = split(res, m, fit_intercept)
     f_ours = objective(X, y, cost, w, b, l1, l2, reg_b, scaling)
     assert abs(f_ours - f_ref) <= 1e-7 * abs(f_ref)
@@ -287,7 +292,7 @@ def test_warm_start_from_the_solution() -> None:
     cost = np.ones(X.shape[0])
     cold = fit(X, y, cost, tol=1e-6)
     warm = fit(X, y, cost, w0=np.asarray(cold["solution"]), tol=1e-6)
-    assert warm["status"] == "converged"
+    assert warm["status"].name == "converged"
     assert warm["iterations"] <= 3
     assert warm["objective"] <= cold["objective"] * (1 + 1e-9)
 
@@ -344,7 +349,7 @@ def test_callback_interrupts() -> None:
             penalty="l1", solver="l1_cd", tol=1e-12, callback=stop_after_two
         ).fit(X, y)
     assert seen == [1, 2]
-    assert est.result_[0]["status"] == "interrupted"
+    assert est.result_[0]["status"].name == "interrupted"
 
 
 @pytest.mark.parametrize(

@@ -16,7 +16,9 @@ import pytest
 import scipy.sparse as sp
 import svmkit
 from sklearn.datasets import load_breast_cancer, load_wine
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.preprocessing import StandardScaler
+from svmkit import SolverStatus
 from svmkit._validation import as_core_matrix
 
 
@@ -111,9 +113,9 @@ def test_verbose_and_callback(cancer, capsys) -> None:
         seen.append(rec["iteration"])
         return rec["iteration"] < 2
 
-    with pytest.warns(svmkit._linear.ConvergenceWarning, match="stopped by the callback"):
+    with pytest.warns(ConvergenceWarning, match="stopped by the callback"):
         m = svmkit.LinearSVC(tol=1e-12, callback=stop_after_two).fit(X, y)
-    assert seen == [1, 2] and m.result_[0]["status"] == "interrupted"
+    assert seen == [1, 2] and m.result_[0]["status"] == SolverStatus.interrupted
 
     def boom(rec):
         raise RuntimeError("callback failed")

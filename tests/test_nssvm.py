@@ -28,7 +28,7 @@ from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import MaxAbsScaler, StandardScaler
 from sklearn.svm import LinearSVC as SkLinearSVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
-from svmkit import SparseSVC, _core, nssvm_defaults
+from svmkit import SolverStatus, SparseSVC, _core, nssvm_defaults
 
 # Paper 003, Table 4: support vectors for m = 1000, 2000, 4000, 8000 (half used for training).
 TABLE4 = {1000: 61, 2000: 78, 4000: 96, 8000: 116}
@@ -170,7 +170,7 @@ def _stationary_cases():
 def test_eta_stationarity_and_subproblem(case) -> None:
     _, X, y = case
     res = fit_core(X, y, keep_best=False, bias_search=False)
-    assert res["status"] == "converged"
+    assert res["status"] == SolverStatus.converged
     assert not res["returned_best"]
     d = nssvm_defaults()
     C, c, eta = d["C"], res["c"], res["eta"]
@@ -452,10 +452,10 @@ def _xy():
         ({"solver": "smo"}, ValueError, "solver must be one of"),
         ({"solver_options": {"bogus": 1}}, ValueError, "unknown solver option"),
         ({"solver_options": "x"}, TypeError, "solver_options must be"),
-        ({"solver_options": {"c": 1.0}}, ValueError, "c must be <= C"),
-        ({"solver_options": {"tune_ratio": 1.0}}, ValueError, "tune_ratio must be > 1"),
-        ({"solver_options": {"cg_tol": 0.0}}, ValueError, "cg_tol must be > 0"),
-        ({"solver_options": {"tune_every": 0}}, ValueError, "tune_every must be >= 1"),
+        ({"solver_options": {"c": 1.0}}, ValueError, "option 'c' must be <= C"),
+        ({"solver_options": {"tune_ratio": 1.0}}, ValueError, "option 'tune_ratio' must be > 1"),
+        ({"solver_options": {"cg_tol": 0.0}}, ValueError, "option 'cg_tol' must be > 0"),
+        ({"solver_options": {"tune_every": 0}}, ValueError, "option 'tune_every' must be >= 1"),
         ({"solver_options": {"s0": "many"}}, ValueError, "option 's0' has the wrong type"),
         ({"callback": 3}, TypeError, "callback must be callable"),
     ],

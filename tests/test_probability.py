@@ -18,7 +18,7 @@ from scipy.optimize import minimize
 from sklearn import svm as sksvm
 from sklearn.datasets import load_breast_cancer, load_digits, load_wine, make_moons
 from sklearn.preprocessing import StandardScaler
-from svmkit import _core, cli
+from svmkit import SolverStatus, _core, cli
 from svmkit.datasets import dump_svmlight_file
 
 # scikit-learn 1.9 deprecates SVC(probability=True) (the reference here) with a FutureWarning.
@@ -56,7 +56,7 @@ def test_sigmoid_fit_matches_scipy(case):
         y = np.where(dec > 1.5, 1.0, -1.0)
     fit = _core.fit_sigmoid(dec, y, {})
     a_ref, b_ref = _platt_reference(dec, y)
-    assert fit["status"] == "converged"
+    assert fit["status"] == SolverStatus.converged
     np.testing.assert_allclose([fit["a"], fit["b"]], [a_ref, b_ref], rtol=1e-4, atol=1e-5)
     # Orientation: P(+1 | f) grows with f, so A < 0.
     assert fit["a"] < 0
@@ -67,7 +67,7 @@ def test_sigmoid_fit_options_and_errors():
     dec = rng.standard_normal(50)
     y = np.where(dec > 0, 1.0, -1.0)
     one = _core.fit_sigmoid(dec, y, {"max_iter": 1})
-    assert one["iterations"] == 1 and one["status"] == "max_iter"
+    assert one["iterations"] == 1 and one["status"] == SolverStatus.max_iter
     with pytest.raises(ValueError, match="decision values must be finite"):
         _core.fit_sigmoid(np.array([0.0, np.nan]), np.array([1.0, -1.0]), {})
     with pytest.raises(ValueError, match="at least one decision value"):
@@ -75,12 +75,12 @@ def test_sigmoid_fit_options_and_errors():
     with pytest.raises(ValueError, match="1-D"):
         _core.fit_sigmoid(np.zeros((2, 2)), np.ones(2), {})
     for opts, msg in [
-        ({"folds": 1}, "folds must be >= 2"),
-        ({"max_iter": 0}, "max_iter must be >= 1"),
-        ({"min_step": 0.0}, "min_step must be in"),
-        ({"sigma": -1.0}, "sigma must be finite"),
-        ({"eps": 0.0}, "eps must be positive"),
-        ({"min_prob": 0.5}, "min_prob must be in"),
+        ({"folds": 1}, "option 'folds' must be >= 2"),
+        ({"max_iter": 0}, "option 'max_iter' must be >= 1"),
+        ({"min_step": 0.0}, "option 'min_step' must be > 0 and < 1"),
+        ({"sigma": -1.0}, "option 'sigma' must be >= 0 and finite"),
+        ({"eps": 0.0}, "option 'eps' must be > 0"),
+        ({"min_prob": 0.5}, "option 'min_prob' must be > 0 and < 0.5"),
         ({"nope": 1}, "unknown platt option 'nope'"),
         ({"folds": "five"}, "option 'folds' has the wrong type"),
     ]:
@@ -186,11 +186,11 @@ def test_cv_decisions_one_class_folds_and_errors():
     assert np.all(np.isfinite(dec))
     with pytest.raises(ValueError, match="Platt scaling applies to classification"):
         _core.fit_platt(X, yp, cost, None, "rbf", 0.5, 0.0, 3, "svr", False, _smo_options(), {})
-    with pytest.raises(ValueError, match="folds must be >= 2"):
+    with pytest.raises(ValueError, match="option 'folds' must be >= 2"):
         _core.fit_platt(
             X, yp, cost, None, "rbf", 0.5, 0.0, 3, "svc", False, _smo_options(), {"folds": 1}
         )
-    with pytest.raises(ValueError, match="smo tol must be"):
+    with pytest.raises(ValueError, match="smo option 'tol' must be"):
         _core.fit_platt(X, yp, cost, None, "rbf", 0.5, 0.0, 3, "svc", False, {"tol": -1.0}, {})
 
 

@@ -21,7 +21,7 @@ import svmkit
 from sklearn.datasets import load_breast_cancer, load_digits, load_svmlight_file, load_wine
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.preprocessing import StandardScaler
-from svmkit import _core
+from svmkit import SolverStatus, _core
 from svmkit._paper_data import make_paper_gaussians
 
 # ---------------------------------------------------------------------------------------------
@@ -109,7 +109,7 @@ def digits38():
 def test_breast_cancer_matches_qp(cancer, C, rho):
     X, y = cancer
     r = fit(X, y, C, 1 - rho, rho)
-    assert r["status"] == "converged"
+    assert r["status"] == SolverStatus.converged
     ref = qp_objective(X, y, np.full(len(y), C), 1 - rho, rho)
     assert rel(r["objective"], ref) < 1e-4
 
@@ -312,7 +312,7 @@ def test_callback_stops_and_max_iter_warns(cancer):
     est = svmkit.LinearSVC(loss="hinge", callback=cb)
     with pytest.warns(ConvergenceWarning, match="stopped by the callback"):
         est.fit(X, y)
-    assert len(seen) == 3 and est.result_[0]["status"] == "interrupted"
+    assert len(seen) == 3 and est.result_[0]["status"] == SolverStatus.interrupted
     with pytest.warns(ConvergenceWarning, match="did not converge"):
         svmkit.LinearSVC(loss="hinge", max_iter=2).fit(X, y)
 
@@ -343,7 +343,7 @@ def test_default_stop_bound_holds_against_qp(case, cancer, tall, wide, digits38)
         Xc = (Xs.data, Xs.indices, Xs.indptr, Xs.shape[0], Xs.shape[1])
     r = fit(Xc, y, 1.0, 1.0, 0.0, reg_b=reg_b, scaling=scaling)
     ref = qp_objective(X, y, np.ones(len(y)), 1.0, 0.0, reg_b=reg_b, scaling=scaling)
-    assert r["status"] == "converged"
+    assert r["status"] == SolverStatus.converged
     err = (r["objective"] - ref) / r["objective"]
     assert err <= r["optimality"] + 1e-9 and r["optimality"] <= 1e-4
     # tol = 0 is the paper's rule: every level down to alpha_min is solved.
@@ -505,7 +505,7 @@ def test_shared_datasets_match_qp(shared_datasets, name, positive, rho):
     y = np.where(y == positive, 1.0, -1.0)
     C = 1.0 / len(y) * 100  # a moderate C in the paper's lambda = 1/(C N) = 0.01
     r = fit(X, y, C, 1 - rho, rho)  # defaults: tol 1e-4, alpha_min 1e-6
-    assert r["status"] == "converged"
+    assert r["status"] == SolverStatus.converged
     ref = qp_objective(X, y, np.full(len(y), C), 1 - rho, rho)
     assert rel(r["objective"], ref) < 1e-4
     if rho == 0.0:

@@ -10,11 +10,12 @@ import pytest
 import scipy.optimize
 import svmkit
 from sklearn.datasets import load_breast_cancer, load_diabetes, load_digits, load_svmlight_file
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LogisticRegression
 from sklearn.preprocessing import MaxAbsScaler, StandardScaler
 from sklearn.svm import LinearSVC as SkLinearSVC
 from sklearn.svm import LinearSVR as SkLinearSVR
-from svmkit import _core
+from svmkit import SolverStatus, _core
 
 TIGHT = {"tol": 1e-12, "max_iter": 2000}
 
@@ -126,7 +127,7 @@ def test_stopping_rule_relative_gradient() -> None:
         u = y_pm * (Xa @ w)
         g = w - 2 * Xa.T @ (y_pm * np.maximum(0.0, 1 - u))
         g0 = -2 * Xa.T @ y_pm
-        assert m.result_[0]["status"] == "converged"
+        assert m.result_[0]["status"] == SolverStatus.converged
         assert np.linalg.norm(g) <= tol * np.linalg.norm(g0) * (1 + 1e-9)
         assert m.result_[0]["optimality"] == pytest.approx(np.linalg.norm(g), rel=1e-6)
     # Absolute rule through the options table.
@@ -150,9 +151,9 @@ def test_result_history_and_counters() -> None:
 
 def test_max_iter_warns() -> None:
     X, y = scaled_breast_cancer()
-    with pytest.warns(svmkit._linear.ConvergenceWarning, match="did not converge"):
+    with pytest.warns(ConvergenceWarning, match="did not converge"):
         m = svmkit.LinearSVC(tol=1e-14, max_iter=2).fit(X, y)
-    assert m.result_[0]["status"] == "max_iter"
+    assert m.result_[0]["status"] == SolverStatus.max_iter
     assert m.n_iter_ == 2
 
 

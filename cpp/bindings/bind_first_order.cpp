@@ -6,27 +6,26 @@
 #include "convert.hpp"
 #include "options.hpp"
 #include "svmkit/solvers/adagrad_dual.hpp"
-#include "svmkit/solvers/first_order.hpp"
 #include "svmkit/solvers/homotopy.hpp"
+#include "svmkit/solvers/sgd.hpp"
 
 namespace svmkit::py_bind {
 
-SVMKIT_DEFINE_OPTION_CONVERSIONS(FirstOrderOptions, first_order, SVMKIT_FIRST_ORDER_OPTIONS)
-SVMKIT_DEFINE_OPTION_CONVERSIONS(HomotopyOptions, homotopy, SVMKIT_HOMOTOPY_OPTIONS)
-SVMKIT_DEFINE_OPTION_CONVERSIONS(AdaGradDualOptions, adagrad_dual, SVMKIT_ADAGRAD_DUAL_OPTIONS)
+SVMKIT_DEFINE_OPTION_TABLE(SgdOptions, sgd, SVMKIT_SGD_OPTIONS)
+SVMKIT_DEFINE_OPTION_TABLE(HomotopyOptions, homotopy, SVMKIT_HOMOTOPY_OPTIONS)
+SVMKIT_DEFINE_OPTION_TABLE(AdaGradDualOptions, adagrad_dual, SVMKIT_ADAGRAD_DUAL_OPTIONS)
 
 namespace {
 
-py::dict fit_first_order(const py::object& X, const py::object& y, const py::object& cost,
-                         const std::string& loss, double sigma, double epsilon, bool fit_intercept,
-                         double intercept_scaling, bool regularize_intercept, const py::object& w0,
-                         const py::dict& options, const py::object& callback) {
-  const auto opt =
-      first_order_from_dict(options);  // parsed (and validated) before the GIL is released
+py::dict fit_sgd(const py::object& X, const py::object& y, const py::object& cost,
+                 const std::string& loss, double sigma, double epsilon, bool fit_intercept,
+                 double intercept_scaling, bool regularize_intercept, const py::object& w0,
+                 const py::dict& options, const py::object& callback) {
+  const auto opt = sgd_from_dict(options);  // parsed (and validated) before the GIL is released
   return run_linear_loss_solve(X, y, cost, loss, sigma, epsilon, fit_intercept, intercept_scaling,
                                regularize_intercept, w0, callback,
                                [&](const LinearProblem& p, const LossSpec& l, const Callbacks& c,
-                                   const double* w) { return solve_first_order(p, l, opt, c, w); });
+                                   const double* w) { return solve_sgd(p, l, opt, c, w); });
 }
 
 py::dict fit_homotopy(const py::object& X, const py::object& y, const py::object& cost,
@@ -38,24 +37,13 @@ py::dict fit_homotopy(const py::object& X, const py::object& y, const py::object
       make_problem(view, y, cost, fit_intercept, intercept_scaling, regularize_intercept, keep);
   const HomotopyOptions opt = homotopy_from_dict(options);
   PythonCallbacks cb = make_callbacks(callback);
-  HomotopyResult res;
+  SolveResult res;
   {
     py::gil_scoped_release release;
     res = solve_homotopy(problem, opt, cb.callbacks);
   }
   cb.rethrow_if_any();
-  py::dict d = result_to_dict(res.result);
-  d["separable"] = res.separable;
-  d["margin"] = res.margin;
-  d["margin_upper"] = res.margin_upper;
-  d["step_constant"] = res.step_constant;
-  d["certificate_bound"] = res.certificate_bound;
-  const auto dim = static_cast<py::ssize_t>(solution_size(problem));
-  const auto rows = dim > 0 ? static_cast<py::ssize_t>(res.iterates.size()) / dim : 0;
-  py::array_t<double> it({rows, dim});
-  std::copy(res.iterates.begin(), res.iterates.end(), it.mutable_data());
-  d["iterates"] = it;
-  return d;
+  return result_to_dict(res);
 }
 
 py::dict fit_adagrad_dual(const py::object& X, const py::object& y, const py::object& cost,
@@ -77,33 +65,35 @@ py::dict fit_adagrad_dual(const py::object& X, const py::object& y, const py::ob
   p.kernel.degree = degree;
   const AdaGradDualOptions opt = adagrad_dual_from_dict(options);
   PythonCallbacks cb = make_callbacks(callback);
-  AdaGradDualResult res;
+  SolveResult res;
   {
     py::gil_scoped_release release;
     res = solve_adagrad_dual(p, opt, cb.callbacks);
   }
   cb.rethrow_if_any();
-  py::dict d = result_to_dict(res.result);
-  d["coef"] = py::array_t<double>(static_cast<py::ssize_t>(res.coef.size()), res.coef.data());
-  d["bias"] = res.bias;
-  d["max_violation"] = res.max_violation;
-  return d;
+  return result_to_dict(res);
 }
 
 }  // namespace
 
 void bind_first_order(py::module_& m) {
   m.def(
-      "first_order_defaults", [] { return first_order_to_dict(FirstOrderOptions{}); },
+      "sgd_defaults", [] { return sgd_to_dict(SgdOptions{}); },
       "Default sgd options (the single source of the defaults).");
+  m.def("sgd_option_records", &sgd_records_to_list,
+        "sgd's option records: name, type, default, valid range and doc of each option.");
   m.def(
       "homotopy_defaults", [] { return homotopy_to_dict(HomotopyOptions{}); },
       "Default homotopy options (the single source of the defaults).");
+  m.def("homotopy_option_records", &homotopy_records_to_list,
+        "The homotopy's option records: name, type, default, valid range and doc.");
   m.def(
       "adagrad_dual_defaults", [] { return adagrad_dual_to_dict(AdaGradDualOptions{}); },
       "Default adagrad_dual options (the single source of the defaults).");
-  m.def("fit_first_order", &fit_first_order, py::arg("X"), py::arg("y"), py::arg("cost"),
-        py::arg("loss"), py::arg("sigma"), py::arg("epsilon"), py::arg("fit_intercept"),
+  m.def("adagrad_dual_option_records", &adagrad_dual_records_to_list,
+        "adagrad_dual's option records: name, type, default, valid range and doc.");
+  m.def("fit_sgd", &fit_sgd, py::arg("X"), py::arg("y"), py::arg("cost"), py::arg("loss"),
+        py::arg("sigma"), py::arg("epsilon"), py::arg("fit_intercept"),
         py::arg("intercept_scaling"), py::arg("regularize_intercept"), py::arg("w0"),
         py::arg("options"), py::arg("callback"));
   m.def("fit_homotopy", &fit_homotopy, py::arg("X"), py::arg("y"), py::arg("cost"),

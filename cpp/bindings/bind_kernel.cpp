@@ -14,8 +14,8 @@
 
 namespace svmkit::py_bind {
 
-SVMKIT_DEFINE_OPTION_CONVERSIONS(SmoOptions, smo, SVMKIT_SMO_OPTIONS)
-SVMKIT_DEFINE_OPTION_CONVERSIONS(PlattOptions, platt, SVMKIT_PLATT_OPTIONS)
+SVMKIT_DEFINE_OPTION_TABLE(SmoOptions, smo, SVMKIT_SMO_OPTIONS)
+SVMKIT_DEFINE_OPTION_TABLE(PlattOptions, platt, SVMKIT_PLATT_OPTIONS)
 
 namespace {
 
@@ -45,7 +45,7 @@ KernelProblem make_kernel_problem(const ViewHolder& view, const py::object& y,
                                   const py::object& cost, const py::object& rows,
                                   const std::string& kernel, double gamma, double coef0, int degree,
                                   const std::string& formulation, double epsilon,
-                                  bool regularize_bias, std::vector<py::object>& keep,
+                                  bool regularize_intercept, std::vector<py::object>& keep,
                                   std::vector<Index>& row_idx) {
   KernelProblem pr;
   pr.X = view.view;
@@ -63,36 +63,29 @@ KernelProblem make_kernel_problem(const ViewHolder& view, const py::object& y,
   pr.kernel = make_kernel(kernel, gamma, coef0, degree);
   pr.formulation = formulation_from(formulation);
   pr.epsilon = epsilon;
-  pr.regularize_bias = regularize_bias;
+  pr.regularize_intercept = regularize_intercept;
   return pr;
 }
 
 py::dict fit_smo(const py::object& X, const py::object& y, const py::object& cost,
                  const py::object& rows, const std::string& kernel, double gamma, double coef0,
-                 int degree, const std::string& formulation, double epsilon, bool regularize_bias,
-                 const py::dict& options, const py::object& callback) {
+                 int degree, const std::string& formulation, double epsilon,
+                 bool regularize_intercept, const py::dict& options, const py::object& callback) {
   ViewHolder view = to_view(X);
   std::vector<py::object> keep;
   std::vector<Index> row_idx;
   const KernelProblem pr =
       make_kernel_problem(view, y, cost, rows, kernel, gamma, coef0, degree, formulation, epsilon,
-                          regularize_bias, keep, row_idx);
+                          regularize_intercept, keep, row_idx);
   const SmoOptions opt = smo_from_dict(options);
   PythonCallbacks cb = make_callbacks(callback);
-  SmoResult res;
+  SolveResult res;
   {
     py::gil_scoped_release release;
     res = solve_smo(pr, opt, cb.callbacks);
   }
   cb.rethrow_if_any();
-  py::dict d = result_to_dict(res.base);
-  d["alpha"] = to_array(res.alpha);
-  d["dual_coef"] = to_array(res.dual_coef);
-  d["bias"] = res.bias;
-  d["kernel_rows"] = res.kernel_rows;
-  d["cache_hits"] = res.cache_hits;
-  d["cache_peak_mb"] = res.cache_peak_mb;
-  return d;
+  return result_to_dict(res);
 }
 
 template <class T>
@@ -189,7 +182,7 @@ py::dict sigmoid_fit_to_dict(const SigmoidFit& f) {
   d["a"] = f.a;
   d["b"] = f.b;
   d["iterations"] = f.iterations;
-  d["status"] = std::string(to_string(f.status));
+  d["status"] = f.status;
   return d;
 }
 
@@ -204,11 +197,11 @@ struct PlattCall {
   PlattOptions po;
   PlattCall(const py::object& X, const py::object& y, const py::object& cost,
             const py::object& rows, const std::string& kernel, double gamma, double coef0,
-            int degree, const std::string& formulation, bool regularize_bias,
+            int degree, const std::string& formulation, bool regularize_intercept,
             const py::dict& smo_options, const py::dict& platt_options)
       : view(to_view(X)),
         pr(make_kernel_problem(view, y, cost, rows, kernel, gamma, coef0, degree, formulation, 0.0,
-                               regularize_bias, keep, row_idx)),
+                               regularize_intercept, keep, row_idx)),
         so(smo_from_dict(smo_options)),
         po(platt_from_dict(platt_options)) {}
   PlattCall(const PlattCall&) = delete;
@@ -219,14 +212,16 @@ void bind_probability(py::module_& m) {
   m.def(
       "platt_defaults", [] { return platt_to_dict(PlattOptions{}); },
       "Default Platt-scaling options (the single source of the defaults).");
+  m.def("platt_option_records", &platt_records_to_list,
+        "Platt scaling's option records: name, type, default, valid range and doc.");
   m.def(
       "fit_platt",
       [](const py::object& X, const py::object& y, const py::object& cost, const py::object& rows,
          const std::string& kernel, double gamma, double coef0, int degree,
-         const std::string& formulation, bool regularize_bias, const py::dict& smo_options,
+         const std::string& formulation, bool regularize_intercept, const py::dict& smo_options,
          const py::dict& platt_options) {
         const PlattCall call(X, y, cost, rows, kernel, gamma, coef0, degree, formulation,
-                             regularize_bias, smo_options, platt_options);
+                             regularize_intercept, smo_options, platt_options);
         const KernelProblem& pr = call.pr;
         PythonCallbacks cb = make_callbacks(py::none());
         SigmoidFit fit;
@@ -239,16 +234,16 @@ void bind_probability(py::module_& m) {
       },
       py::arg("X"), py::arg("y"), py::arg("cost"), py::arg("rows"), py::arg("kernel"),
       py::arg("gamma"), py::arg("coef0"), py::arg("degree"), py::arg("formulation"),
-      py::arg("regularize_bias"), py::arg("smo_options"), py::arg("platt_options"),
+      py::arg("regularize_intercept"), py::arg("smo_options"), py::arg("platt_options"),
       "Platt sigmoid of a binary kernel problem from cross-validated SMO decision values.");
   m.def(
       "platt_cv_decisions",
       [](const py::object& X, const py::object& y, const py::object& cost, const py::object& rows,
          const std::string& kernel, double gamma, double coef0, int degree,
-         const std::string& formulation, bool regularize_bias, const py::dict& smo_options,
+         const std::string& formulation, bool regularize_intercept, const py::dict& smo_options,
          const py::dict& platt_options) {
         const PlattCall call(X, y, cost, rows, kernel, gamma, coef0, degree, formulation,
-                             regularize_bias, smo_options, platt_options);
+                             regularize_intercept, smo_options, platt_options);
         const KernelProblem& pr = call.pr;
         py::array_t<double> dec(static_cast<py::ssize_t>(pr.n));
         py::array_t<std::int64_t> fold(static_cast<py::ssize_t>(pr.n));
@@ -264,7 +259,7 @@ void bind_probability(py::module_& m) {
       },
       py::arg("X"), py::arg("y"), py::arg("cost"), py::arg("rows"), py::arg("kernel"),
       py::arg("gamma"), py::arg("coef0"), py::arg("degree"), py::arg("formulation"),
-      py::arg("regularize_bias"), py::arg("smo_options"), py::arg("platt_options"),
+      py::arg("regularize_intercept"), py::arg("smo_options"), py::arg("platt_options"),
       "The cross-validated decision values of fit_platt and the fold of each sample.");
   m.def(
       "fit_sigmoid",
@@ -332,10 +327,12 @@ void bind_kernel(py::module_& m) {
   m.def(
       "smo_defaults", [] { return smo_to_dict(SmoOptions{}); },
       "Default SMO options (the single source of the defaults).");
+  m.def("smo_option_records", &smo_records_to_list,
+        "SMO's option records: name, type, default, valid range and doc of each option.");
   m.def("fit_smo", &fit_smo, py::arg("X"), py::arg("y"), py::arg("cost"), py::arg("rows"),
         py::arg("kernel"), py::arg("gamma"), py::arg("coef0"), py::arg("degree"),
-        py::arg("formulation"), py::arg("epsilon"), py::arg("regularize_bias"), py::arg("options"),
-        py::arg("callback"));
+        py::arg("formulation"), py::arg("epsilon"), py::arg("regularize_intercept"),
+        py::arg("options"), py::arg("callback"));
   m.def(
       "kernel_decision_function",
       [](const py::object& X, const py::dict& model, int n_threads) {

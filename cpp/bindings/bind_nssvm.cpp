@@ -8,14 +8,9 @@
 
 namespace svmkit::py_bind {
 
-SVMKIT_DEFINE_OPTION_CONVERSIONS(NssvmOptions, nssvm, SVMKIT_NSSVM_OPTIONS)
+SVMKIT_DEFINE_OPTION_TABLE(NssvmOptions, nssvm, SVMKIT_NSSVM_OPTIONS)
 
 namespace {
-
-template <class T>
-py::array_t<T> to_array(const std::vector<T>& v) {
-  return py::array_t<T>(static_cast<py::ssize_t>(v.size()), v.data());
-}
 
 // Labels y (-1/+1 doubles) are encoded by the Python estimator; the solve runs without the GIL.
 py::dict fit_nssvm(const py::object& X, const py::object& y, const py::dict& options,
@@ -26,28 +21,13 @@ py::dict fit_nssvm(const py::object& X, const py::object& y, const py::dict& opt
   const double* yp = double_ptr(y, m, "y", keep);
   const NssvmOptions opt = nssvm_from_dict(options);
   PythonCallbacks cb = make_callbacks(callback);
-  NssvmResult res;
+  SolveResult res;
   {
     py::gil_scoped_release release;
     res = solve_nssvm(view.view, yp, opt, cb.callbacks);
   }
   cb.rethrow_if_any();
-  py::dict d = result_to_dict(res.base);
-  d["support"] = to_array(res.support);
-  d["alpha"] = to_array(res.alpha);
-  d["working_set"] = to_array(res.working_set);
-  d["mu"] = res.mu;
-  d["bias"] = res.bias;
-  d["accuracy"] = res.accuracy;
-  d["best_accuracy"] = res.best_accuracy;
-  d["returned_best"] = res.returned_best;
-  d["s"] = res.s;
-  d["s0"] = res.s0;
-  d["eta"] = res.eta;
-  d["c"] = res.c;
-  d["accuracy_history"] = to_array(res.accuracy_history);
-  d["bias_history"] = to_array(res.bias_history);
-  return d;
+  return result_to_dict(res);
 }
 
 }  // namespace
@@ -56,6 +36,8 @@ void bind_nssvm(py::module_& m) {
   m.def(
       "nssvm_defaults", [] { return nssvm_to_dict(NssvmOptions{}); },
       "Default NSSVM options (the single source of the defaults).");
+  m.def("nssvm_option_records", &nssvm_records_to_list,
+        "NSSVM's option records: name, type, default, valid range and doc of each option.");
   m.def("nssvm_default_s0", &nssvm_default_s0, py::arg("m"), py::arg("n"),
         py::arg("s0_scale") = 1.0, "Default initial sparsity level ceil(s0_scale n ln(m/n)^2).");
   m.def("fit_nssvm", &fit_nssvm, py::arg("X"), py::arg("y"), py::arg("options"),

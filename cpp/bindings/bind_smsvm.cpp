@@ -11,7 +11,7 @@
 
 namespace svmkit::py_bind {
 
-SVMKIT_DEFINE_OPTION_CONVERSIONS(SmsvmOptions, smsvm, SVMKIT_SMSVM_OPTIONS)
+SVMKIT_DEFINE_OPTION_TABLE(SmsvmOptions, smsvm, SVMKIT_SMSVM_OPTIONS)
 
 namespace {
 
@@ -32,20 +32,12 @@ py::dict fit_smsvm(const py::object& X, const py::object& y, const py::object& c
   warm.alpha = warm_alpha;
   PythonCallbacks cb = make_callbacks(callback);
   SolveResult res;
-  SmsvmInfo info;
   {
     py::gil_scoped_release release;
-    res = solve_smsvm(p, pen, opt, cb.callbacks, warm, &info);
+    res = solve_smsvm(p, pen, opt, cb.callbacks, warm);
   }
   cb.rethrow_if_any();
-  py::dict d = result_to_dict(res);
-  d["final_alpha"] = info.final_alpha;
-  d["smoothed_objective"] = info.smoothed_objective;
-  d["line_search_failures"] = info.line_search_failures;
-  d["active_set_adjustments"] = info.active_set_adjustments;
-  d["woodbury_solves"] = info.woodbury_solves;
-  d["cg_iterations"] = info.cg_iterations;
-  return d;
+  return result_to_dict(res);
 }
 
 py::dict line_search_l1_py(const py::array_t<double, py::array::c_style | py::array::forcecast>& w,
@@ -74,6 +66,8 @@ void bind_smsvm(py::module_& m) {
   m.def(
       "smsvm_defaults", [] { return smsvm_to_dict(SmsvmOptions{}); },
       "Default SmSVM options (the single source of the defaults).");
+  m.def("smsvm_option_records", &smsvm_records_to_list,
+        "SmSVM's option records: name, type, default, valid range and doc of each option.");
   m.def("fit_smsvm", &fit_smsvm, py::arg("X"), py::arg("y"), py::arg("cost"), py::arg("l2"),
         py::arg("l1"), py::arg("fit_intercept"), py::arg("intercept_scaling"),
         py::arg("regularize_intercept"), py::arg("w0"), py::arg("warm_alpha"), py::arg("options"),

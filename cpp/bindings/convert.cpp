@@ -1,6 +1,10 @@
 #include "convert.hpp"
 
+#include <pybind11/native_enum.h>
+
+#include <algorithm>
 #include <cstdint>
+#include <variant>
 
 #include "options.hpp"
 #include "svmkit/problem.hpp"
@@ -168,13 +172,84 @@ py::dict record_to_dict(const IterationRecord& r) {
   return d;
 }
 
-std::string status_name(SolverStatus s) {
-  return to_string(s);
+void bind_status(py::module_& m) {
+  py::native_enum<SolverStatus>(m, "SolverStatus", "enum.Enum",
+                                "How a solve ended (svmkit/status.hpp); turned into warnings or "
+                                "exceptions by svmkit._status.check_status.")
+      .value("converged", SolverStatus::converged, "the stopping rule was met")
+      .value("max_iter", SolverStatus::max_iter, "the iteration limit was reached first")
+      .value("line_search_failed", SolverStatus::line_search_failed,
+             "no further decrease could be made")
+      .value("interrupted", SolverStatus::interrupted, "the interrupt hook or callback stopped it")
+      .value("numerical_error", SolverStatus::numerical_error, "a non-finite value appeared")
+      .value("infeasible", SolverStatus::infeasible,
+             "the problem has no solution; the result's message states the certificate")
+      .value("out_of_memory", SolverStatus::out_of_memory,
+             "an allocation failed or exceeded its budget; the message names the option")
+      .finalize();
 }
+
+namespace {
+template <class T>
+py::array_t<T> vector_array(const std::vector<T>& v) {
+  return py::array_t<T>(static_cast<py::ssize_t>(v.size()), v.data());
+}
+
+// One function per extras type: adds its fields to the result dict.
+void add_extras(py::dict&, const SolveResult&, const std::monostate&) {}
+void add_extras(py::dict& d, const SolveResult&, const SmsvmExtras& e) {
+  d["final_alpha"] = e.final_alpha;
+  d["smoothed_objective"] = e.smoothed_objective;
+  d["line_search_failures"] = e.line_search_failures;
+  d["active_set_adjustments"] = e.active_set_adjustments;
+  d["woodbury_solves"] = e.woodbury_solves;
+  d["cg_iterations"] = e.cg_iterations;
+}
+void add_extras(py::dict& d, const SolveResult&, const SmoExtras& e) {
+  d["dual_coef"] = vector_array(e.dual_coef);
+  d["bias"] = e.bias;
+  d["kernel_rows"] = e.kernel_rows;
+  d["cache_hits"] = e.cache_hits;
+  d["cache_peak_mb"] = e.cache_peak_mb;
+}
+void add_extras(py::dict& d, const SolveResult& r, const HomotopyExtras& e) {
+  d["certificate_bound"] = e.certificate_bound;
+  d["margin"] = e.margin;
+  d["margin_upper"] = e.margin_upper;
+  d["step_constant"] = e.step_constant;
+  // One row per recorded outer iteration.
+  const auto dim = static_cast<py::ssize_t>(r.solution.size());
+  const auto rows = dim > 0 ? static_cast<py::ssize_t>(e.iterates.size()) / dim : 0;
+  py::array_t<double> it({rows, dim});
+  std::copy(e.iterates.begin(), e.iterates.end(), it.mutable_data());
+  d["iterates"] = it;
+}
+void add_extras(py::dict& d, const SolveResult&, const NssvmExtras& e) {
+  d["support"] = vector_array(e.support);
+  d["alpha"] = vector_array(e.alpha);
+  d["working_set"] = vector_array(e.working_set);
+  d["mu"] = e.mu;
+  d["bias"] = e.bias;
+  d["accuracy"] = e.accuracy;
+  d["best_accuracy"] = e.best_accuracy;
+  d["returned_best"] = e.returned_best;
+  d["s"] = e.s;
+  d["s0"] = e.s0;
+  d["eta"] = e.eta;
+  d["c"] = e.c;
+  d["accuracy_history"] = vector_array(e.accuracy_history);
+  d["bias_history"] = vector_array(e.bias_history);
+}
+void add_extras(py::dict& d, const SolveResult&, const AdaGradDualExtras& e) {
+  d["coef"] = vector_array(e.coef);
+  d["bias"] = e.bias;
+}
+}  // namespace
 
 py::dict result_to_dict(const SolveResult& r) {
   py::dict d;
-  d["status"] = status_name(r.status);
+  d["status"] = r.status;
+  d["message"] = r.message;
   d["solution"] =
       py::array_t<double>(static_cast<py::ssize_t>(r.solution.size()), r.solution.data());
   d["objective"] = r.objective;
@@ -217,6 +292,7 @@ py::dict result_to_dict(const SolveResult& r) {
   hist["time"] = time;
   hist["accepted"] = accepted;
   d["history"] = hist;
+  std::visit([&](const auto& e) { add_extras(d, r, e); }, r.extras);
   return d;
 }
 

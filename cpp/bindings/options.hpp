@@ -23,27 +23,10 @@ namespace py = pybind11;
   }                                                                             \
   known.insert(#field);
 
-// Defines `py::dict NAME_to_dict(const Options&)` and `Options NAME_from_dict(const py::dict&)`.
-#define SVMKIT_DEFINE_OPTION_CONVERSIONS(Options, NAME, FIELDS)                       \
-  inline py::dict NAME##_to_dict(const Options& opt) {                                \
-    py::dict d;                                                                       \
-    FIELDS(SVMKIT_OPTION_TO_DICT)                                                     \
-    return d;                                                                         \
-  }                                                                                   \
-  inline Options NAME##_from_dict(const py::dict& src) {                              \
-    Options opt;                                                                      \
-    std::set<std::string> known;                                                      \
-    FIELDS(SVMKIT_OPTION_FROM_DICT)                                                   \
-    for (auto item : src) {                                                           \
-      const auto key = item.first.cast<std::string>();                                \
-      if (!known.count(key)) throw_invalid("unknown " #NAME " option '" + key + "'"); \
-    }                                                                                 \
-    return opt;                                                                       \
-  }
-
-// The same conversions for a field list of option records (svmkit/options.hpp), plus
-// `py::list NAME_records_to_list()`: one dict per option (name, type, default, low, high, doc)
-// for `svmkit.option_table()` and the docs.
+// Defines, for a field list of option records (svmkit/options.hpp),
+// `py::dict NAME_to_dict(const Options&)`, `Options NAME_from_dict(const py::dict&)` (unknown
+// names and wrong types raise ValueError) and `py::list NAME_records_to_list()`: one dict per
+// option (name, type, default, low, high, doc) for `svmkit.option_table()` and the docs.
 #define SVMKIT_OPTION_RECORD_TO_DICT(type, field, def, low, high, doc) SVMKIT_OPTION_TO_DICT(field)
 #define SVMKIT_OPTION_RECORD_FROM_DICT(type, field, def, low, high, doc) \
   SVMKIT_OPTION_FROM_DICT(field)

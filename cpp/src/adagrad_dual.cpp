@@ -18,8 +18,7 @@ using Clock = std::chrono::steady_clock;
 template <class V>
 class KernelProduct {
  public:
-  KernelProduct(const V& X, const KernelSpec& spec, bool plus_one, double max_gram_mb,
-                int n_threads)
+  KernelProduct(const V& X, const KernelSpec& spec, bool plus_one, int n_threads)
       : X_(X),
         linear_(spec.kind == KernelKind::linear),
         plus_one_(plus_one),
@@ -29,12 +28,8 @@ class KernelProduct {
       w_.resize(static_cast<std::size_t>(X.cols));
       return;
     }
-    const double mb = static_cast<double>(n_) * static_cast<double>(n_) * 8.0 / (1024.0 * 1024.0);
-    if (mb > max_gram_mb)
-      throw_invalid("adagrad_dual needs the " + std::to_string(n_) + " x " + std::to_string(n_) +
-                    " Gram matrix (" + std::to_string(mb) + " MiB), more than max_gram_mb = " +
-                    std::to_string(max_gram_mb) + "; use the smo solver for data this large");
-    allocate_or_throw(mb * 1024.0 * 1024.0, "adagrad_dual's Gram matrix",
+    allocate_or_throw(static_cast<double>(n_) * static_cast<double>(n_) * 8.0,
+                      "adagrad_dual's Gram matrix",
                       "the option max_gram_mb bounds it (or use the smo solver)",
                       [&] { gram_.resize(static_cast<std::size_t>(n_ * n_)); });
     const KernelEvaluator<V, V> ev(X, X, spec, n_threads);
@@ -78,8 +73,8 @@ class KernelProduct {
 };
 
 template <class V>
-AdaGradDualResult run(const V& X, const AdaGradDualProblem& P, const AdaGradDualOptions& opt,
-                      const Callbacks& cb) {
+SolveResult run(const V& X, const AdaGradDualProblem& P, const AdaGradDualOptions& opt,
+                const Callbacks& cb) {
   const auto start = Clock::now();
   const auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
   const int threads = resolve_threads(opt.n_threads);
@@ -89,7 +84,19 @@ AdaGradDualResult run(const V& X, const AdaGradDualProblem& P, const AdaGradDual
   // Small products do not pay for a parallel region (and suffer badly on a loaded machine).
   const double work = static_cast<double>(n) *
                       (P.kernel.kind == KernelKind::linear ? 2.0 * X.cols : static_cast<double>(n));
-  KernelProduct<V> kp(X, P.kernel, !unreg, opt.max_gram_mb, work < 65536.0 ? 1 : threads);
+  SolveResult res;
+  // The Gram matrix of a nonlinear kernel is the one allocation that grows as n^2: refused
+  // (status out_of_memory) above the max_gram_mb budget.
+  const double mb = static_cast<double>(n) * static_cast<double>(n) * 8.0 / (1024.0 * 1024.0);
+  if (P.kernel.kind != KernelKind::linear && mb > opt.max_gram_mb) {
+    res.status = SolverStatus::out_of_memory;
+    res.message = "adagrad_dual needs the " + std::to_string(n) + " x " + std::to_string(n) +
+                  " Gram matrix (" + std::to_string(mb) +
+                  " MiB), more than max_gram_mb = " + std::to_string(opt.max_gram_mb) +
+                  "; use the smo solver for data this large";
+    return res;
+  }
+  KernelProduct<V> kp(X, P.kernel, !unreg, work < 65536.0 ? 1 : threads);
   long long passes = P.kernel.kind == KernelKind::linear ? 0 : 1;
 
   // sigma_k: sign of variable k in beta; q_k: linear term; ub_k: upper bound.
@@ -111,8 +118,7 @@ AdaGradDualResult run(const V& X, const AdaGradDualProblem& P, const AdaGradDual
   double mu = 0.0, smu = 0.0;
   const double rho = opt.rho, lr = opt.learning_rate, eps = opt.eps;
 
-  AdaGradDualResult out;
-  SolveResult& res = out.result;
+  AdaGradDualExtras out;
   res.status = SolverStatus::max_iter;
   const auto compute_beta = [&] {
     for (Index i = 0; i < n; ++i) beta[i] = sigma[i] * x[i];
@@ -205,33 +211,27 @@ AdaGradDualResult run(const V& X, const AdaGradDualProblem& P, const AdaGradDual
   for (Index i = 0; i < n; ++i) bsum += beta[i];
   out.coef = beta;
   out.bias = unreg ? mu + rho * h : bsum;
-  out.max_violation = viol;
   res.objective = dual_objective();
   res.optimality = viol;
   res.solution = x;
   res.iterations = it;
   res.passes = passes;
   res.time = elapsed();
-  return out;
+  res.extras = std::move(out);
+  return res;
 }
 
 }  // namespace
 
 void validate_options(const AdaGradDualOptions& o) {
+  SVMKIT_CHECK_OPTION_RANGES(SVMKIT_ADAGRAD_DUAL_OPTIONS, "adagrad_dual", o);
   if (o.variant != "reg_bias" && o.variant != "unreg_bias")
-    throw_invalid("variant must be 'reg_bias' or 'unreg_bias', got '" + o.variant + "'");
-  if (!(o.rho > 0.0) || !std::isfinite(o.rho)) throw_invalid("rho must be a finite number > 0");
-  if (!(o.learning_rate > 0.0) || !std::isfinite(o.learning_rate))
-    throw_invalid("learning_rate must be a finite number > 0");
-  if (!(o.eps > 0.0)) throw_invalid("eps must be > 0");
-  if (!(o.tol >= 0.0)) throw_invalid("tol must be >= 0");
-  if (o.max_iter < 0) throw_invalid("max_iter must be >= 0");
-  if (!(o.max_gram_mb > 0.0)) throw_invalid("max_gram_mb must be > 0");
-  if (o.history_every < 1) throw_invalid("history_every must be >= 1");
+    throw_invalid("adagrad_dual option 'variant' must be 'reg_bias' or 'unreg_bias', got '" +
+                  o.variant + "'");
 }
 
-AdaGradDualResult solve_adagrad_dual(const AdaGradDualProblem& P, const AdaGradDualOptions& opt,
-                                     const Callbacks& cb) {
+SolveResult solve_adagrad_dual(const AdaGradDualProblem& P, const AdaGradDualOptions& opt,
+                               const Callbacks& cb) {
   validate_options(opt);
   validate_kernel(P.kernel);
   validate_view(P.X);

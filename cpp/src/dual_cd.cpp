@@ -406,6 +406,9 @@ SolveResult solve_dual_cd(const LinearProblem& problem, const LossSpec& loss,
   } catch (const std::bad_alloc&) {
     res = SolveResult{};
     res.status = SolverStatus::out_of_memory;
+    res.message =
+        "dual_cd: out of memory for its work vectors (n_samples + n_features doubles) or, for "
+        "column-major dense X, the row-major copy of X (pass X in C order to avoid it)";
   }
   res.time = std::chrono::duration<double>(Clock::now() - start).count();
   return res;

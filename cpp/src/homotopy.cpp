@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <numeric>
 #include <random>
@@ -33,7 +34,7 @@ class Homotopy {
         free_bias_(p.fit_intercept && !p.regularize_intercept),
         n_threads_(resolve_threads(opt.n_threads)) {}
 
-  HomotopyResult run() {
+  SolveResult run() {
     const auto start = Clock::now();
     const auto elapsed = [&] {
       return std::chrono::duration<double>(Clock::now() - start).count();
@@ -49,9 +50,10 @@ class Homotopy {
         opt_.lambda_scale > 0.0 ? opt_.lambda_scale : 1.0 / static_cast<double>(n_);
     const Index batch = (opt_.batch_size <= 0 || opt_.batch_size >= n_) ? n_ : opt_.batch_size;
 
-    HomotopyResult out;
+    SolveResult res;
+    HomotopyExtras out;
     out.step_constant = K;
-    SolveResult& res = out.result;
+    bool separable = true;
     std::vector<double> wbar(dim_, 0.0), w(dim_), wsum(dim_), g(dim_), wbest(dim_), freq(n_);
     std::vector<Index> order(static_cast<std::size_t>(n_));
     std::iota(order.begin(), order.end(), Index{0});
@@ -169,8 +171,9 @@ class Homotopy {
         const double h = max_row_norm();
         out.certificate_bound = farkas_bound(freq, wbar.data(), h);
         if (out.certificate_bound <= opt_.separability_tol * h) {
-          out.separable = false;
-          res.status = SolverStatus::converged;
+          separable = false;
+          res.status = SolverStatus::infeasible;
+          res.message = infeasible_message(s, out.certificate_bound);
           break;
         }
       }
@@ -182,7 +185,7 @@ class Homotopy {
     if (interrupted) res.status = SolverStatus::interrupted;
     std::vector<double> sol = wbar;
     if (free_bias_ && opt_.lambda_min <= 0.0) sol[d_] = eq15_bias(wbar.data());
-    if (opt_.rescale && opt_.lambda_min <= 0.0 && out.separable) {
+    if (opt_.rescale && opt_.lambda_min <= 0.0 && separable) {
       double m = kInf;
       for (Index i = 0; i < n_; ++i) m = std::min(m, p_.y[i] * z(sol.data(), i));
       row_visits_ += n_;
@@ -198,10 +201,19 @@ class Homotopy {
     res.inner_iterations = total_inner;
     res.passes = row_visits_ / std::max<Index>(1, n_);
     res.time = elapsed();
-    return out;
+    res.extras = std::move(out);
+    return res;
   }
 
  private:
+  // The certificate in words (SolveResult::message of status infeasible).
+  static std::string infeasible_message(long long s, double bound) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.3g", bound);
+    return "the data are not linearly separable (a Farkas certificate found after " +
+           std::to_string(s) + " outer iterations bounds the margin by " + buf +
+           "), so the hard-margin SVM (C=inf) does not exist. Use a finite C (soft margin).";
+  }
   bool shrinks(Index j) const { return !(free_bias_ && j == d_); }
 
   double reg_sq(const std::vector<double>& w) const {
@@ -471,34 +483,15 @@ class Homotopy {
 }  // namespace
 
 void validate_options(const HomotopyOptions& o) {
-  if (o.max_iter < 0) throw_invalid("max_iter must be >= 0");
-  if (!(o.tol >= 0.0)) throw_invalid("tol must be >= 0");
-  if (!(o.p > 0.0 && o.p < 1.0)) throw_invalid("p must be in (0, 1), got " + std::to_string(o.p));
-  if (!(o.r > 2.0 * o.p) || !std::isfinite(o.r))
-    throw_invalid("r must be finite and > 2p, got " + std::to_string(o.r));
-  if (!(o.s0 > 2.0) || !std::isfinite(o.s0))
-    throw_invalid("s0 must be a finite number > 2, got " + std::to_string(o.s0));
-  if (!(o.step_constant >= 0.0) || !std::isfinite(o.step_constant))
-    throw_invalid("step_constant must be a finite number >= 0 (0 = Algorithm 1's formula)");
-  if (!(o.lambda_scale >= 0.0) || !std::isfinite(o.lambda_scale))
-    throw_invalid("lambda_scale must be a finite number >= 0 (0 = 1/n)");
-  if (!(o.lambda_min >= 0.0) || !std::isfinite(o.lambda_min))
-    throw_invalid("lambda_min must be a finite number >= 0");
+  SVMKIT_CHECK_OPTION_RANGES(SVMKIT_HOMOTOPY_OPTIONS, "homotopy", o);
+  if (!(o.r > 2.0 * o.p))
+    throw_invalid("homotopy option 'r' must be > 2p, got " + std::to_string(o.r));
   if (o.iterate != "average" && o.iterate != "best")
-    throw_invalid("iterate must be 'average' or 'best', got '" + o.iterate + "'");
-  if (o.batch_size < 0) throw_invalid("batch_size must be >= 0 (0 = full batch)");
-  if (o.separability_check_after < 0) throw_invalid("separability_check_after must be >= 0");
-  if (!(o.separability_tol >= 0.0) || !std::isfinite(o.separability_tol))
-    throw_invalid("separability_tol must be a finite number >= 0");
-  if (o.certificate_max_iter < 0) throw_invalid("certificate_max_iter must be >= 0");
-  if (o.certificate_max_entries < 0) throw_invalid("certificate_max_entries must be >= 0");
-  if (o.certificate_max_dim < 0) throw_invalid("certificate_max_dim must be >= 0");
-  if (!(o.step_scale > 0.0) || !std::isfinite(o.step_scale))
-    throw_invalid("step_scale must be a finite number > 0");
+    throw_invalid("homotopy option 'iterate' must be 'average' or 'best', got '" + o.iterate + "'");
 }
 
-HomotopyResult solve_homotopy(const LinearProblem& problem, const HomotopyOptions& options,
-                              const Callbacks& callbacks) {
+SolveResult solve_homotopy(const LinearProblem& problem, const HomotopyOptions& options,
+                           const Callbacks& callbacks) {
   validate_options(options);
   LossSpec hinge;
   hinge.kind = LossKind::hinge;

@@ -612,6 +612,13 @@ SolveResult solve_l1_cd(const LinearProblem& problem, const LossSpec& loss,
   } catch (const std::bad_alloc&) {
     SolveResult res;
     res.status = SolverStatus::out_of_memory;
+    const double bytes =
+        static_cast<double>(std::visit(
+            [](const auto& v) { return static_cast<double>(stored_entries(v)); }, problem.X)) *
+        12.0;
+    res.message = "l1_cd: out of memory for the column-major copy of X (about " +
+                  std::to_string(static_cast<long long>(bytes / (1024.0 * 1024.0))) +
+                  " MiB, bounded by the option max_copy_mb) or its work vectors";
     return res;
   }
 }

@@ -30,7 +30,7 @@ class WorkingSetSystem {
     const Index s = static_cast<Index>(T.size());
     const Index n = X.cols;
     cg_tol_ = opt.cg_tol;
-    max_cg_ = opt.max_cg_iter > 0 ? opt.max_cg_iter : s + 1;
+    max_cg_ = opt.cg_max_iter > 0 ? opt.cg_max_iter : s + 1;
     if (std::min(n, s) > opt.cg_threshold)
       mode_ = Mode::cg;
     else if (s <= n)
@@ -125,7 +125,7 @@ class WorkingSetSystem {
     x.setZero(s);
     Eigen::VectorXd r = rhs, p = rhs, q(s);
     double rr = r.squaredNorm();
-    const double stop = cg_tol_ * rr;
+    const double stop = cg_tol_ * cg_tol_ * rr;  // ||r|| <= cg_tol ||r0||, as TRON's cg_tol
     for (long long it = 0; it < max_cg_ && rr > stop && rr > 0.0; ++it) {
       apply(p, q, t);
       const double a = rr / p.dot(q);
@@ -147,7 +147,7 @@ class WorkingSetSystem {
   Eigen::LLT<Eigen::MatrixXd> llt_;
   Eigen::MatrixXd Z_;
   Eigen::VectorXd ev_;
-  double cg_tol_ = 1e-10;
+  double cg_tol_ = 1e-5;
   long long max_cg_ = 0;
   long long cg_iterations_ = 0;
 };
@@ -162,7 +162,7 @@ struct Snapshot {
 };
 
 template <class V>
-NssvmResult solve_impl(const V& X, const double* y, const NssvmOptions& opt, const Callbacks& cb) {
+SolveResult solve_impl(const V& X, const double* y, const NssvmOptions& opt, const Callbacks& cb) {
   const auto t0 = Clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - t0).count(); };
   const Index m = X.rows;
@@ -170,8 +170,8 @@ NssvmResult solve_impl(const V& X, const double* y, const NssvmOptions& opt, con
   // Threads only pay off for long passes: on a busy machine every parallel region can cost
   // a scheduler time slice, which dominates short passes.
   const int threads = m >= opt.parallel_min_rows ? resolve_threads(opt.n_threads) : 1;
-  NssvmResult out;
-  SolveResult& res = out.base;
+  SolveResult res;
+  NssvmExtras out;
 
   // Labels: both classes must be present (the constraint <alpha, y> = 0 needs them).
   Index n_pos = 0, n_neg = 0;
@@ -507,7 +507,8 @@ NssvmResult solve_impl(const V& X, const double* y, const NssvmOptions& opt, con
   res.optimality = fnorm;
   res.iterations = iter;
   res.time = elapsed();
-  return out;
+  res.extras = std::move(out);
+  return res;
 }
 
 }  // namespace
@@ -520,24 +521,11 @@ long long nssvm_default_s0(Index m, Index n, double s0_scale) {
 }
 
 void validate_options(const NssvmOptions& o) {
-  auto bad = [](const std::string& what) { throw_invalid("nssvm option " + what); };
-  if (!(o.C > 0.0) || !std::isfinite(o.C)) bad("C must be a finite number > 0");
-  if (!std::isfinite(o.c) || o.c > o.C) bad("c must be <= C (or <= 0 for c_ratio * C)");
-  if (!(o.c_ratio > 0.0) || o.c_ratio > 1.0) bad("c_ratio must be in (0, 1]");
-  if (!std::isfinite(o.eta)) bad("eta must be finite");
-  if (!(o.eta_max > 0.0) || !std::isfinite(o.eta_max)) bad("eta_max must be > 0");
-  if (!(o.s0_scale > 0.0) || !std::isfinite(o.s0_scale)) bad("s0_scale must be > 0");
-  if (!(o.tol >= 0.0)) bad("tol must be >= 0");
-  if (o.max_iter < 0) bad("max_iter must be >= 0");
-  if (!(o.tune_ratio > 1.0) || !std::isfinite(o.tune_ratio)) bad("tune_ratio must be > 1");
-  if (o.tune_every < 1) bad("tune_every must be >= 1");
-  if (o.max_tunes < 0) bad("max_tunes must be >= 0");
-  if (!(o.acc_tol >= 0.0)) bad("acc_tol must be >= 0");
-  if (o.cg_threshold < 0) bad("cg_threshold must be >= 0");
-  if (!(o.cg_tol > 0.0)) bad("cg_tol must be > 0");
+  SVMKIT_CHECK_OPTION_RANGES(SVMKIT_NSSVM_OPTIONS, "nssvm", o);
+  if (o.c > o.C) throw_invalid("nssvm option 'c' must be <= C (or <= 0 for c_ratio * C)");
 }
 
-NssvmResult solve_nssvm(const MatrixView& X, const double* y, const NssvmOptions& options,
+SolveResult solve_nssvm(const MatrixView& X, const double* y, const NssvmOptions& options,
                         const Callbacks& callbacks) {
   validate_options(options);
   if (options.check_input) {

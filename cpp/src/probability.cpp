@@ -15,15 +15,7 @@
 namespace svmkit {
 
 void validate_options(const PlattOptions& o) {
-  if (o.folds < 2) throw_invalid("probability folds must be >= 2, got " + std::to_string(o.folds));
-  if (o.max_iter < 1) throw_invalid("probability max_iter must be >= 1");
-  if (!(o.min_step > 0.0) || !(o.min_step < 1.0))
-    throw_invalid("probability min_step must be in (0, 1)");
-  if (!(o.sigma >= 0.0) || !std::isfinite(o.sigma))
-    throw_invalid("probability sigma must be finite and >= 0");
-  if (!(o.eps > 0.0) || !std::isfinite(o.eps)) throw_invalid("probability eps must be positive");
-  if (!(o.min_prob > 0.0) || !(o.min_prob < 0.5))
-    throw_invalid("probability min_prob must be in (0, 0.5)");
+  SVMKIT_CHECK_OPTION_RANGES(SVMKIT_PLATT_OPTIONS, "probability", o);
 }
 
 namespace {
@@ -175,16 +167,17 @@ void cross_validated_decisions(const KernelProblem& pr, const SmoOptions& smo,
     sub.n = static_cast<Index>(rows.size());
     sub.y = ys.data();
     sub.cost = cs.data();
-    const SmoResult res = solve_smo(sub, sub_opt, sub_cb);
-    if (res.base.status == SolverStatus::interrupted) return;  // the caller re-raises
-    if (res.base.status == SolverStatus::numerical_error)
+    const SolveResult res = solve_smo(sub, sub_opt, sub_cb);
+    if (res.status == SolverStatus::interrupted) return;  // the caller re-raises
+    if (res.status == SolverStatus::numerical_error)
       throw_invalid("Platt scaling: a cross-validation fit became non-finite; check X and C");
+    const auto& fit = std::get<SmoExtras>(res.extras);
     std::vector<Index> sv;
     std::vector<double> coef;
     for (std::size_t t = 0; t < rows.size(); ++t) {
-      if (res.dual_coef[t] != 0.0) {
+      if (fit.dual_coef[t] != 0.0) {
         sv.push_back(rows[t]);
-        coef.push_back(res.dual_coef[t]);
+        coef.push_back(fit.dual_coef[t]);
       }
     }
     const Index nsv = static_cast<Index>(sv.size());
@@ -202,7 +195,7 @@ void cross_validated_decisions(const KernelProblem& pr, const SmoOptions& smo,
             for (Index q = begin + b0; q < begin + e0; ++q) {
               const Index s = perm[q];
               ev.row_serial(xrow[s], sv.data(), 0, nsv, k.data(), scratch);
-              double v = res.bias;
+              double v = fit.bias;
               for (Index t = 0; t < nsv; ++t) v += coef[t] * k[t];
               dec[s] = v;
             }

@@ -17,19 +17,11 @@
 namespace svmkit {
 
 void validate_options(const SmoOptions& o) {
-  if (!(o.tol > 0.0) || !std::isfinite(o.tol))
-    throw_invalid("smo tol must be a positive finite number");
-  if (o.max_iter < -1 || o.max_iter == 0)
-    throw_invalid("smo max_iter must be positive or -1 (no limit)");
-  if (!(o.cache_size > 0.0) || !std::isfinite(o.cache_size))
-    throw_invalid("smo cache_size must be a positive number of MB");
-  if (o.shrink_interval < 1) throw_invalid("smo shrink_interval must be >= 1");
+  SVMKIT_CHECK_OPTION_RANGES(SVMKIT_SMO_OPTIONS, "smo", o);
+  if (o.max_iter == 0) throw_invalid("smo option 'max_iter' must be positive or -1 (no limit)");
   if (o.working_set != "second_order" && o.working_set != "max_violating_pair")
-    throw_invalid("smo working_set must be 'second_order' or 'max_violating_pair', got '" +
+    throw_invalid("smo option 'working_set' must be 'second_order' or 'max_violating_pair', got '" +
                   o.working_set + "'");
-  if (!(o.tau > 0.0)) throw_invalid("smo tau must be positive");
-  if (o.history_interval < 1) throw_invalid("smo history_interval must be >= 1");
-  if (o.poll_interval < 1) throw_invalid("smo poll_interval must be >= 1");
 }
 
 namespace {
@@ -357,10 +349,10 @@ class Solver {
     for (Index t = 0; t < l_; ++t) flags_[t] = flags_of(t);
   }
 
-  SmoResult run() {
+  SolveResult run() {
     const auto start = Clock::now();
-    SmoResult res;
-    SolveResult& base = res.base;
+    SolveResult base;
+    SmoExtras ex;
     const long long interval =
         std::max<long long>(1, std::min<long long>(l_, opt_.shrink_interval));
     long long counter = interval;
@@ -400,7 +392,7 @@ class Solver {
         status = SolverStatus::interrupted;
         break;
       }
-      if (iter % opt_.history_interval == 0) {
+      if (iter % opt_.history_every == 0) {
         if (!report(base, iter, gap, start)) {
           status = SolverStatus::interrupted;
           break;
@@ -422,7 +414,7 @@ class Solver {
     base.time = std::chrono::duration<double>(Clock::now() - start).count();
     report(base, iter, gap, start);
     if (!opt_.record_history) base.history.clear();
-    res.bias = bias();
+    ex.bias = bias();
     std::vector<double> a(l_), sg(l_);
     for (Index t = 0; t < l_; ++t) {
       a[orig_[t]] = alpha_[t];
@@ -430,10 +422,11 @@ class Solver {
     }
     alpha_out_ = std::move(a);
     sign_out_ = std::move(sg);
-    res.kernel_rows = Q_.computed;
-    res.cache_hits = Q_.hits;
-    res.cache_peak_mb = Q_.peak_mb;
-    return res;
+    ex.kernel_rows = Q_.computed;
+    ex.cache_hits = Q_.hits;
+    ex.cache_peak_mb = Q_.peak_mb;
+    base.extras = std::move(ex);
+    return base;
   }
 
   const std::vector<double>& alpha_original() const { return alpha_out_; }
@@ -860,20 +853,20 @@ void validate_problem(const KernelProblem& pr, Index n, bool check_finite) {
 
 }  // namespace
 
-SmoResult solve_smo(const KernelProblem& pr, const SmoOptions& opt, const Callbacks& cb) {
+SolveResult solve_smo(const KernelProblem& pr, const SmoOptions& opt, const Callbacks& cb) {
   validate_options(opt);
   const Index n = pr.n >= 0 ? pr.n : rows_of(pr.X);
   validate_problem(pr, n, opt.check_input);
   const int nt = resolve_threads(opt.n_threads);
   const double cache_bytes = opt.cache_size * 1048576.0;
-  const double r = pr.regularize_bias ? 1.0 : 0.0;
-  const bool equality = !pr.regularize_bias;
+  const double r = pr.regularize_intercept ? 1.0 : 0.0;
+  const bool equality = !pr.regularize_intercept;
   std::vector<Index> xrow(static_cast<std::size_t>(n));
   for (Index i = 0; i < n; ++i) xrow[i] = pr.rows ? pr.rows[i] : i;
   ThreadTeam team(nt);
 
   return std::visit(
-      [&](const auto& V) -> SmoResult {
+      [&](const auto& V) -> SolveResult {
         using View = std::decay_t<decltype(V)>;
         if (pr.formulation == SmoFormulation::svr) {
           const Index l = 2 * n;
@@ -888,13 +881,14 @@ SmoResult solve_smo(const KernelProblem& pr, const SmoOptions& opt, const Callba
           RegQ<View> Q(V, pr.kernel, team, xrow, r, cache_bytes);
           Solver solver(Q, l, std::move(s), std::move(p), std::move(U), std::move(D), equality, opt,
                         cb, team);
-          SmoResult res = solver.run();
+          SolveResult res = solver.run();
           const auto& a = solver.alpha_original();
-          res.alpha.resize(n);
-          res.dual_coef.resize(n);
+          auto& ex = std::get<SmoExtras>(res.extras);
+          res.solution.resize(n);
+          ex.dual_coef.resize(n);
           for (Index i = 0; i < n; ++i) {
-            res.dual_coef[i] = a[i] - a[i + n];
-            res.alpha[i] = res.dual_coef[i];
+            ex.dual_coef[i] = a[i] - a[i + n];
+            res.solution[i] = ex.dual_coef[i];
           }
           return res;
         }
@@ -912,10 +906,11 @@ SmoResult solve_smo(const KernelProblem& pr, const SmoOptions& opt, const Callba
         ClassQ<View> Q(V, pr.kernel, team, xrow, s, r, cache_bytes);
         Solver solver(Q, n, std::move(s), std::move(p), std::move(U), std::move(D), equality, opt,
                       cb, team);
-        SmoResult res = solver.run();
-        res.alpha = solver.alpha_original();
-        res.dual_coef.resize(n);
-        for (Index i = 0; i < n; ++i) res.dual_coef[i] = pr.y[i] * res.alpha[i];
+        SolveResult res = solver.run();
+        res.solution = solver.alpha_original();
+        auto& ex = std::get<SmoExtras>(res.extras);
+        ex.dual_coef.resize(n);
+        for (Index i = 0; i < n; ++i) ex.dual_coef[i] = pr.y[i] * res.solution[i];
         return res;
       },
       pr.X);

@@ -16,31 +16,8 @@
 namespace svmkit {
 
 void validate_options(const SmsvmOptions& o) {
-  const auto pos = [](double v, const char* name) {
-    if (!(v > 0.0) || !std::isfinite(v))
-      throw_invalid(std::string("smsvm option '") + name + "' must be a positive finite number");
-  };
-  pos(o.alpha0, "alpha0");
-  pos(o.alpha_min, "alpha_min");
-  pos(o.s_min, "s_min");
-  pos(o.s_max, "s_max");
-  if (!(o.beta > 0.0 && o.beta < 1.0)) throw_invalid("smsvm option 'beta' must be in (0, 1)");
-  if (!(o.eta > 0.0 && o.eta < 1.0)) throw_invalid("smsvm option 'eta' must be in (0, 1)");
-  if (!(o.c1 > 0.0 && o.c1 < 1.0)) throw_invalid("smsvm option 'c1' must be in (0, 1)");
-  if (o.max_iter < 0) throw_invalid("smsvm option 'max_iter' must be >= 0");
-  if (!(o.newton_ridge >= 0.0) || !std::isfinite(o.newton_ridge))
-    throw_invalid("smsvm option 'newton_ridge' must be a finite number >= 0");
-  if (o.woodbury_max_samples < 0) throw_invalid("smsvm option 'woodbury_max_samples' must be >= 0");
-  if (o.block_rows < 1) throw_invalid("smsvm option 'block_rows' must be >= 1");
-  if (o.max_dense_block < 0) throw_invalid("smsvm option 'max_dense_block' must be >= 0");
-  if (!(o.cg_tol > 0.0 && o.cg_tol < 1.0)) throw_invalid("smsvm option 'cg_tol' must be in (0, 1)");
-  if (o.cg_max_iter < 0) throw_invalid("smsvm option 'cg_max_iter' must be >= 0");
-  if (o.projected_halvings < 0) throw_invalid("smsvm option 'projected_halvings' must be >= 0");
-  if (o.final_level_adjustments < 0)
-    throw_invalid("smsvm option 'final_level_adjustments' must be >= 0");
-  if (!(o.tol >= 0.0)) throw_invalid("smsvm option 'tol' must be >= 0");
+  SVMKIT_CHECK_OPTION_RANGES(SVMKIT_SMSVM_OPTIONS, "smsvm", o);
   if (o.alpha_min > o.alpha0) throw_invalid("smsvm option 'alpha_min' must be <= alpha0");
-  pos(o.alpha_floor, "alpha_floor");
   if (o.alpha_floor > o.alpha_min) throw_invalid("smsvm option 'alpha_floor' must be <= alpha_min");
 }
 
@@ -101,7 +78,7 @@ class Smsvm {
     split_classes_ = p.fit_intercept && lam_b_ == 0.0;
   }
 
-  SolveResult run(const SmsvmWarmStart& warm, SmsvmInfo* info);
+  SolveResult run(const SmsvmWarmStart& warm, SmsvmExtras* info);
 
  private:
   struct PassOut {
@@ -518,7 +495,7 @@ struct SerialEigenGuard {
 };
 
 template <class V>
-SolveResult Smsvm<V>::run(const SmsvmWarmStart& warm, SmsvmInfo* info) {
+SolveResult Smsvm<V>::run(const SmsvmWarmStart& warm, SmsvmExtras* info) {
   const SerialEigenGuard serial_eigen;
   const auto start = Clock::now();
   const auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
@@ -879,7 +856,7 @@ SolveResult Smsvm<V>::run(const SmsvmWarmStart& warm, SmsvmInfo* info) {
 
 SolveResult solve_smsvm(const LinearProblem& problem, const SmsvmPenalty& penalty,
                         const SmsvmOptions& options, const Callbacks& callbacks,
-                        const SmsvmWarmStart& warm, SmsvmInfo* info) {
+                        const SmsvmWarmStart& warm) {
   validate_options(options);
   LossSpec hinge;
   hinge.kind = LossKind::hinge;
@@ -900,7 +877,10 @@ SolveResult solve_smsvm(const LinearProblem& problem, const SmsvmPenalty& penalt
       [&](const auto& X) {
         using V = std::decay_t<decltype(X)>;
         Smsvm<V> solver(X, problem, penalty, options, callbacks);
-        return solver.run(warm, info);
+        SmsvmExtras extras;
+        SolveResult res = solver.run(warm, &extras);
+        res.extras = extras;
+        return res;
       },
       problem.X);
 }

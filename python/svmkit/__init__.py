@@ -9,8 +9,9 @@ from ._kernel import SVC, SVR
 from ._linear import LinearSVC, LinearSVR
 from ._model_io import load_model, save_model
 from ._path import smsvm_path
-from ._solvers import solver_defaults
+from ._solvers import option_table, solver_defaults
 from ._sparse_svc import SparseSVC, nssvm_defaults
+from ._status import SolverStatus
 
 __version__ = "0.1.0"
 
@@ -19,11 +20,13 @@ __all__ = [
     "SVR",
     "LinearSVC",
     "LinearSVR",
+    "SolverStatus",
     "SparseSVC",
     "datasets",
     "fit_adagrad_dual",
     "load_model",
     "nssvm_defaults",
+    "option_table",
     "save_model",
     "smsvm_path",
     "solver_defaults",

@@ -12,6 +12,7 @@ from typing import Any, Callable
 import numpy as np
 
 from . import _core
+from ._status import check_status
 from ._validation import as_core_matrix, check_choice, check_scalar_param
 
 _KERNELS = ("linear", "poly", "polynomial", "rbf", "laplacian", "sigmoid", "precomputed")
@@ -134,12 +135,13 @@ def fit_adagrad_dual(
         opts,
         callback,
     )
+    check_status(res, "fit_adagrad_dual", "adagrad_dual", stacklevel=2)
     return {
         "dual_coef": np.asarray(res["coef"]),
         "intercept": float(res["bias"]),
         "alpha": np.asarray(res["solution"]),
         "dual_objective": float(res["objective"]),
-        "max_violation": float(res["max_violation"]),
+        "max_violation": float(res["optimality"]),
         "status": res["status"],
         "iterations": int(res["iterations"]),
         "passes": int(res["passes"]),

@@ -7,14 +7,12 @@ function that solves one binary (or regression) dual; "adagrad_dual" plugs in be
 from __future__ import annotations
 
 import numbers
-import warnings
 from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
-from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._available_if import available_if
 from sklearn.utils.class_weight import compute_class_weight
 from sklearn.utils.multiclass import check_classification_targets
@@ -22,6 +20,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from . import _core
 from ._progress import make_callback, seed_from
+from ._status import SolverStatus, check_status
 from ._validation import (
     as_core_matrix,
     check_choice,
@@ -48,7 +47,7 @@ class KernelFitRequest:
     degree: int
     formulation: str  # "svc", "svc_squared_hinge" or "svr"
     epsilon: float
-    regularize_bias: bool
+    regularize_intercept: bool
     options: dict
     callback: Callable[[dict], Any] | None
     random_state: int | None
@@ -75,7 +74,7 @@ def _fit_smo(req: KernelFitRequest) -> dict:
         req.degree,
         req.formulation,
         req.epsilon,
-        req.regularize_bias,
+        req.regularize_intercept,
         req.options,
         req.callback,
     )
@@ -91,7 +90,7 @@ def _fit_adagrad_dual(req: KernelFitRequest) -> dict:
     if req.rows is not None:  # a one-vs-one pair: the solver takes its rows as a copy
         X = _take_rows(X, req.rows)
     opts = dict(req.options)
-    opts.setdefault("variant", "reg_bias" if req.regularize_bias else "unreg_bias")
+    opts.setdefault("variant", "reg_bias" if req.regularize_intercept else "unreg_bias")
     res = _core.fit_adagrad_dual(
         X,
         req.y,
@@ -253,24 +252,13 @@ class _BaseKernel(BaseEstimator):
             degree=int(self.degree),
             formulation=formulation,
             epsilon=float(epsilon),
-            regularize_bias=bool(self.regularize_intercept),
+            regularize_intercept=bool(self.regularize_intercept),
             options=self._options(spec, n_threads),
             callback=self._callback(spec) if callback == "default" else callback,
             random_state=self._seed(),
         )
         res = spec.fit(req)
-        if res["status"] == "max_iter":
-            warnings.warn(
-                f"{type(self).__name__} ({spec.name}): the solver stopped at its iteration "
-                f"limit ({res['iterations']} iterations) before reaching tol; consider more "
-                "iterations or scaling X",
-                ConvergenceWarning,
-                stacklevel=3,
-            )
-        elif res["status"] == "numerical_error":
-            raise FloatingPointError(
-                f"{type(self).__name__}: the dual objective became non-finite; check X and C"
-            )
+        check_status(res, type(self).__name__, spec.name, stacklevel=3)
         return res
 
     def _model_dict(self) -> dict:
@@ -366,7 +354,7 @@ class SVC(ClassifierMixin, _BaseKernel):
     ("hinge" or "squared_hinge"), regularize_intercept, working_set ("second_order": Fan,
     Chen and Lin 2005, as LIBSVM; or "max_violating_pair": Keerthi's b_up/b_low), n_jobs
     (OpenMP threads), solver_options (further SmoOptions fields), callback (called with a
-    dict every history_interval iterations; returning False stops), sigma (paper 001's
+    dict every history_every iterations; returning False stops), sigma (paper 001's
     gaussian/laplacian width: when given, gamma = 1 / (2 sigma^2) replaces gamma).
     kernel="gaussian" is an alias of "rbf".
 
@@ -470,7 +458,7 @@ class SVC(ClassifierMixin, _BaseKernel):
                 results.append(res)
         self.result_ = results
         self.n_iter_ = np.array([r["iterations"] for r in results], dtype=np.int32)
-        self.fit_status_ = int(any(r["status"] != "converged" for r in results))
+        self.fit_status_ = int(any(r["status"] != SolverStatus.converged for r in results))
         # Support vectors: samples with a nonzero coefficient in any pair, by class then index.
         is_sv = np.zeros(X.shape[0], dtype=bool)
         for rows, dc in coefs.values():
@@ -681,7 +669,7 @@ class SVR(RegressorMixin, _BaseKernel):
         )
         self.result_ = [res]
         self.n_iter_ = int(res["iterations"])
-        self.fit_status_ = int(res["status"] != "converged")
+        self.fit_status_ = int(res["status"] != SolverStatus.converged)
         nz = res["dual_coef"] != 0
         support = rows[nz]
         self.n_support_ = np.array([support.shape[0]], dtype=np.int32)

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import numbers
-import warnings
 from typing import Any, Callable
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
-from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.class_weight import compute_class_weight
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
@@ -16,6 +14,7 @@ from sklearn.utils.validation import check_is_fitted
 from . import _core
 from ._progress import make_callback, seed_from
 from ._solvers import LinearFitRequest, SolverSpec, pick_solver
+from ._status import check_status
 from ._validation import (
     as_core_matrix,
     check_choice,
@@ -108,24 +107,7 @@ class _BaseLinear(BaseEstimator):
             random_state=self._seed(),
         )
         result = spec.fit(req)
-        if result["status"] == "max_iter":
-            warnings.warn(
-                f"{type(self).__name__} ({spec.name}) did not converge in "
-                f"{result['iterations']} iterations; increase max_iter or tol",
-                ConvergenceWarning,
-                stacklevel=3,
-            )
-        elif result["status"] in ("numerical_error",):
-            raise FloatingPointError(
-                f"{type(self).__name__} ({spec.name}): the solver stopped on a non-finite value; "
-                "check the scale of X and the value of C"
-            )
-        elif result["status"] == "interrupted":
-            warnings.warn(
-                f"{type(self).__name__} ({spec.name}): fit stopped by the callback",
-                ConvergenceWarning,
-                stacklevel=3,
-            )
+        check_status(result, type(self).__name__, spec.name, stacklevel=3)
         return result
 
     def _split_solution(self, sol: np.ndarray, n_features: int) -> tuple[np.ndarray, float]:
@@ -211,7 +193,8 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         see svmkit.solver_defaults("sgd")). "homotopy" (paper 004's homotopic subgradient
         method, hinge loss; hard margin with C=inf: stops on a margin-gap certificate
         (tol, default 1e-5); data certified non-separable by a Farkas certificate give a
-        UserWarning and status "not_separable"; see svmkit.solver_defaults("homotopy")).
+        UserWarning and status SolverStatus.infeasible (the certificate in the result's
+        "message"); see svmkit.solver_defaults("homotopy")).
         "smsvm" (smoothing active-set Newton, paper 000) for loss="hinge" with penalty "l2", "l1" or
         "elasticnet". "dual_cd" (dual coordinate descent with shrinking, LIBLINEAR's
         -s 3 / -s 1 method, Hsieh et al. 2008) for loss "hinge" or "squared_hinge" with

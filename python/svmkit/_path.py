@@ -17,6 +17,7 @@ from sklearn.utils.validation import check_X_y
 
 from . import _core
 from ._solvers import penalty_weights
+from ._status import check_status
 from ._validation import as_core_matrix, check_n_jobs, check_scalar_param
 
 
@@ -108,6 +109,7 @@ def smsvm_path(
             options,
             None,
         )
+        check_status(res, "smsvm_path", "smsvm", stacklevel=2)
         sol = np.asarray(res["solution"], dtype=np.float64)
         coefs[k] = sol[:n_features]
         intercepts[k] = sol[n_features] * intercept_scaling if fit_intercept else 0.0

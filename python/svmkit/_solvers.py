@@ -49,7 +49,7 @@ class SolverSpec:
 
 
 def _loss_solver_args(req: LinearFitRequest, options: dict) -> tuple:
-    """Positional arguments of the loss-based C++ fits (_core.fit_tron, fit_first_order)."""
+    """Positional arguments of the loss-based C++ fits (_core.fit_tron, fit_sgd)."""
     return (
         req.X,
         req.y,
@@ -78,7 +78,7 @@ def _fit_sgd(req: LinearFitRequest) -> dict:
     (1 - l1_ratio)/2 ||w||^2 (unless solver_options sets them). random_state seeds the
     solver's own generator. Every other option (batch_size, learning_rate, schedule,
     momentum_type, momentum, adaptive, n_iter_no_change, ...) comes from solver_options;
-    see svmkit.solver_defaults("sgd") and cpp/include/svmkit/solvers/first_order.hpp.
+    see svmkit.solver_defaults("sgd") and cpp/include/svmkit/solvers/sgd.hpp.
     """
     opts = dict(req.options)
     l2, l1 = penalty_weights(req.penalty, req.l1_ratio)
@@ -86,7 +86,7 @@ def _fit_sgd(req: LinearFitRequest) -> dict:
     opts.setdefault("l2_penalty", l2)
     if req.random_state is not None:
         opts.setdefault("seed", int(req.random_state))
-    return _core.fit_first_order(*_loss_solver_args(req, opts))
+    return _core.fit_sgd(*_loss_solver_args(req, opts))
 
 
 def _fit_homotopy(req: LinearFitRequest) -> dict:
@@ -98,8 +98,9 @@ def _fit_homotopy(req: LinearFitRequest) -> dict:
     C_s = (s0 + s)^p that stops at C. The per-sample
     weights c_j = cost_j / C enter the paper's averaged loss 1/n sum c_j hinge. On data that
     are certified non-separable (hard margin; a Farkas certificate, see solvers/homotopy.hpp) a
-    UserWarning is issued and the result's status is "not_separable"; separable data not yet
-    separated at max_iter end with status "max_iter" (ConvergenceWarning from the estimator).
+    UserWarning is issued (the result's status is SolverStatus.infeasible, the certificate in its
+    "message"); separable data not yet separated at max_iter end with status max_iter
+    (ConvergenceWarning from the estimator).
     Defaults (one source: the C++ options): lambda_scale = 0 (= 1/n, lambda against the summed
     losses), step_scale = 3, tol = 1e-5 on the margin gap, max_iter = 300.
     """
@@ -131,16 +132,6 @@ def _fit_homotopy(req: LinearFitRequest) -> dict:
         opts,
         req.callback,
     )
-    if not res["separable"]:
-        res["status"] = "not_separable"
-        warnings.warn(
-            "homotopy: the data are not linearly separable (a Farkas certificate found after "
-            f"{res['iterations']} outer iterations bounds the margin by "
-            f"{res['certificate_bound']:.3g}), so the hard-margin SVM (C=inf) does not exist. "
-            "Use a finite C (soft margin).",
-            UserWarning,
-            stacklevel=4,
-        )
     return res
 
 
@@ -230,8 +221,6 @@ def _fit_l1_cd(req: LinearFitRequest) -> dict:
         opts,
         req.callback,
     )
-    if res["status"] == "out_of_memory":
-        raise MemoryError("l1_cd: the column-major copy of X could not be allocated")
     return res
 
 
@@ -274,7 +263,7 @@ LINEAR_SOLVERS: dict[str, SolverSpec] = {
         ),
         penalties=frozenset({"l2", "l1", "elasticnet"}),
         fit=_fit_sgd,
-        defaults=_core.first_order_defaults,
+        defaults=_core.sgd_defaults,
         description="primal (stochastic) (sub)gradient descent with momentum or adaptive "
         "steps (paper 001 Algorithms 1-4, paper 000 baselines)",
     ),
@@ -359,11 +348,36 @@ def auto_solver_name(
 AUTO_ORDER: tuple[str, ...] = ("smsvm", "tron", "dual_cd", "sgd")
 
 
+# Every solver's C++ option table: (defaults, records). "platt" is SVC's probability=True step.
+OPTION_TABLES: dict[str, tuple[Callable[[], dict], Callable[[], list]]] = {
+    "smsvm": (_core.smsvm_defaults, _core.smsvm_option_records),
+    "tron": (_core.tron_defaults, _core.tron_option_records),
+    "sgd": (_core.sgd_defaults, _core.sgd_option_records),
+    "homotopy": (_core.homotopy_defaults, _core.homotopy_option_records),
+    "smo": (_core.smo_defaults, _core.smo_option_records),
+    "adagrad_dual": (_core.adagrad_dual_defaults, _core.adagrad_dual_option_records),
+    "nssvm": (_core.nssvm_defaults, _core.nssvm_option_records),
+    "platt": (_core.platt_defaults, _core.platt_option_records),
+    "dual_cd": (_core.dual_cd_defaults, _core.dual_cd_option_records),
+    "l1_cd": (_core.l1_cd_defaults, _core.l1_cd_option_records),
+}
+
+
+def _table(name: str) -> tuple[Callable[[], dict], Callable[[], list]]:
+    if name not in OPTION_TABLES:
+        raise ValueError(f"unknown solver {name!r}; available: {', '.join(OPTION_TABLES)}")
+    return OPTION_TABLES[name]
+
+
 def solver_defaults(name: str) -> dict:
-    """The default options of a solver, read from the C++ options struct."""
-    if name not in LINEAR_SOLVERS:
-        raise ValueError(f"unknown solver {name!r}; available: {', '.join(LINEAR_SOLVERS)}")
-    return dict(LINEAR_SOLVERS[name].defaults())
+    """The default options of a solver (any of OPTION_TABLES), read from its C++ option records."""
+    return dict(_table(name)[0]())
+
+
+def option_table(name: str) -> list[dict]:
+    """The option records of a solver: one dict per option with its name, type, default (as
+    printed in C++), low and high bounds ((value, inclusive) or None) and one-line doc."""
+    return list(_table(name)[1]())
 
 
 def pick_solver(

@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import numbers
 import sys
-import warnings
 from typing import Any, Callable
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from . import _core
 from ._progress import make_callback
+from ._status import check_status
 from ._validation import (
     as_core_matrix,
     check_choice,
@@ -94,7 +93,7 @@ class SparseSVC(ClassifierMixin, BaseEstimator):
         OpenMP threads (None: OpenMP default; -1: all cores).
     solver_options : dict or None
         Further NSSVM options by name (c, c_ratio, eta, s0_scale, tune_ratio, tune_every,
-        max_tunes, acc_tol, refine_bias, keep_best, cg_threshold, cg_tol, max_cg_iter, ...);
+        max_tunes, acc_tol, refine_bias, keep_best, cg_threshold, cg_tol, cg_max_iter, ...);
         unknown names raise ValueError.
     callback : callable or None
         Called with a dict per iteration (its "step" entry is the training accuracy);
@@ -203,24 +202,7 @@ class SparseSVC(ClassifierMixin, BaseEstimator):
             positive = 1 if binary else k
             yk = np.where(y_idx == positive, 1.0, -1.0)
             res = _core.fit_nssvm(Xc, yk, opts, self._callback())
-            if res["status"] == "max_iter":
-                warnings.warn(
-                    f"SparseSVC (nssvm) did not converge in {res['iterations']} iterations; "
-                    "increase max_iter or tol",
-                    ConvergenceWarning,
-                    stacklevel=2,
-                )
-            elif res["status"] == "numerical_error":
-                raise FloatingPointError(
-                    "SparseSVC (nssvm): the solver stopped on a non-finite value; check the "
-                    "scale of X and the value of C"
-                )
-            elif res["status"] == "interrupted":
-                warnings.warn(
-                    "SparseSVC (nssvm): fit stopped by the callback",
-                    ConvergenceWarning,
-                    stacklevel=2,
-                )
+            check_status(res, "SparseSVC", "nssvm", stacklevel=2)
             results.append((res, yk))
         support = np.unique(np.concatenate([r["support"] for r, _ in results])).astype(np.intp)
         dual = np.zeros((n_rows, support.shape[0]))

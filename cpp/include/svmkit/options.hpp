@@ -7,13 +7,15 @@
 //
 //   X(type, name, default, low, high, "one-line doc")
 //
-// where low and high are Bounds (at_least, above, at_most, below, unbounded). String options
-// use `unbounded` and list their choices in the doc; the solver checks them (and any rule that
-// ties two fields together) in its own validate_options after check_option_ranges.
+// where low and high are Bounds (at_least, above, at_most, below, finite, unbounded). String
+// options use `unbounded` and list their choices in the doc; the solver checks them (and any rule
+// that ties two fields together) in its own validate_options after check_option_ranges.
 #pragma once
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -44,6 +46,10 @@ constexpr Bound below(double v) {
 constexpr Bound unbounded() {
   return {0.0, true, false};
 }
+// Upper end "finite": every finite value is allowed, +inf is not.
+constexpr Bound finite() {
+  return {std::numeric_limits<double>::infinity(), false, true};
+}
 
 // What the generated tables say about one option (for bindings, docs and tools).
 struct OptionRecord {
@@ -56,23 +62,31 @@ struct OptionRecord {
 };
 
 namespace detail {
+// A bound or value in messages: shortest round-trip form ("0", "1e-12", "inf").
+inline std::string print_number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  for (int digits = 1; digits < 17; ++digits) {
+    char shorter[32];
+    std::snprintf(shorter, sizeof shorter, "%.*g", digits, v);
+    if (std::strtod(shorter, nullptr) == v || std::isnan(v)) return shorter;
+  }
+  return buf;
+}
 // Throws Error(invalid_argument) naming the option when value lies outside [low, high].
 inline void check_range(const char* solver, const char* name, double value, Bound low, Bound high) {
   const bool bad_low = low.active && (low.inclusive ? !(value >= low.value) : !(value > low.value));
   const bool bad_high =
       high.active && (high.inclusive ? !(value <= high.value) : !(value < high.value));
   if (!(bad_low || bad_high) && !std::isnan(value)) return;
-  auto num = [](double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%g", v);
-    return std::string(buf);
-  };
   std::string range;
-  if (low.active) range += (low.inclusive ? ">= " : "> ") + num(low.value);
+  if (low.active) range += (low.inclusive ? ">= " : "> ") + print_number(low.value);
   if (low.active && high.active) range += " and ";
-  if (high.active) range += (high.inclusive ? "<= " : "< ") + num(high.value);
+  if (high.active)
+    range += std::isinf(high.value) ? std::string("finite")
+                                    : (high.inclusive ? "<= " : "< ") + print_number(high.value);
   throw_invalid(std::string(solver) + " option '" + name + "' must be " +
-                (range.empty() ? std::string("a number") : range) + ", got " + num(value));
+                (range.empty() ? std::string("a number") : range) + ", got " + print_number(value));
 }
 template <class T>
 inline void check_field(const char* solver, const char* name, const T& value, Bound low,
@@ -90,6 +104,9 @@ inline std::string print_default(long long v) {
   return std::to_string(v);
 }
 inline std::string print_default(int v) {
+  return std::to_string(v);
+}
+inline std::string print_default(std::uint64_t v) {
   return std::to_string(v);
 }
 inline std::string print_default(bool v) {

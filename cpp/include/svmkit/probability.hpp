@@ -27,22 +27,29 @@
 
 #include "svmkit/data.hpp"
 #include "svmkit/model.hpp"
+#include "svmkit/options.hpp"
 #include "svmkit/result.hpp"
 #include "svmkit/solvers/smo.hpp"
 
 namespace svmkit {
 
-struct PlattOptions {
-  int folds = 5;             // cross-validation folds for the decision values (>= 2)
-  std::uint64_t seed = 0;    // seed of the fold shuffle
-  long long max_iter = 100;  // Newton iterations of the sigmoid fit
-  double min_step = 1e-10;   // smallest line-search step before giving up
-  double sigma = 1e-12;      // ridge added to the Hessian's diagonal
-  double eps = 1e-5;         // gradient tolerance
-  double min_prob = 1e-7;    // pair probabilities are clipped to [min_prob, 1 - min_prob]
-};
+// The option records (svmkit/options.hpp): type, name, default, valid range, doc.
+// clang-format off
+#define SVMKIT_PLATT_OPTIONS(X)                                                                  \
+  X(int, folds, 5, at_least(2), unbounded(), "cross-validation folds for the decision values")  \
+  X(std::uint64_t, seed, 0, unbounded(), unbounded(), "seed of the fold shuffle")               \
+  X(long long, max_iter, 100, at_least(1), unbounded(), "Newton iterations of the sigmoid fit")  \
+  X(double, min_step, 1e-10, above(0.0), below(1.0), "smallest line-search step before giving up") \
+  X(double, sigma, 1e-12, at_least(0.0), finite(), "ridge added to the Hessian's diagonal")     \
+  X(double, eps, 1e-5, above(0.0), finite(), "gradient tolerance")                              \
+  X(double, min_prob, 1e-7, above(0.0), below(0.5),                                             \
+    "pair probabilities are clipped to [min_prob, 1 - min_prob]")
+// clang-format on
 
-#define SVMKIT_PLATT_OPTIONS(X) X(folds) X(seed) X(max_iter) X(min_step) X(sigma) X(eps) X(min_prob)
+struct PlattOptions {
+  SVMKIT_PLATT_OPTIONS(SVMKIT_OPTION_FIELD)
+};
+SVMKIT_DEFINE_OPTION_RECORDS(platt, SVMKIT_PLATT_OPTIONS)
 
 void validate_options(const PlattOptions& options);
 

@@ -4,8 +4,10 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <string>
 #include <vector>
 
+#include "svmkit/solver_extras.hpp"
 #include "svmkit/status.hpp"
 
 namespace svmkit {
@@ -50,6 +52,9 @@ struct SolveResult {
   long long passes = 0;            // passes over the data
   double time = 0.0;               // wall time in seconds
   std::vector<IterationRecord> history;  // one record per outer iteration (if recorded)
+  std::string message;  // what the status means here: the certificate for infeasible, the size
+                        // and the option that bounds it for out_of_memory; may be empty
+  SolverExtras extras;  // solver-specific outputs (solver_extras.hpp); monostate if none
 };
 
 }  // namespace svmkit

@@ -31,6 +31,7 @@
 
 #include "svmkit/data.hpp"
 #include "svmkit/kernel.hpp"
+#include "svmkit/options.hpp"
 #include "svmkit/result.hpp"
 
 namespace svmkit {
@@ -44,40 +45,42 @@ struct AdaGradDualProblem {
   KernelSpec kernel;             // kernel (linear uses the data directly, no Gram matrix)
 };
 
-struct AdaGradDualOptions {
-  std::string variant = "reg_bias";  // "reg_bias" (eqs. 43/101) or "unreg_bias" (eqs. 42/100)
-  double rho = 1.0;                  // augmentation weight (> 0; paper 001 section 7: 1)
-  double learning_rate = 1.0;        // AdaGrad rate alpha (paper 001 section 7: 1)
-  double eps = 1e-8;                 // AdaGrad offset in sqrt(s + eps)
-  double tol = 1e-6;                 // stop when ||change of (a, lambda, mu)|| < tol
-  long long max_iter = 100000;       // maximum number of iterations
-  double max_gram_mb = 1024.0;       // largest Gram matrix (nonlinear kernels) kept in memory, MiB
-  long long history_every = 10;      // record one history row every this many iterations (>= 1)
-  int n_threads = 0;                 // OpenMP threads; <= 0 uses the OpenMP default
-  bool record_history = true;        // keep the history
-  bool check_input = true;           // validate the data (including finiteness of X) first
-};
-
+// The option records (svmkit/options.hpp): type, name, default, valid range, doc.
 // clang-format off
-#define SVMKIT_ADAGRAD_DUAL_OPTIONS(X)                                                      \
-  X(variant) X(rho) X(learning_rate) X(eps) X(tol) X(max_iter) X(max_gram_mb)               \
-  X(history_every) X(n_threads) X(record_history) X(check_input)
+#define SVMKIT_ADAGRAD_DUAL_OPTIONS(X)                                                           \
+  X(std::string, variant, "reg_bias", unbounded(), unbounded(),                                 \
+    "\"reg_bias\" (eqs. 43/101) or \"unreg_bias\" (eqs. 42/100)")                               \
+  X(double, rho, 1.0, above(0.0), finite(), "augmentation weight (paper 001 section 7: 1)")     \
+  X(double, learning_rate, 1.0, above(0.0), finite(), "AdaGrad rate alpha (paper 001 section 7: 1)") \
+  X(double, eps, 1e-8, above(0.0), unbounded(), "AdaGrad offset in sqrt(s + eps)")              \
+  X(double, tol, 1e-6, at_least(0.0), unbounded(),                                              \
+    "stop when ||change of (a, lambda, mu)|| < tol")                                            \
+  X(long long, max_iter, 100000, at_least(0), unbounded(), "maximum number of iterations")      \
+  X(double, max_gram_mb, 1024.0, above(0.0), unbounded(),                                       \
+    "largest Gram matrix (nonlinear kernels) kept in memory, MiB; above it: out_of_memory")     \
+  X(long long, history_every, 10, at_least(1), unbounded(),                                     \
+    "record one history row every this many iterations")                                        \
+  X(int, n_threads, 0, unbounded(), unbounded(),                                                \
+    "threads; <= 0 uses the default (svmkit/parallel.hpp)")                                     \
+  X(bool, record_history, true, unbounded(), unbounded(), "keep the history")                   \
+  X(bool, check_input, true, unbounded(), unbounded(),                                          \
+    "validate the data (including finiteness of X) first")
 // clang-format on
 
-struct AdaGradDualResult {
-  // solution = the dual variables a (n for SVC, 2n = [a+; a-] for SVR); objective = the min-form
-  // dual objective above at a; optimality = the largest violation of the box and equality
-  // constraints at a; history objective = dual objective, optimality = step norm.
-  SolveResult result;
-  std::vector<double> coef;    // dual coefficients: y_i a_i (SVC) or a+_i - a-_i (SVR), length n
-  double bias = 0.0;           // intercept b of f(x) = sum_i coef_i K(x_i, x) + b
-  double max_violation = 0.0;  // same as result.optimality
+struct AdaGradDualOptions {
+  SVMKIT_ADAGRAD_DUAL_OPTIONS(SVMKIT_OPTION_FIELD)
 };
+SVMKIT_DEFINE_OPTION_RECORDS(adagrad_dual, SVMKIT_ADAGRAD_DUAL_OPTIONS)
 
 void validate_options(const AdaGradDualOptions& options);
 
-AdaGradDualResult solve_adagrad_dual(const AdaGradDualProblem& problem,
-                                     const AdaGradDualOptions& options = {},
-                                     const Callbacks& callbacks = {});
+// SolveResult: solution = the dual variables a (n for SVC, 2n = [a+; a-] for SVR); objective =
+// the min-form dual objective above at a; optimality = the largest violation of the box and
+// equality constraints at a; extras = AdaGradDualExtras (coef, bias); status out_of_memory when
+// the Gram matrix would exceed max_gram_mb. History: objective = dual objective, optimality =
+// step norm.
+SolveResult solve_adagrad_dual(const AdaGradDualProblem& problem,
+                               const AdaGradDualOptions& options = {},
+                               const Callbacks& callbacks = {});
 
 }  // namespace svmkit

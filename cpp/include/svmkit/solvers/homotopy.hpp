@@ -65,83 +65,82 @@
 // active-set method; its optimum is 0 iff those rows are not separable. The bound is
 // recomputed from the a >= 0 found. If it is <= separability_tol * max_j ||x~_j||
 // the data are certified non-separable (to that relative margin) and the solve stops with
-// HomotopyResult::separable = false. The bound is evaluated exactly from a >= 0, so separable
-// data with a larger relative margin can never be reported non-separable. Separable data that
-// the estimate has not separated by max_iter end with status max_iter (separable stays true).
+// status infeasible (the certificate in SolveResult::message). The bound is evaluated exactly from
+// a >= 0, so separable data with a larger relative margin can never be reported non-separable.
+// Separable data that the estimate has not separated by max_iter end with status max_iter
+// (separable stays true).
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "svmkit/options.hpp"
 #include "svmkit/problem.hpp"
 #include "svmkit/result.hpp"
 
 namespace svmkit {
 
-struct HomotopyOptions {
-  long long max_iter = 300;    // maximum number of outer iterations S; the run costs about
-                               // (s0 + S)^3 / 3 passes (t_s = (s0 + s)^2): 10^7 for S = 300
-  double tol = 1e-5;           // relative margin-gap tolerance (certificate above)
-  double p = 0.5;              // lambda_s = (s0 + s)^-p, 0 < p < 1
-  double r = 2.0;              // t_s = (s0 + s)^r inner steps, r > 2p
-  double s0 = 10.0;            // initial offset, s0 > 2
-  double step_constant = 0.0;  // the algorithm box's C in eta_s; <= 0 = the box's formula
-  double step_scale = 3.0;     // eta_s multiplier (see "Scale of lambda"); 1 = Algorithm 1
-  double lambda_min = 0.0;     // floor of lambda_s; 0 = hard margin (C = inf)
-  // lambda_s = lambda_scale (s0 + s)^-p; 1 = the paper's mean loss, 0 (default) = 1/n, i.e.
-  // lambda relative to the summed losses (see "Scale of lambda" above).
-  double lambda_scale = 0.0;
-  std::string iterate = "average";         // "average" (Algorithm 1) or "best" (section 6.4)
-  bool normalized_steps = false;           // section 6.1: steps of length eta_s along g / ||g||
-  long long batch_size = 0;                // section 6.3: rows per subgradient; 0 (or >= n) = all
-  std::uint64_t seed = 0;                  // seed of the solver's own std::mt19937_64 (stochastic)
-  long long separability_check_after = 5;  // first s of the Farkas certificate; 0 = never
-  double separability_tol = 1e-9;          // certified relative margin bound that means "none"
-  long long certificate_max_iter = 1000;   // active-set iterations per certificate attempt
-  long long certificate_max_entries = 4000000;  // dense certificate matrix cap (32 MB)
-  // No certificate above this many coordinates (d + intercept): each active-set step solves a
-  // dense least-squares problem with up to d + 2 rows and columns (O(d^3)).
-  long long certificate_max_dim = 512;
-  // Hard margin only: divide the final (w, b) by its smallest functional margin
-  // min_j y_j z_j (> 0), so the hard-margin constraints hold with equality at the closest
-  // points. This removes the O(lambda_s) shrinkage of ||w|| that the homotopy has not yet
-  // undone; the direction (angle and margin gaps) is unchanged. false = Algorithm 1's raw
-  // output. Recorded iterates are never rescaled.
-  bool rescale = true;
-  bool record_iterates = false;  // keep the estimate after every outer iteration
-  int n_threads = 0;             // OpenMP threads; <= 0 uses the OpenMP default
-  bool record_history = true;    // keep one IterationRecord per outer iteration
-  bool check_input = true;       // validate the problem (including finiteness of X) first
-};
-
+// The option records (svmkit/options.hpp): type, name, default, valid range, doc.
 // clang-format off
-#define SVMKIT_HOMOTOPY_OPTIONS(X)                                                          \
-  X(max_iter) X(tol) X(p) X(r) X(s0) X(step_constant) X(step_scale) X(lambda_min)          \
-  X(lambda_scale) X(iterate) X(normalized_steps) X(batch_size) X(seed)                      \
-  X(separability_check_after) X(separability_tol) X(certificate_max_iter)                    \
-  X(certificate_max_entries) X(certificate_max_dim) X(rescale) X(record_iterates)          \
-  X(n_threads) X(record_history) X(check_input)
+#define SVMKIT_HOMOTOPY_OPTIONS(X)                                                               \
+  X(long long, max_iter, 300, at_least(0), unbounded(),                                         \
+    "outer iterations S; the run costs about (s0 + S)^3 / 3 passes (10^7 for S = 300)")         \
+  X(double, tol, 1e-5, at_least(0.0), unbounded(), "relative margin-gap tolerance (certificate above)") \
+  X(double, p, 0.5, above(0.0), below(1.0), "lambda_s = (s0 + s)^-p")                           \
+  X(double, r, 2.0, unbounded(), finite(), "t_s = (s0 + s)^r inner steps; r > 2p")              \
+  X(double, s0, 10.0, above(2.0), finite(), "initial offset")                                   \
+  X(double, step_constant, 0.0, at_least(0.0), finite(),                                        \
+    "the algorithm box's C in eta_s; 0 = the box's formula")                                    \
+  X(double, step_scale, 3.0, above(0.0), finite(),                                              \
+    "eta_s multiplier (see Scale of lambda); 1 = Algorithm 1")                                  \
+  X(double, lambda_min, 0.0, at_least(0.0), finite(), "floor of lambda_s; 0 = hard margin (C = inf)") \
+  X(double, lambda_scale, 0.0, at_least(0.0), finite(),                                         \
+    "lambda_s = lambda_scale (s0 + s)^-p; 1 = the paper's mean loss, 0 = 1/n (summed losses)")  \
+  X(std::string, iterate, "average", unbounded(), unbounded(),                                  \
+    "\"average\" (Algorithm 1) or \"best\" (section 6.4)")                                      \
+  X(bool, normalized_steps, false, unbounded(), unbounded(),                                    \
+    "section 6.1: steps of length eta_s along g / ||g||")                                       \
+  X(long long, batch_size, 0, at_least(0), unbounded(),                                         \
+    "section 6.3: rows per subgradient; 0 (or >= n) = all")                                     \
+  X(std::uint64_t, seed, 0, unbounded(), unbounded(),                                           \
+    "seed of the solver's own std::mt19937_64 (stochastic)")                                    \
+  X(long long, separability_check_after, 5, at_least(0), unbounded(),                           \
+    "first s of the Farkas certificate; 0 = never")                                             \
+  X(double, separability_tol, 1e-9, at_least(0.0), finite(),                                    \
+    "certified relative margin bound that means none")                                          \
+  X(long long, certificate_max_iter, 1000, at_least(0), unbounded(),                            \
+    "active-set iterations per certificate attempt")                                            \
+  X(long long, certificate_max_entries, 4000000, at_least(0), unbounded(),                      \
+    "dense certificate matrix cap (entries; 32 MB)")                                            \
+  X(long long, certificate_max_dim, 512, at_least(0), unbounded(),                              \
+    "no certificate above this many coordinates (each active-set step is O(d^3))")              \
+  X(bool, rescale, true, unbounded(), unbounded(),                                              \
+    "hard margin: divide (w, b) by its smallest functional margin (direction unchanged)")       \
+  X(bool, record_iterates, false, unbounded(), unbounded(),                                     \
+    "keep the estimate after every outer iteration")                                            \
+  X(int, n_threads, 0, unbounded(), unbounded(),                                                \
+    "threads; <= 0 uses the default (svmkit/parallel.hpp)")                                     \
+  X(bool, record_history, true, unbounded(), unbounded(),                                       \
+    "keep one IterationRecord per outer iteration")                                             \
+  X(bool, check_input, true, unbounded(), unbounded(),                                          \
+    "validate the problem (including finiteness of X) first")
 // clang-format on
 
-struct HomotopyResult {
-  // solution = (w, b) with b already in units of the intercept coordinate (b * scale adds to
-  // w.x); objective = F_lambda at the last lambda; history: objective F_{lambda_s}(estimate),
-  // optimality = margin gap, smoothing = lambda_s, step = eta_s, inner_iterations = t_s,
-  // active_size = violators at the estimate, passes = cumulative passes.
-  SolveResult result;
-  bool separable = true;            // false when the data were certified non-separable
-  double certificate_bound = kNaN;  // last Farkas bound on the max margin tried (NaN: none)
-  double margin = kNaN;             // normalized margin gamma(w) of the solution
-  double margin_upper = kNaN;       // best upper bound on the max margin found
-  double step_constant = kNaN;      // the K actually used
-  std::vector<double> iterates;     // record_iterates: one row of solution_size per outer iteration
+struct HomotopyOptions {
+  SVMKIT_HOMOTOPY_OPTIONS(SVMKIT_OPTION_FIELD)
 };
+SVMKIT_DEFINE_OPTION_RECORDS(homotopy, SVMKIT_HOMOTOPY_OPTIONS)
 
 void validate_options(const HomotopyOptions& options);
 
 // Solves from w0 = 0 (Algorithm 1 initializes the estimate at 0). y must be +-1.
-HomotopyResult solve_homotopy(const LinearProblem& problem, const HomotopyOptions& options = {},
-                              const Callbacks& callbacks = {});
+// SolveResult: solution = (w, b) with b in units of the intercept coordinate (b * scale adds to
+// w.x); objective = F_lambda at the last lambda; status infeasible (certificate in message) on
+// certified non-separable data; extras = HomotopyExtras. History: objective
+// F_{lambda_s}(estimate), optimality = margin gap, smoothing = lambda_s, step = eta_s,
+// inner_iterations = t_s, active_size = violators at the estimate, passes = cumulative passes.
+SolveResult solve_homotopy(const LinearProblem& problem, const HomotopyOptions& options = {},
+                           const Callbacks& callbacks = {});
 
 }  // namespace svmkit

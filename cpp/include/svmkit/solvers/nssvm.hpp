@@ -58,80 +58,72 @@
 #include <vector>
 
 #include "svmkit/data.hpp"
+#include "svmkit/options.hpp"
 #include "svmkit/result.hpp"
 
 namespace svmkit {
 
-struct NssvmOptions {
-  double C = 0.25;            // penalty of positive alpha: h = t^2/(2C) for t >= 0 (Table 2)
-  double c = 0.0;             // penalty of negative alpha: t^2/(2c) for t < 0; <= 0 means
-                              // c = c_ratio * C (must not exceed C)
-  double c_ratio = 0.01;      // c = C / 100 by default (Table 2: 0.25 and 0.0025)
-  double eta = 0.0;           // step of the selection alpha - eta g; <= 0 means min(1/m, eta_max)
-  double eta_max = 1e-4;      // cap of the default eta (eta = min(1/m, 1e-4))
-  long long s0 = 0;           // initial sparsity level; <= 0 means the formula above;
-                              // values above m are clamped to m
-  double s0_scale = 1.0;      // factor of n (ln(m/n))^2 in the s0 formula
-  double tol = 1e-6;          // stop when ||F(z; T)|| <= tol (with the accuracy condition)
-  long long max_iter = 1000;  // maximum number of Newton iterations
-  bool tune = false;          // sparsity-level tuning (the listing's default is off)
-  double tune_ratio = 1.1;    // r in s <- ceil(r s) (> 1)
-  long long tune_every = 10;  // tune every this many iterations (the box: multiples of 10)
-  long long max_tunes = 10;   // at most this many increases of s
-  double acc_tol = 1e-4;      // accuracy tolerance of the stopping rule and of keep_best
-  bool refine_bias = true;    // try b' = mean_T (y_i - <w, x_i>) and keep the better bias
-  bool keep_best = true;      // return the most accurate iterate if the last one is worse
-  bool bias_search = true;    // finally replace the bias by the training-accuracy-maximizing
-                              // one for w when strictly better (exact, O(m log m) once;
-                              // the listing's final bias search)
-  long long cg_threshold = 1000;         // use CG for the Newton system when min(n, s) exceeds this
-  double cg_tol = 1e-10;                 // CG stops when ||r||^2 <= cg_tol ||r_0||^2
-  long long max_cg_iter = 0;             // CG iteration limit per solve; <= 0 means s + 1
-  int n_threads = 0;                     // OpenMP threads; <= 0 uses the OpenMP default
-  long long parallel_min_rows = 100000;  // use n_threads only when m >= this (short passes
-                                         // run faster on one thread on a busy machine)
-  bool record_history = true;            // keep one IterationRecord per iteration (and the extras)
-  bool check_input = true;               // validate X (structure and finiteness) and y first
-};
-
-// The option fields (clang-format lays this macro out differently on every run).
+// The option records (svmkit/options.hpp): type, name, default, valid range, doc.
 // clang-format off
-#define SVMKIT_NSSVM_OPTIONS(X)                                                            \
-  X(C) X(c) X(c_ratio) X(eta) X(eta_max) X(s0) X(s0_scale) X(tol) X(max_iter) X(tune)      \
-  X(tune_ratio) X(tune_every) X(max_tunes) X(acc_tol) X(refine_bias) X(keep_best)          \
-  X(bias_search) X(cg_threshold) X(cg_tol) X(max_cg_iter) X(n_threads)                     \
-  X(parallel_min_rows) X(record_history) X(check_input)
+#define SVMKIT_NSSVM_OPTIONS(X)                                                                  \
+  X(double, C, 0.25, above(0.0), finite(),                                                      \
+    "penalty of positive alpha: h = t^2/(2C) for t >= 0 (Table 2)")                             \
+  X(double, c, 0.0, unbounded(), finite(),                                                      \
+    "penalty of negative alpha: t^2/(2c) for t < 0, <= C; <= 0 means c = c_ratio * C")          \
+  X(double, c_ratio, 0.01, above(0.0), at_most(1.0), "c = c_ratio C by default (Table 2: 1/100)") \
+  X(double, eta, 0.0, unbounded(), finite(),                                                    \
+    "step of the selection alpha - eta g; <= 0 means min(1/m, eta_max)")                        \
+  X(double, eta_max, 1e-4, above(0.0), finite(), "cap of the default eta (min(1/m, 1e-4))")     \
+  X(long long, s0, 0, unbounded(), unbounded(),                                                 \
+    "initial sparsity level; <= 0 means the formula above; values above m are clamped")         \
+  X(double, s0_scale, 1.0, above(0.0), finite(), "factor of n (ln(m/n))^2 in the s0 formula")   \
+  X(double, tol, 1e-6, at_least(0.0), unbounded(),                                              \
+    "stop when ||F(z; T)|| <= tol (with the accuracy condition)")                               \
+  X(long long, max_iter, 1000, at_least(0), unbounded(), "maximum number of Newton iterations") \
+  X(bool, tune, false, unbounded(), unbounded(),                                                \
+    "sparsity-level tuning (the listing's default is off)")                                     \
+  X(double, tune_ratio, 1.1, above(1.0), finite(), "r in s <- ceil(r s)")                       \
+  X(long long, tune_every, 10, at_least(1), unbounded(),                                        \
+    "tune every this many iterations (the box: multiples of 10)")                               \
+  X(long long, max_tunes, 10, at_least(0), unbounded(), "at most this many increases of s")     \
+  X(double, acc_tol, 1e-4, at_least(0.0), unbounded(),                                          \
+    "accuracy tolerance of the stopping rule and of keep_best")                                 \
+  X(bool, refine_bias, true, unbounded(), unbounded(),                                          \
+    "try b' = mean_T (y_i - <w, x_i>) and keep the better bias")                                \
+  X(bool, keep_best, true, unbounded(), unbounded(),                                            \
+    "return the most accurate iterate if the last one is worse")                                \
+  X(bool, bias_search, true, unbounded(), unbounded(),                                          \
+    "finally replace the bias by the training-accuracy-maximizing one when strictly better")    \
+  X(long long, cg_threshold, 1000, at_least(0), unbounded(),                                    \
+    "use CG for the Newton system when min(n, s) exceeds this")                                 \
+  X(double, cg_tol, 1e-5, above(0.0), unbounded(),                                              \
+    "CG stops when ||r|| <= cg_tol ||r0|| (a plain ratio, as TRON's)")                          \
+  X(long long, cg_max_iter, 0, unbounded(), unbounded(),                                        \
+    "CG iteration limit per solve; <= 0 means s + 1")                                           \
+  X(int, n_threads, 0, unbounded(), unbounded(),                                                \
+    "threads; <= 0 uses the default (svmkit/parallel.hpp)")                                     \
+  X(long long, parallel_min_rows, 100000, unbounded(), unbounded(),                             \
+    "use n_threads only when m >= this (short passes run faster on one thread)")                \
+  X(bool, record_history, true, unbounded(), unbounded(),                                       \
+    "keep one IterationRecord per iteration (and the accuracy and bias histories)")             \
+  X(bool, check_input, true, unbounded(), unbounded(),                                          \
+    "validate X (structure and finiteness) and y first")
 // clang-format on
+
+struct NssvmOptions {
+  SVMKIT_NSSVM_OPTIONS(SVMKIT_OPTION_FIELD)
+};
+SVMKIT_DEFINE_OPTION_RECORDS(nssvm, SVMKIT_NSSVM_OPTIONS)
 
 void validate_options(const NssvmOptions& options);
 
-// What solve_nssvm returns beyond SolveResult. base.solution is w (n entries) followed by
-// the bias; base.optimality is ||F(z; T)|| at the returned point (NaN for a kept best
-// iterate that was never re-checked); base.objective is D(alpha).
-// History: base.history[k] has objective D, optimality ||F(z_k; T_k)||, active_size s_k,
-// time; accuracy[k] and bias[k] are the training accuracy and bias of the iterate after
-// iteration k, working_set_changed[k] whether T changed.
-struct NssvmResult {
-  SolveResult base;
-  std::vector<Index> support;      // indices i with alpha_i != 0, increasing
-  std::vector<double> alpha;       // alpha_i on support (dual coefficients, y_i alpha_i is
-                                   // the weight of x_i in w)
-  std::vector<Index> working_set;  // the final T (increasing)
-  double mu = 0.0;                 // multiplier of <alpha, y> = 0 at the returned point
-  double bias = 0.0;               // the returned intercept (mu or its refinement)
-  double accuracy = 0.0;           // training accuracy of the returned model
-  double best_accuracy = 0.0;      // best training accuracy over the iterates
-  bool returned_best = false;      // whether keep_best replaced the last iterate
-  long long s = 0;                 // final sparsity level
-  long long s0 = 0;                // initial sparsity level (after defaults)
-  double eta = 0.0;                // eta used
-  double c = 0.0;                  // c used
-  std::vector<double> accuracy_history;
-  std::vector<double> bias_history;
-};
-
 // Solves the problem above for X (m x n) and labels y (m entries, each -1 or +1).
-NssvmResult solve_nssvm(const MatrixView& X, const double* y, const NssvmOptions& options = {},
+// SolveResult: solution = w (n entries) followed by the bias; optimality = ||F(z; T)|| at the
+// returned point (NaN for a kept best iterate that was never re-checked); objective = D(alpha);
+// extras = NssvmExtras (support, alpha, ...). History: objective D, optimality ||F(z_k; T_k)||,
+// active_size s_k, time; NssvmExtras::accuracy_history[k] and bias_history[k] are the training
+// accuracy and bias of the iterate after iteration k.
+SolveResult solve_nssvm(const MatrixView& X, const double* y, const NssvmOptions& options = {},
                         const Callbacks& callbacks = {});
 
 // The default initial sparsity level for m samples and n features (see above).

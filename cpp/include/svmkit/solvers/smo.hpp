@@ -53,6 +53,7 @@
 
 #include "svmkit/data.hpp"
 #include "svmkit/kernel.hpp"
+#include "svmkit/options.hpp"
 #include "svmkit/result.hpp"
 
 namespace svmkit {
@@ -72,45 +73,49 @@ struct KernelProblem {
   const double* cost = nullptr;  // per-sample C_i >= 0 (length n)
   KernelSpec kernel;
   SmoFormulation formulation = SmoFormulation::svc;
-  double epsilon = 0.1;          // SVR tube half-width (>= 0)
-  bool regularize_bias = false;  // true: box-only dual (eq. 26 / 84 / 50)
+  double epsilon = 0.1;               // SVR tube half-width (>= 0)
+  bool regularize_intercept = false;  // true: box-only dual (eq. 26 / 84 / 50)
 };
+
+// The option records (svmkit/options.hpp): type, name, default, valid range, doc.
+// clang-format off
+#define SVMKIT_SMO_OPTIONS(X)                                                                    \
+  X(double, tol, 1e-3, above(0.0), finite(),                                                    \
+    "KKT gap tolerance (scikit-learn's and LIBSVM's tol)")                                      \
+  X(long long, max_iter, -1, at_least(-1), unbounded(),                                         \
+    "iteration limit, > 0; -1 = none")                                                          \
+  X(double, cache_size, 200.0, above(0.0), finite(),                                            \
+    "kernel cache size in MB (at least two rows are kept)")                                     \
+  X(bool, shrinking, true, unbounded(), unbounded(), "shrinking heuristic")                     \
+  X(long long, shrink_interval, 1000, at_least(1), unbounded(),                                 \
+    "iterations between shrinking passes (capped at the number of variables)")                  \
+  X(std::string, working_set, "second_order", unbounded(), unbounded(),                         \
+    "\"second_order\" or \"max_violating_pair\"")                                              \
+  X(double, tau, 1e-12, above(0.0), finite(),                                                   \
+    "curvature floor for non-positive-definite kernels")                                        \
+  X(long long, history_every, 1000, at_least(1), unbounded(),                                   \
+    "one history record / callback every this many iterations")                                 \
+  X(long long, poll_interval, 1000, at_least(1), unbounded(),                                   \
+    "iterations between polls of the interrupt hook")                                           \
+  X(int, n_threads, 0, unbounded(), unbounded(),                                                \
+    "threads; <= 0 uses the default (svmkit/parallel.hpp)")                                     \
+  X(bool, record_history, true, unbounded(), unbounded(),                                       \
+    "keep the history records in the result")                                                   \
+  X(bool, check_input, true, unbounded(), unbounded(),                                          \
+    "validate the problem (finiteness of X included)")
+// clang-format on
 
 struct SmoOptions {
-  double tol = 1e-3;                         // KKT gap tolerance (scikit-learn's and LIBSVM's tol)
-  long long max_iter = -1;                   // iteration limit; -1 = none
-  double cache_size = 200.0;                 // kernel cache size in MB (at least two rows are kept)
-  bool shrinking = true;                     // shrinking heuristic
-  long long shrink_interval = 1000;          // iterations between shrinking passes (capped at l)
-  std::string working_set = "second_order";  // "second_order" or "max_violating_pair"
-  double tau = 1e-12;                        // curvature floor for non-positive-definite kernels
-  long long history_interval = 1000;         // one history record / callback every this many iters
-  long long poll_interval = 1000;            // iterations between polls of the interrupt hook
-  int n_threads = 0;                         // OpenMP threads; <= 0 uses the OpenMP default
-  bool record_history = true;                // keep the history records in the result
-  bool check_input = true;                   // validate the problem (finiteness of X included)
+  SVMKIT_SMO_OPTIONS(SVMKIT_OPTION_FIELD)
 };
-
-#define SVMKIT_SMO_OPTIONS(X)                                                     \
-  X(tol)                                                                          \
-  X(max_iter) X(cache_size) X(shrinking) X(shrink_interval) X(working_set) X(tau) \
-      X(history_interval) X(poll_interval) X(n_threads) X(record_history) X(check_input)
+SVMKIT_DEFINE_OPTION_RECORDS(smo, SVMKIT_SMO_OPTIONS)
 
 void validate_options(const SmoOptions& options);
 
-struct SmoResult {
-  SolveResult base;               // status, objective (dual, minimized form), optimality (KKT
-                                  // gap at exit over all variables), iterations, time, history
-  std::vector<double> alpha;      // per sample: a_i (SVC) or a+_i - a-_i (SVR); >= 0 for SVC
-  std::vector<double> dual_coef;  // per sample: y_i a_i (SVC) or a+_i - a-_i (SVR)
-  double bias = 0.0;              // the intercept b of f(x) = sum_i dual_coef_i K(x_i, x) + b
-  long long kernel_rows = 0;      // kernel rows computed (cache misses)
-  long long cache_hits = 0;       // kernel rows served from the cache
-  double cache_peak_mb = 0.0;     // peak cache memory used
-};
-
-// Solves the dual of `problem` by SMO.
-SmoResult solve_smo(const KernelProblem& problem, const SmoOptions& options = {},
-                    const Callbacks& callbacks = {});
+// Solves the dual of `problem` by SMO. SolveResult: status, solution = alpha per sample (a_i for
+// SVC, >= 0; a+_i - a-_i for SVR), objective (dual, minimized form), optimality (KKT gap at exit
+// over all variables), iterations, time, history; extras = SmoExtras (dual_coef, bias, cache).
+SolveResult solve_smo(const KernelProblem& problem, const SmoOptions& options = {},
+                      const Callbacks& callbacks = {});
 
 }  // namespace svmkit

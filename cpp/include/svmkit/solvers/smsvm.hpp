@@ -78,63 +78,59 @@
 
 #include <vector>
 
+#include "svmkit/options.hpp"
 #include "svmkit/problem.hpp"
 #include "svmkit/result.hpp"
 
 namespace svmkit {
 
-struct SmsvmOptions {
-  double alpha0 = 1.0;          // initial smoothing parameter alpha (paper: "initially large")
-  double alpha_min = 1e-6;      // last smoothing level of the paper's rule (paper: 1e-6
-                                // for its test runs); l1/l1-l2 runs and tol = 0 end here
-  double alpha_floor = 1e-12;   // l2 runs with tol > 0 end by their bound and may go below
-                                // alpha_min (small optima need it), never below this
-  double beta = 0.1;            // alpha <- beta alpha (paper: 0.1)
-  double eta = 0.1;             // level solved when |d^T g| < eta alpha (paper: 1/10)
-  double c1 = 1e-4;             // Armijo sufficient-decrease constant, 0 < c1 < 1
-  double s_min = 1e-10;         // line search failure when the Armijo step falls below it
-  double s_max = 1e10;          // largest step considered by LINESEARCHL1
-  long long max_iter = 10000;   // limit on the total number of Newton steps (l1-l2 on
-                                // ill-conditioned data, e.g. madelon at C = 1, needs ~1900)
-  double newton_ridge = 1e-12;  // added to the Newton system's diagonal, relative to its
-                                // largest diagonal entry (keeps l1-only or singular blocks
-                                // solvable; the objective is unchanged)
-  long long woodbury_max_samples = 4096;   // sample-space (Woodbury) Newton solve when the
-                                           // active block exceeds n_samples and n_samples is
-                                           // at most this; otherwise the dense block is used
-  long long max_dense_block = 4096;        // largest active block assembled and factored densely
-                                           // (k^2 doubles: 128 MB at 4096); larger blocks that the
-                                           // Woodbury solve does not cover use CG on H_AA
-  double cg_tol = 1e-2;                    // CG: stop at ||r|| <= cg_tol ||g_A||
-  long long cg_max_iter = 0;               // CG iterations per Newton step (2 passes each);
-                                           // 0 = the block size
-  long long final_level_adjustments = 10;  // times the active set may be enlarged at the
-                                           // last level alpha_min (Algorithm 3 allows once per
-                                           // alpha; 1 is the paper exactly). A coordinate
-                                           // that should be nonzero but is still inactive when
-                                           // the last level converges would otherwise stay 0
-  long long projected_halvings = 0;        // when the line-search step (with sign changes
-                                           // zeroed) fails the Armijo test: trials of s/2,
-                                           // s/4, ... with sign changes zeroed (one pass
-                                           // each) before backtracking on the ray w + s d,
-                                           // which stops at the first sign change (drops
-                                           // one coordinate); 0 = ray only
-  long long block_rows = 256;              // rows per GEMM block when assembling X_I^T D X_I
-  double tol = 1e-4;                       // stop when the relative suboptimality bound <= tol (see
-                                           // the stopping rule); 0: the paper's rule only (run to
-                                           // alpha_min)
-  int n_threads = 0;                       // OpenMP threads; <= 0 uses the OpenMP default
-  bool record_history = true;              // keep one IterationRecord per Newton step
-  bool check_input = true;                 // validate the problem (including finiteness of X) first
-};
-
+// The option records (svmkit/options.hpp): type, name, default, valid range, doc.
 // clang-format off
-#define SVMKIT_SMSVM_OPTIONS(X)                                                            \
-  X(alpha0) X(alpha_min) X(alpha_floor) X(beta) X(eta) X(c1) X(s_min) X(s_max) X(max_iter)                \
-  X(newton_ridge) X(woodbury_max_samples) X(final_level_adjustments) X(projected_halvings)  \
-  X(max_dense_block) X(cg_tol) X(cg_max_iter) X(block_rows) X(tol)                         \
-  X(n_threads) X(record_history) X(check_input)
+#define SVMKIT_SMSVM_OPTIONS(X)                                                                  \
+  X(double, alpha0, 1.0, above(0.0), finite(),                                                  \
+    "initial smoothing parameter alpha (paper: initially large)")                               \
+  X(double, alpha_min, 1e-6, above(0.0), finite(),                                              \
+    "last smoothing level of the paper's rule; l1/l1-l2 runs and tol = 0 end here; <= alpha0")  \
+  X(double, alpha_floor, 1e-12, above(0.0), finite(),                                           \
+    "l2 runs with tol > 0 end by their bound, below alpha_min if needed, never below this")     \
+  X(double, beta, 0.1, above(0.0), below(1.0), "alpha <- beta alpha (paper: 0.1)")              \
+  X(double, eta, 0.1, above(0.0), below(1.0),                                                    \
+    "a level is solved when |d^T g| < eta alpha (paper: 1/10)")                                  \
+  X(double, c1, 1e-4, above(0.0), below(1.0), "Armijo sufficient-decrease constant")            \
+  X(double, s_min, 1e-10, above(0.0), finite(),                                                 \
+    "line search failure when the Armijo step falls below it")                                  \
+  X(double, s_max, 1e10, above(0.0), finite(), "largest step considered by LINESEARCHL1")       \
+  X(long long, max_iter, 10000, at_least(0), unbounded(),                                       \
+    "limit on the total number of Newton steps")                                                \
+  X(double, newton_ridge, 1e-12, at_least(0.0), finite(),                                       \
+    "added to the Newton system's diagonal, relative to its largest diagonal entry")            \
+  X(long long, woodbury_max_samples, 4096, at_least(0), unbounded(),                            \
+    "sample-space (Woodbury) Newton solve when the block exceeds n_samples <= this")            \
+  X(long long, max_dense_block, 4096, at_least(0), unbounded(),                                 \
+    "largest active block assembled and factored densely (k^2 doubles); larger ones use CG")    \
+  X(double, cg_tol, 1e-2, above(0.0), below(1.0), "CG stops when ||r|| <= cg_tol ||g_A||")      \
+  X(long long, cg_max_iter, 0, at_least(0), unbounded(),                                        \
+    "CG iterations per Newton step (2 passes each); 0 = the block size")                        \
+  X(long long, final_level_adjustments, 10, at_least(0), unbounded(),                           \
+    "times the active set may be enlarged at the last level (1 = the paper exactly)")           \
+  X(long long, projected_halvings, 0, at_least(0), unbounded(),                                 \
+    "trials of s/2, s/4, ... with sign changes zeroed before backtracking on the ray")          \
+  X(long long, block_rows, 256, at_least(1), unbounded(),                                       \
+    "rows per GEMM block when assembling X_I^T D X_I")                                          \
+  X(double, tol, 1e-4, at_least(0.0), unbounded(),                                              \
+    "stop when the relative suboptimality bound <= tol; 0: the paper's rule only")              \
+  X(int, n_threads, 0, unbounded(), unbounded(),                                                \
+    "threads; <= 0 uses the default (svmkit/parallel.hpp)")                                     \
+  X(bool, record_history, true, unbounded(), unbounded(),                                       \
+    "keep one IterationRecord per Newton step")                                                 \
+  X(bool, check_input, true, unbounded(), unbounded(),                                          \
+    "validate the problem (including finiteness of X) first")
 // clang-format on
+
+struct SmsvmOptions {
+  SVMKIT_SMSVM_OPTIONS(SVMKIT_OPTION_FIELD)
+};
+SVMKIT_DEFINE_OPTION_RECORDS(smsvm, SVMKIT_SMSVM_OPTIONS)
 
 // Penalty weights in F's (LIBLINEAR) scale; see the problem statement above.
 struct SmsvmPenalty {
@@ -151,18 +147,9 @@ struct SmsvmWarmStart {
 
 void validate_options(const SmsvmOptions& options);
 
-// Extra outputs beside SolveResult.
-struct SmsvmInfo {
-  double final_alpha = 0.0;         // the last alpha at which a Newton step was taken
-  double smoothed_objective = 0.0;  // f_alpha at the solution, F's scale
-  long long line_search_failures = 0;
-  long long active_set_adjustments = 0;
-  long long woodbury_solves = 0;  // Newton systems solved in sample space
-  long long cg_iterations = 0;    // CG iterations of Newton systems solved by CG
-};
-
+// Solves the problem above; SolveResult::extras holds SmsvmExtras (solver_extras.hpp).
 SolveResult solve_smsvm(const LinearProblem& problem, const SmsvmPenalty& penalty,
                         const SmsvmOptions& options = {}, const Callbacks& callbacks = {},
-                        const SmsvmWarmStart& warm = {}, SmsvmInfo* info = nullptr);
+                        const SmsvmWarmStart& warm = {});
 
 }  // namespace svmkit

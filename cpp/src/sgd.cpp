@@ -1,6 +1,6 @@
-// First-order primal solver (see solvers/first_order.hpp for the problem, the method, the
+// sgd, the first-order primal solver (see solvers/sgd.hpp for the problem, the method, the
 // default step and the stopping rule).
-#include "svmkit/solvers/first_order.hpp"
+#include "svmkit/solvers/sgd.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -63,10 +63,10 @@ double curvature_bound(const LossSpec& loss) {
 }
 
 template <class V, class L>
-class FirstOrderSolver {
+class SgdSolver {
  public:
-  FirstOrderSolver(const V& X, const L& loss, const LinearProblem& p, const LossSpec& spec,
-                   const FirstOrderOptions& opt, const Callbacks& cb)
+  SgdSolver(const V& X, const L& loss, const LinearProblem& p, const LossSpec& spec,
+            const SgdOptions& opt, const Callbacks& cb)
       : X_(X),
         loss_(loss),
         p_(p),
@@ -328,7 +328,7 @@ class FirstOrderSolver {
   L loss_;
   const LinearProblem& p_;
   LossSpec spec_;
-  const FirstOrderOptions& opt_;
+  const SgdOptions& opt_;
   const Callbacks& cb_;
   bool classification_;
   Index n_, d_, dim_;
@@ -340,40 +340,21 @@ class FirstOrderSolver {
 
 }  // namespace
 
-void validate_options(const FirstOrderOptions& o) {
-  if (o.max_iter < 0) throw_invalid("max_iter must be >= 0, got " + std::to_string(o.max_iter));
-  if (!(o.tol >= 0.0)) throw_invalid("tol must be >= 0, got " + std::to_string(o.tol));
-  if (o.n_iter_no_change < 1) throw_invalid("n_iter_no_change must be >= 1");
-  if (o.batch_size < 0) throw_invalid("batch_size must be >= 0 (0 = full batch)");
-  if (!(o.learning_rate >= 0.0) || !std::isfinite(o.learning_rate))
-    throw_invalid("learning_rate must be a finite number >= 0 (0 = default)");
+void validate_options(const SgdOptions& o) {
+  SVMKIT_CHECK_OPTION_RANGES(SVMKIT_SGD_OPTIONS, "sgd", o);
   momentum_from(o.momentum_type);
   adaptive_from(o.adaptive);
   schedule_from(o.schedule);
-  if (!(o.momentum >= 0.0 && o.momentum < 1.0))
-    throw_invalid("momentum must be in [0, 1), got " + std::to_string(o.momentum));
-  if (!(o.adagrad_eps > 0.0)) throw_invalid("adagrad_eps must be > 0");
-  if (!(o.adadelta_rho > 0.0 && o.adadelta_rho < 1.0))
-    throw_invalid("adadelta_rho must be in (0, 1)");
-  if (!(o.adadelta_eps > 0.0)) throw_invalid("adadelta_eps must be > 0");
-  if (!(o.adam_beta1 >= 0.0 && o.adam_beta1 < 1.0)) throw_invalid("adam_beta1 must be in [0, 1)");
-  if (!(o.adam_beta2 > 0.0 && o.adam_beta2 < 1.0)) throw_invalid("adam_beta2 must be in (0, 1)");
-  if (!(o.adam_eps > 0.0)) throw_invalid("adam_eps must be > 0");
-  if (!(o.l2_penalty >= 0.0) || !std::isfinite(o.l2_penalty))
-    throw_invalid("l2_penalty must be a finite number >= 0");
-  if (!(o.l1_penalty >= 0.0) || !std::isfinite(o.l1_penalty))
-    throw_invalid("l1_penalty must be a finite number >= 0");
 }
 
-SolveResult solve_first_order(const LinearProblem& problem, const LossSpec& loss,
-                              const FirstOrderOptions& options, const Callbacks& callbacks,
-                              const double* w0) {
+SolveResult solve_sgd(const LinearProblem& problem, const LossSpec& loss, const SgdOptions& options,
+                      const Callbacks& callbacks, const double* w0) {
   validate_options(options);
   validate_problem(problem, loss, options.check_input);
   return std::visit(
       [&](const auto& X) {
         return visit_loss(loss, [&](const auto& L) {
-          FirstOrderSolver<std::decay_t<decltype(X)>, std::decay_t<decltype(L)>> solver(
+          SgdSolver<std::decay_t<decltype(X)>, std::decay_t<decltype(L)>> solver(
               X, L, problem, loss, options, callbacks);
           return solver.run(w0);
         });
