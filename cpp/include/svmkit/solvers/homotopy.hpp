@@ -67,8 +67,7 @@
 // the data are certified non-separable (to that relative margin) and the solve stops with
 // status infeasible (the certificate in SolveResult::message). The bound is evaluated exactly from
 // a >= 0, so separable data with a larger relative margin can never be reported non-separable.
-// Separable data that the estimate has not separated by max_iter end with status max_iter
-// (separable stays true).
+// Separable data that the estimate has not separated by max_iter end with status max_iter.
 #pragma once
 
 #include <cstdint>
