@@ -13,6 +13,7 @@ void bind_nssvm(py::module_& m);
 void bind_first_order(py::module_& m);
 void bind_smsvm(py::module_& m);
 void bind_kernel(py::module_& m);
+void bind_threads(py::module_& m);
 }  // namespace svmkit::py_bind
 
 PYBIND11_MODULE(_core, m) {
@@ -47,4 +48,5 @@ PYBIND11_MODULE(_core, m) {
   svmkit::py_bind::bind_first_order(m);
   svmkit::py_bind::bind_smsvm(m);
   svmkit::py_bind::bind_kernel(m);
+  svmkit::py_bind::bind_threads(m);
 }
