@@ -16,8 +16,8 @@
 //    needs. Every parallel_chunks region times itself: its wall time against the sum of the
 //    CPU time of its chunks (what one thread would have spent). When the region saved less
 //    than kMinGain of that, the calling thread runs the next regions serially for a period
-//    (starting at 1 ms, times 4 after each failed probe, at most 250 ms) and then probes
-//    again; a successful probe resets the period. Serial mode runs the SAME chunks in chunk
+//    (starting at 2 ms, times 8 after each failed probe, at most 2 s) and then probes again;
+//    a successful probe resets the period. Serial mode runs the SAME chunks in chunk
 //    order, each into its own buffer, so results are bitwise identical whether a region ran
 //    on one thread or many: the thread count fixes the chunking, the machine's load only
 //    the timing. ThreadTeam (thread_team.hpp, SMO) uses the same Backoff.
@@ -81,8 +81,13 @@ class Backoff {
   using Clock = std::chrono::steady_clock;
   // A parallel step must take at most this fraction of the serial time to count as a gain.
   static constexpr double kMinGain = 0.8;
-  static constexpr double kFirstPause = 1e-3;  // seconds of serial steps after a failed step
-  static constexpr double kMaxPause = 0.25;    // the pause grows 4x per failed probe up to this
+  // Seconds of serial steps after a failed step; the pause grows kGrowth times per failed
+  // probe up to kMaxPause. A failed probe can cost a scheduler time slice (milliseconds on a
+  // loaded machine), so on a machine that stays busy the probes cost about 1% of the time;
+  // after the machine becomes idle, splitting resumes within kMaxPause.
+  static constexpr double kFirstPause = 2e-3;
+  static constexpr double kGrowth = 8.0;
+  static constexpr double kMaxPause = 2.0;
 
   // True while steps should run on the calling thread alone.
   bool serial(Clock::time_point now) const { return now < resume_; }
@@ -94,7 +99,7 @@ class Backoff {
     }
     resume_ =
         now + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(pause_));
-    pause_ = std::min(kMaxPause, 4.0 * pause_);
+    pause_ = std::min(kMaxPause, kGrowth * pause_);
   }
 
  private:

@@ -16,7 +16,7 @@
 // kWindowSeconds of wall time, whichever ends first. When a window's wall time was not below
 // Backoff::kMinGain times its serial estimate (the caller's own chunk time times the number
 // of chunks), the helpers are not getting a core (more runnable threads than cores) and the
-// calls of the next pause (1 ms, growing 4x per failed probe up to 250 ms) run on the calling
+// calls of the next pause (2 ms, growing 8x per failed probe up to 2 s) run on the calling
 // thread alone. Callers of SMO's kind compute the same values whatever the split (each chunk's
 // result is merged in chunk order with the serial rule), so this changes the time, not the
 // result.
