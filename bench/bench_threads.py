@@ -7,6 +7,7 @@ Cases (issue 10, item 5):
            work for both thread counts), because today's default hinge solver does not finish
            this shape in minutes (issue 10, item 4, another piece of work); 0 = the full fit
   svc    - SVC() rbf, binary, dense 5,000 x 20
+  tall   - LinearSVC() binary, dense 200,000 x 20 (one fit: the passes themselves are split)
 Many-classes cells (issue 10's table), idle only, beside scikit-learn's defaults on the same
 data with held-out accuracy: LinearSVC() one-vs-rest and SVC() one-vs-one, 26 classes.
 Machine states, each measured in this one run:
@@ -17,7 +18,7 @@ For each case and state the two configurations alternate (default, n_jobs=1, def
 --repeats times each; the table gives the median seconds and default / n_jobs=1. The busy
 process is always killed at the end, even on error.
 
-    python bench/bench_threads.py [--repeats 3] [--hinge-max-iter 6] [--cases ovr26,hinge,svc]
+    python bench/bench_threads.py [--repeats 3] [--hinge-max-iter 6] [--cases ovr26,hinge,svc,tall]
 """
 
 from __future__ import annotations
@@ -66,6 +67,7 @@ def cases(hinge_max_iter: int) -> dict:
     )
     Xs, ys = make_sparse_text_like(20000, 20000, density=0.003, random_state=0)
     Xk, yk = make_classification(n_samples=5000, n_features=20, random_state=0)
+    Xt, yt = make_classification(n_samples=200000, n_features=20, random_state=0)
     hinge_kw = {"max_iter": hinge_max_iter} if hinge_max_iter > 0 else {}
     return {
         "ovr26": (
@@ -78,6 +80,10 @@ def cases(hinge_max_iter: int) -> dict:
             lambda nj: svmkit.LinearSVC(loss="hinge", n_jobs=nj, **hinge_kw).fit(Xs, ys),
         ),
         "svc": ("SVC() rbf, dense 5,000 x 20", lambda nj: svmkit.SVC(n_jobs=nj).fit(Xk, yk)),
+        "tall": (
+            "LinearSVC() binary, dense 200,000 x 20",
+            lambda nj: svmkit.LinearSVC(n_jobs=nj).fit(Xt, yt),
+        ),
     }
 
 
@@ -134,7 +140,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--hinge-max-iter", type=int, default=6)
-    ap.add_argument("--cases", default="ovr26,hinge,svc")
+    ap.add_argument("--cases", default="ovr26,hinge,svc,tall")
     args = ap.parse_args()
     warnings.simplefilter("ignore")  # ConvergenceWarning of the capped hinge fits
     names = args.cases.split(",")

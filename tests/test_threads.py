@@ -209,3 +209,34 @@ def test_callback_keeps_fits_sequential(monkeypatch):
     ref = svmkit.LinearSVC(n_jobs=1).fit(X, y)
     np.testing.assert_array_equal(clf.coef_, ref.coef_)
     assert len(calls) == sum(r["iterations"] for r in ref.result_)
+
+
+def test_ctrl_c_stops_parallel_one_vs_rest_fits():
+    # Ctrl-C reaches only the main thread; the fits on the pool stop at their next iteration.
+    import signal
+    import threading
+    import time
+
+    rng = np.random.default_rng(3)
+    # Four far-apart clusters: every one-vs-rest problem is separable, so with a huge C the
+    # logistic weights keep growing and each fit runs for many seconds.
+    y = np.arange(20000) % 4
+    X = rng.standard_normal((20000, 20))
+    X[np.arange(20000), y] += 12.0
+    assert _threads.use_pool(4, 2, *X.shape[:1], X.size)
+    clf = svmkit.LinearSVC(
+        loss="logistic",
+        C=1e10,
+        tol=0.0,
+        max_iter=100000,
+        n_jobs=2,
+        solver_options={"cg_tol": 1e-6},
+    )
+    timer = threading.Timer(0.5, lambda: signal.raise_signal(signal.SIGINT))
+    timer.start()
+    t0 = time.perf_counter()
+    with pytest.warns(Warning), pytest.raises(KeyboardInterrupt):
+        clf.fit(X, y)
+    assert time.perf_counter() - t0 < 5.0
+    timer.join()
+    assert not [t for t in threading.enumerate() if t.name.startswith("svmkit-fit")]
