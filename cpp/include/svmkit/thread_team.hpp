@@ -151,7 +151,10 @@ class ThreadTeam {
   double spin_;  // seconds an idle thread spins before sleeping
   int window_ = 0;
   double serial_s_ = 0.0, wall_s_ = 0.0;  // serial estimate / wall time of the window's calls
-  Backoff backoff_;
+  // The constructing thread's back-off state (shared with its parallel_chunks regions and kept
+  // across solves, so that a machine found busy is not probed again at every fit's start).
+  // chunks() must be called from the thread that constructed the team.
+  Backoff& backoff_ = region_backoff();
   std::vector<std::thread> helpers_;
   std::atomic<std::uint64_t> epoch_{0};  // bumped once per chunks() call (and at shutdown)
   std::atomic<int> pending_{0};          // helpers still running the current task
