@@ -130,7 +130,13 @@ PythonCallbacks make_callbacks(const py::object& on_iteration) {
   PythonCallbacks pc;
   pc.error = std::make_shared<std::optional<py::error_already_set>>();
   auto err = pc.error;
-  pc.callbacks.interrupted = [err]() {
+  // Signals reach only Python's main thread: a solve running on another thread (the parallel
+  // one-vs-rest fits, svmkit/_threads.py) polls without taking the GIL, so that parallel fits
+  // do not queue on it once per pass; they are stopped through their iteration callback.
+  const py::module_ threading = py::module_::import("threading");
+  const bool main_thread = threading.attr("current_thread")().is(threading.attr("main_thread")());
+  pc.callbacks.interrupted = [err, main_thread]() {
+    if (!main_thread) return err->has_value();
     py::gil_scoped_acquire gil;
     if (err->has_value()) return true;
     if (PyErr_CheckSignals() != 0) {

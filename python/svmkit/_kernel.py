@@ -21,6 +21,7 @@ from sklearn.utils.validation import check_is_fitted
 from . import _core
 from ._progress import make_callback, seed_from
 from ._status import SolverStatus, check_status
+from ._threads import map_binary_fits, resolve_n_jobs
 from ._validation import (
     as_core_matrix,
     check_choice,
@@ -426,7 +427,7 @@ class SVC(ClassifierMixin, _BaseKernel):
         formulation = "svc_squared_hinge" if self.loss == "squared_hinge" else "svc"
         if formulation not in spec.formulations:
             raise ValueError(f"solver {spec.name!r} does not handle loss={self.loss!r}")
-        n_threads = check_n_jobs(self.n_jobs)
+        n_threads = resolve_n_jobs(check_n_jobs(self.n_jobs))
         X, y = self._validate_X(X, reset=True, y=y)
         check_classification_targets(y)
         classes, y_idx = np.unique(y, return_inverse=True)
@@ -447,15 +448,33 @@ class SVC(ClassifierMixin, _BaseKernel):
         self.shape_fit_ = X.shape
         Xc = as_core_matrix(X)
         k = classes.shape[0]
-        coefs, biases, results = {}, [], []
-        for a in range(k):
-            for b in range(a + 1, k):
-                rows = np.flatnonzero(((y_idx == a) | (y_idx == b)) & (cost > 0))
-                yp = np.where(y_idx[rows] == a, 1.0, -1.0)
-                res = self._solve(spec, Xc, rows, yp, cost[rows], formulation, 0.0, n_threads)
-                coefs[(a, b)] = (rows, res["dual_coef"])
-                biases.append(res["bias"])
-                results.append(res)
+        pairs = [(a, b) for a in range(k) for b in range(a + 1, k)]
+        pair_rows = [np.flatnonzero(((y_idx == a) | (y_idx == b)) & (cost > 0)) for a, b in pairs]
+
+        def fit_pair(p: int, threads: int, stop: Any) -> dict:
+            rows = pair_rows[p]
+            yp = np.where(y_idx[rows] == pairs[p][0], 1.0, -1.0)
+            cb = "default" if stop is None else stop
+            return self._solve(
+                spec, Xc, rows, yp, cost[rows], formulation, 0.0, threads, callback=cb
+            )
+
+        # One-vs-one: the pair fits may run in parallel, one thread each (see _threads.py);
+        # the work of a pair's pass is taken as its rows times the features.
+        n_rows_pair = max(r.shape[0] for r in pair_rows)
+        results = map_binary_fits(
+            fit_pair,
+            len(pairs),
+            n_threads,
+            n_rows_pair,
+            n_rows_pair * X.shape[1],
+            sequential=self._callback(spec) is not None
+            or not isinstance(getattr(self, "random_state", None), (type(None), numbers.Integral)),
+        )
+        coefs, biases = {}, []
+        for p, res in enumerate(results):
+            coefs[pairs[p]] = (pair_rows[p], res["dual_coef"])
+            biases.append(res["bias"])
         self.result_ = results
         self.n_iter_ = np.array([r["iterations"] for r in results], dtype=np.int32)
         self.fit_status_ = int(any(r["status"] != SolverStatus.converged for r in results))
@@ -652,7 +671,7 @@ class SVR(RegressorMixin, _BaseKernel):
         check_scalar_param(self.epsilon, "epsilon", low=0.0)
         if "svr" not in spec.formulations:
             raise ValueError(f"solver {spec.name!r} does not handle SVR")
-        n_threads = check_n_jobs(self.n_jobs)
+        n_threads = resolve_n_jobs(check_n_jobs(self.n_jobs))
         X, y = self._validate_X(X, reset=True, y=y)
         y = np.asarray(y, dtype=np.float64)
         sw = check_sample_weight(sample_weight, X.shape[0])

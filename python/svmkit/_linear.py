@@ -15,6 +15,7 @@ from . import _core
 from ._progress import make_callback, seed_from
 from ._solvers import LinearFitRequest, SolverSpec, pick_solver
 from ._status import check_status
+from ._threads import map_binary_fits, resolve_n_jobs, stored_entries
 from ._validation import (
     as_core_matrix,
     check_choice,
@@ -87,6 +88,7 @@ class _BaseLinear(BaseEstimator):
         n_threads: int,
         loss: str,
         epsilon: float,
+        callback: Any = "default",
     ) -> dict:
         req = LinearFitRequest(
             X=Xc,
@@ -103,7 +105,7 @@ class _BaseLinear(BaseEstimator):
             regularize_intercept=bool(self.regularize_intercept),
             w0=w0,
             options=self._solver_options(spec, n_threads),
-            callback=self._callback(spec),
+            callback=self._callback(spec) if callback == "default" else callback,
             random_state=self._seed(),
         )
         result = spec.fit(req)
@@ -234,7 +236,9 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
     random_state : int, RandomState, Generator or None, default=None
         Seed for stochastic solvers (TRON is deterministic).
     n_jobs : int or None, default=None
-        OpenMP threads for the solver and prediction (None: OpenMP default; -1: all cores).
+        Threads for the solver and prediction. None: what the process may use (affinity mask,
+        cgroup CPU quota, OMP_NUM_THREADS, threadpoolctl limits); -1: every usable CPU. With
+        more classes than threads the one-vs-rest fits run in parallel, one thread each.
     warm_start : bool, default=False
         Start from the previous solution when refitting with the same classes and features.
     solver_options : dict or None, default=None
@@ -310,7 +314,7 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         if not isinstance(self.solver, str):
             raise TypeError("solver must be a string")
         pick_solver(self.solver, self.loss, self.penalty, "LinearSVC")  # checks before the data
-        n_threads = check_n_jobs(self.n_jobs)
+        n_threads = resolve_n_jobs(check_n_jobs(self.n_jobs))
         X, y = validate_X_y(
             self, X, y, accept_sparse="csr", dtype=[np.float64, np.float32], order=None
         )
@@ -335,14 +339,27 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         n_rows = 1 if binary else classes.shape[0]
         coef = np.empty((n_rows, n_features))
         intercept = np.zeros(n_rows)
-        results = []
-        for k in range(n_rows):
-            positive = 1 if binary else k
-            yk = np.where(y_idx == positive, 1.0, -1.0)
+
+        def fit_one(k: int, threads: int, stop: Any) -> dict:
+            yk = np.where(y_idx == (1 if binary else k), 1.0, -1.0)
             w0 = self._warm_start_vector(k, n_features, n_rows)
-            res = self._run(spec, Xc, yk, cost, w0, n_threads, self.loss, 0.0)
+            cb = "default" if stop is None else stop
+            return self._run(spec, Xc, yk, cost, w0, threads, self.loss, 0.0, callback=cb)
+
+        # One-vs-rest: the binary fits may run in parallel, one thread each (see _threads.py).
+        results = map_binary_fits(
+            fit_one,
+            n_rows,
+            n_threads,
+            X.shape[0],
+            stored_entries(X),
+            # one fit at a time for a user callback or verbose output, and for a shared
+            # RandomState (its draws must keep their order)
+            sequential=self._callback(spec) is not None
+            or not isinstance(self.random_state, (type(None), numbers.Integral)),
+        )
+        for k, res in enumerate(results):
             coef[k], intercept[k] = self._split_solution(res["solution"], n_features)
-            results.append(res)
         self.classes_ = classes
         self.coef_ = coef
         self.intercept_ = intercept

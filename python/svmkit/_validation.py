@@ -153,16 +153,17 @@ def check_choice(value: Any, name: str, choices: tuple[str, ...]) -> None:
 
 
 def check_n_jobs(n_jobs: Any) -> int:
-    """Map scikit-learn's n_jobs onto an OpenMP thread count (0 = OpenMP default)."""
+    """Map scikit-learn's n_jobs onto a thread count (0 = svmkit's default, resolved in C++
+    on the calling thread: affinity mask, cgroup quota, OMP_NUM_THREADS, threadpoolctl)."""
     if n_jobs is None:
         return 0
     check_scalar_param(n_jobs, "n_jobs", kind=numbers.Integral)
     if n_jobs == 0:
         raise ValueError("n_jobs must be a nonzero integer or None, got 0")
-    if n_jobs < 0:
-        import os
+    if n_jobs < 0:  # -1: every CPU the process may use (affinity mask, cgroup quota)
+        from ._threads import resolve_n_jobs
 
-        return max(1, (os.cpu_count() or 1) + 1 + int(n_jobs))
+        return resolve_n_jobs(int(n_jobs))
     return int(n_jobs)
 
 

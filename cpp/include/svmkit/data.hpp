@@ -168,16 +168,6 @@ struct ReductionBuffers {
   }
 };
 
-// Adds the first n_chunks buffers into out (length len), in chunk order.
-inline void reduce_chunks(const std::vector<std::vector<double>>& bufs, int n_chunks, Index len,
-                          double* out, int n_threads) {
-  parallel_for(len, n_threads, [&](Index j) {
-    double s = 0.0;
-    for (int c = 0; c < n_chunks; ++c) s += bufs[c][j];
-    out[j] = s;
-  });
-}
-
 // Number of chunks for a row reduction: one per thread, but at least kRowsPerChunk rows per
 // chunk, so that small problems stay single-threaded (a fork/join costs more than they do).
 constexpr Index kRowsPerChunk = 1024;
@@ -205,6 +195,19 @@ inline Index stored_entries(const CsrView<T, I>& X) {
 // kRowsPerChunk rows each. A fork/join costs microseconds and, on a loaded machine, up to a
 // scheduler time slice, so passes that take less than that stay on one thread.
 constexpr Index kEntriesPerChunk = Index{1} << 17;
+
+// Adds the first n_chunks buffers into out (length len), in chunk order. The sum is split
+// over threads only when it reads at least kEntriesPerChunk values per thread.
+inline void reduce_chunks(const std::vector<std::vector<double>>& bufs, int n_chunks, Index len,
+                          double* out, int n_threads) {
+  const Index by_work = std::max<Index>(1, len * n_chunks / kEntriesPerChunk);
+  parallel_for(len, static_cast<int>(std::min<Index>(n_threads, by_work)), [&](Index j) {
+    double s = 0.0;
+    for (int c = 0; c < n_chunks; ++c) s += bufs[c][j];
+    out[j] = s;
+  });
+}
+
 template <class V>
 inline int pass_chunks(const V& X, int n_threads) {
   const Index by_work = std::max<Index>(1, stored_entries(X) / kEntriesPerChunk);

@@ -12,11 +12,14 @@
 // yielding. Work is split into the same contiguous chunks as parallel_chunks (parallel.hpp),
 // chunk c always on thread c, so results are deterministic for a fixed thread count.
 //
-// Back-off: when, over a window of calls, the caller spent longer waiting for the helpers
-// than working on its own chunk (the helpers are not getting a core: more runnable threads
-// than cores), the next calls run on the calling thread alone before splitting is tried
-// again. Callers of SMO's kind compute the same values whatever the split (each chunk's result
-// is merged in chunk order with the serial rule), so this changes the time, not the result.
+// Back-off (svmkit::Backoff, parallel.hpp): calls are grouped into windows of kWindow calls or
+// kWindowSeconds of wall time, whichever ends first. When a window's wall time was not below
+// Backoff::kMinGain times its serial estimate (the caller's own chunk time times the number
+// of chunks), the helpers are not getting a core (more runnable threads than cores) and the
+// calls of the next pause (2 ms, growing 8x per failed probe up to 2 s) run on the calling
+// thread alone. Callers of SMO's kind compute the same values whatever the split (each chunk's
+// result is merged in chunk order with the serial rule), so this changes the time, not the
+// result.
 #pragma once
 
 #include <atomic>
@@ -26,6 +29,8 @@
 #include <mutex>
 #include <thread>
 #include <vector>
+
+#include "svmkit/parallel.hpp"
 
 namespace svmkit {
 
@@ -58,10 +63,7 @@ class ThreadTeam {
   int chunks(std::int64_t n, int n_chunks, Fn&& fn) {
     if (n_chunks > n_) n_chunks = n_;
     if (n_chunks > n) n_chunks = static_cast<int>(n < 1 ? 1 : n);
-    if (n_chunks > 1 && serial_left_ > 0) {
-      --serial_left_;
-      n_chunks = 1;
-    }
+    if (n_chunks > 1 && backoff_.serial(Backoff::Clock::now())) n_chunks = 1;
     if (n_chunks <= 1) {
       fn(0, std::int64_t{0}, n);
       return 1;
@@ -91,12 +93,13 @@ class ThreadTeam {
         std::this_thread::yield();
     }
     const auto t1 = std::chrono::steady_clock::now();
-    work_s_ += std::chrono::duration<double>(start - t0).count();
-    wait_s_ += std::chrono::duration<double>(t1 - start).count();
-    if (++window_ == kWindow) {
-      if (wait_s_ > work_s_) serial_left_ = kSerialCalls;
+    const double work = std::chrono::duration<double>(start - t0).count();
+    serial_s_ += work * n_chunks;
+    wall_s_ += work + std::chrono::duration<double>(t1 - start).count();
+    if (++window_ == kWindow || wall_s_ >= kWindowSeconds) {
+      backoff_.report(t1, wall_s_, serial_s_);
       window_ = 0;
-      work_s_ = wait_s_ = 0.0;
+      serial_s_ = wall_s_ = 0.0;
     }
     return n_chunks;
   }
@@ -141,13 +144,17 @@ class ThreadTeam {
     }
   }
 
-  static constexpr int kWindow = 64;         // calls per back-off decision
-  static constexpr int kSerialCalls = 1024;  // calls on one thread after a bad window
+  static constexpr int kWindow = 64;                // calls per back-off decision, at most
+  static constexpr double kWindowSeconds = 200e-6;  // wall time per decision, at most
 
   int n_;
   double spin_;  // seconds an idle thread spins before sleeping
-  int window_ = 0, serial_left_ = 0;
-  double work_s_ = 0.0, wait_s_ = 0.0;  // caller's own chunks / waits in the window
+  int window_ = 0;
+  double serial_s_ = 0.0, wall_s_ = 0.0;  // serial estimate / wall time of the window's calls
+  // The constructing thread's back-off state (shared with its parallel_chunks regions and kept
+  // across solves, so that a machine found busy is not probed again at every fit's start).
+  // chunks() must be called from the thread that constructed the team.
+  Backoff& backoff_ = region_backoff();
   std::vector<std::thread> helpers_;
   std::atomic<std::uint64_t> epoch_{0};  // bumped once per chunks() call (and at shutdown)
   std::atomic<int> pending_{0};          // helpers still running the current task
