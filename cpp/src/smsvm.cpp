@@ -376,6 +376,7 @@ class Smsvm {
         if (dense_bytes(k, c) <= budget_) hess_chunks_ = c;
     }
     cg_ = hess_chunks_ == 0;
+    g_valid_ = false;
     if (cg_) {
       // Release the dense path's memory; the matrix-free work vectors are O(N + m).
       H_.resize(0, 0);
@@ -479,19 +480,42 @@ class Smsvm {
     // Lambda_j = lambda + ridge + the diagonal of the samples outside T.
     std::vector<double>& tdiag = scratch_;
     double tb = 0.0;
-    for (Index a = 0; a < nt; ++a) {
+    if (gram_mode_) {
+      // Every sample is in T: Lambda = lambda + ridge, K = I + S G S / Lambda with the Gram
+      // matrix G = X_A X_A^T of the active set, built once per active set.
+      const double lam_all = lam_ + cg_ridge_;
+      for (Index t = 0; t < kw_; ++t) linv_[A_[t]] = 1.0;
+      if (!g_valid_) {
+        const Vec keep = sT_;
+        sT_.setOnes(nt);
+        build_woodbury_matrix();
+        sT_ = keep;
+        G_ = K_;
+        G_.diagonal().array() -= 1.0;
+        g_valid_ = true;
+      }
+      for (Index t = 0; t < kw_; ++t) linv_[A_[t]] = 1.0 / lam_all;
+      K_.resize(nt, nt);
+      for (Index b = 0; b < nt; ++b)
+        for (Index a = b; a < nt; ++a) K_(a, b) = sT_[a] * sT_[b] * G_(a, b) / lam_all;
+      K_.diagonal().array() += 1.0;
+      for (Index a = 0; a < nt; ++a) tb += dv_[T_[a]];
+    }
+    for (Index a = 0; a < nt && !gram_mode_; ++a) {
       const double da = dv_[T_[a]];
       for_each_in_row(X_, T_[a], [&](Index j, double x) { tdiag[j] += da * x * x; });
       tb += da;
     }
-    for (Index t = 0; t < kw_; ++t) {
-      const Index j = A_[t];
-      const double rest = std::max(hdiag_[j] - tdiag[j], 0.0);
-      linv_[j] = 1.0 / (lam_ + cg_ridge_ + rest);
+    if (!gram_mode_) {
+      for (Index t = 0; t < kw_; ++t) {
+        const Index j = A_[t];
+        const double rest = std::max(hdiag_[j] - tdiag[j], 0.0);
+        linv_[j] = 1.0 / (lam_ + cg_ridge_ + rest);
+      }
+      clear_rows(tdiag);
     }
-    clear_rows(tdiag);
     if (nt > 0) {
-      build_woodbury_matrix();
+      if (!gram_mode_) build_woodbury_matrix();
       Eigen::LLT<Eigen::Ref<Eigen::MatrixXd>, Eigen::Lower> llt(K_);  // in place
       if (llt.info() != Eigen::Success) {
         T_.clear();
@@ -525,6 +549,17 @@ class Smsvm {
   // woodbury_max_samples, within the memory budget and the work cap; kept in row order.
   void select_woodbury_set() {
     T_.clear();
+    gram_mode_ = false;
+    const double n = static_cast<double>(N_);
+    const double nnz = static_cast<double>(stored_entries(X_));
+    // Small sample spaces: all samples, with the Gram matrix kept (G and K within the budget,
+    // the factorization within kExactPasses sweeps or kExactFlops).
+    if (N_ <= o_.woodbury_max_samples && 16.0 * n * n <= budget_ &&
+        n * n * n / 3.0 <= std::max(kExactPasses * nnz, kExactFlops)) {
+      gram_mode_ = true;
+      for (Index i = 0; i < N_; ++i) T_.push_back(i);
+      return;
+    }
     const double cap_mem = std::floor(std::sqrt(budget_ / 8.0));
     Index tmax = static_cast<Index>(std::min<double>(
         {static_cast<double>(o_.woodbury_max_samples), cap_mem, static_cast<double>(N_)}));
@@ -535,7 +570,6 @@ class Smsvm {
     // kExactPasses sweeps over X, or below kExactFlops): CG then ends after one iteration.
     // Otherwise only the samples whose curvature reaches the regularization.
     const double nt = static_cast<double>(std::min<Index>(static_cast<Index>(T_.size()), tmax));
-    const double nnz = static_cast<double>(stored_entries(X_));
     const double exact_work = nt * nt * nt / 3.0 + 0.5 * nt * nt * nnz / static_cast<double>(N_);
     if (exact_work > std::max(kExactPasses * nnz, kExactFlops)) {
       const double floor_w = kWoodburyMinWeight * (lam_ + cg_ridge_);
@@ -737,6 +771,8 @@ class Smsvm {
   Vec sT_, border_c_, border_rv_;
   double schur_ = 1.0;
   Eigen::MatrixXd K_;  // Woodbury matrix, then its Cholesky factor (lower)
+  Eigen::MatrixXd G_;  // X_A X_A^T (lower) when every sample is in T (gram_mode_)
+  bool gram_mode_ = false, g_valid_ = false;
   double cg_ridge_ = 0.0;
   long long cg_iterations_ = 0;
   bool h_valid_ = false;  // H_ is the block of the current A_
