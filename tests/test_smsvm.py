@@ -226,7 +226,7 @@ def test_matches_liblinear_l2(cancer, C):
         ll.fit(X, y)
     w, b = ll.coef_.ravel(), ll.intercept_[0]
     f_ll = 0.5 * (w @ w + b * b) + C * np.maximum(0, 1 - y * (X @ w + b)).sum()
-    ours = svmkit.LinearSVC(loss="hinge", C=C).fit(X, y)
+    ours = svmkit.LinearSVC(loss="hinge", solver="smsvm", C=C).fit(X, y)
     assert ours.solver_ == "smsvm"
     assert rel(ours.result_[0]["objective"], f_ll) < 1e-4
     wo, bo = ours.coef_.ravel(), ours.intercept_[0]
@@ -257,16 +257,18 @@ def test_linearsvc_penalties_map_to_paper_lambda_mu(cancer):
     ref = qp_objective(X, y, np.full(n, C), 1 - rho, rho)
     assert rel(est.result_[0]["objective"], ref) < 1e-4
     # lambda = 0 (pure l1) is outside the paper's lambda > 0: a tighter level test is needed.
-    l1 = svmkit.LinearSVC(loss="hinge", penalty="l1", C=C, solver_options={"eta": 0.01}).fit(X, y)
+    l1 = svmkit.LinearSVC(
+        loss="hinge", solver="smsvm", penalty="l1", C=C, solver_options={"eta": 0.01}
+    ).fit(X, y)
     assert rel(l1.result_[0]["objective"], qp_objective(X, y, np.full(n, C), 0.0, 1.0)) < 1e-4
 
 
 def test_linearsvc_multiclass_sparse_float32(wine01):
     X, y = load_wine(return_X_y=True)
     X = StandardScaler().fit_transform(X)
-    a = svmkit.LinearSVC(loss="hinge", C=0.5).fit(X, y)
-    b = svmkit.LinearSVC(loss="hinge", C=0.5).fit(sp.csr_matrix(X), y)
-    c = svmkit.LinearSVC(loss="hinge", C=0.5).fit(X.astype(np.float32), y)
+    a = svmkit.LinearSVC(loss="hinge", solver="smsvm", C=0.5).fit(X, y)
+    b = svmkit.LinearSVC(loss="hinge", solver="smsvm", C=0.5).fit(sp.csr_matrix(X), y)
+    c = svmkit.LinearSVC(loss="hinge", solver="smsvm", C=0.5).fit(X.astype(np.float32), y)
     assert a.coef_.shape == (3, 13)
     np.testing.assert_allclose(a.coef_, b.coef_, rtol=1e-6, atol=1e-8)
     np.testing.assert_allclose(a.coef_, c.coef_, rtol=1e-3, atol=1e-4)
@@ -294,7 +296,7 @@ def test_path_warm_start_matches_cold_and_saves_passes(cancer):
 
 def test_linearsvc_warm_start(cancer):
     X, y = cancer
-    est = svmkit.LinearSVC(loss="hinge", C=1.0, warm_start=True).fit(X, y)
+    est = svmkit.LinearSVC(loss="hinge", solver="smsvm", C=1.0, warm_start=True).fit(X, y)
     f1 = est.result_[0]["objective"]
     est.set_params(C=2.0).fit(X, y)
     ref = qp_objective(X, y, np.full(len(y), 2.0), 1.0, 0.0)
@@ -309,12 +311,12 @@ def test_callback_stops_and_max_iter_warns(cancer):
         seen.append(rec["smoothing"])
         return len(seen) < 3
 
-    est = svmkit.LinearSVC(loss="hinge", callback=cb)
+    est = svmkit.LinearSVC(loss="hinge", solver="smsvm", callback=cb)
     with pytest.warns(ConvergenceWarning, match="stopped by the callback"):
         est.fit(X, y)
     assert len(seen) == 3 and est.result_[0]["status"] == SolverStatus.interrupted
     with pytest.warns(ConvergenceWarning, match="did not converge"):
-        svmkit.LinearSVC(loss="hinge", max_iter=2).fit(X, y)
+        svmkit.LinearSVC(loss="hinge", solver="smsvm", max_iter=2).fit(X, y)
 
 
 def test_defaults_come_from_cpp():
@@ -374,6 +376,78 @@ def test_cg_newton_solve_matches_qp(digits38, rho):
     assert rel(r["objective"], ref) < 1e-4
 
 
+def _liblinear_hinge_objective(X, y, C):
+    # LIBLINEAR -s 3 (l2-regularized hinge, dual CD) at eps 1e-8 with a regularized bias
+    # (-B 1): the same problem as fit(..., reg_b=True, scaling=1). Objective from its w.
+    from liblinear import liblinearutil
+
+    Xc = sp.csr_matrix(X)
+    model = liblinearutil.train(y.tolist(), Xc, f"-s 3 -c {C} -e 1e-8 -B 1 -q")
+    wb = np.asarray(model.get_decfun()[0], dtype=float)
+    b = model.get_decfun()[1]
+    if model.get_labels()[0] != 1:
+        wb, b = -wb, -b
+    z = Xc @ wb + b
+    return 0.5 * (wb @ wb + b * b) + C * np.maximum(0.0, 1.0 - y * z).sum()
+
+
+@pytest.fixture(scope="module")
+def sparse_wide():
+    X, y = svmkit.datasets.make_sparse_text_like(300, 20000, density=60 / 20000, random_state=2)
+    return X, y.astype(float)
+
+
+def _csr(X):
+    return (X.data, X.indices, X.indptr, X.shape[0], X.shape[1])
+
+
+def test_sparse_wide_matches_liblinear(sparse_wide):
+    # 300 x 20,000 sparse text-like: the matrix-free Newton solve (sparse Hessian products,
+    # sample-space preconditioner built from sparse rows), never a dense N x k copy.
+    X, y = sparse_wide
+    r = fit(_csr(X), y, 1.0, 1.0, 0.0)
+    assert r["status"].name == "converged"
+    assert r["cg_iterations"] > 0 and r["woodbury_solves"] > 0
+    assert rel(r["objective"], _liblinear_hinge_objective(X, y, 1.0)) < 1e-4
+
+
+@pytest.mark.parametrize("budget", [0.0, 1e-3])
+def test_sparse_wide_within_tiny_memory_budget(sparse_wide, budget):
+    # No room for any dense Newton matrix (0: Jacobi CG only; 1e-3 MiB: a Woodbury set of at
+    # most 11 samples): still the optimum.
+    X, y = sparse_wide
+    r = fit(_csr(X), y, 1.0, 1.0, 0.0, newton_memory_mb=budget)
+    assert r["status"].name == "converged" and r["cg_iterations"] > 0
+    if budget == 0.0:
+        assert r["woodbury_solves"] == 0
+    assert rel(r["objective"], _liblinear_hinge_objective(X, y, 1.0)) < 1e-4
+
+
+@pytest.mark.parametrize("rho", [0.0, 0.5])
+def test_dense_block_over_budget_takes_matrix_free_path(cancer, rho):
+    # The 31 x 31 block would fit max_dense_block but not a 1 KiB budget: the Newton systems
+    # go to preconditioned CG, with the same optimum as the QP.
+    X, y = cancer
+    r = fit(X, y, 1.0, 1 - rho, rho, newton_memory_mb=1.0 / 1024, max_iter=5000)
+    assert r["cg_iterations"] > 0
+    assert rel(r["objective"], qp_objective(X, y, np.ones(len(y)), 1 - rho, rho)) < 1e-4
+
+
+def test_wide_dense_within_tiny_budget_matches_qp(wide):
+    X, y = wide
+    r = fit(X, y, 1.0, 1.0, 0.0, alpha_min=1e-9, newton_memory_mb=0.0)
+    assert r["cg_iterations"] > 0 and r["woodbury_solves"] == 0
+    assert rel(r["objective"], qp_objective(X, y, np.ones(len(y)), 1.0, 0.0)) < 1e-4
+
+
+def test_non_finite_data_gives_numerical_error(cancer):
+    X, y = cancer
+    Xb = np.array(X[:60], copy=True)
+    Xb[3, 2] = np.inf
+    r = fit(Xb, y[:60], check_input=False)
+    assert r["status"].name == "numerical_error"
+
+
 def test_projected_backtracking_matches_qp(cancer):
     X, y = cancer
     r = fit(X, y, 1.0, 0.5, 0.5, projected_halvings=4)
@@ -401,6 +475,9 @@ def test_projected_backtracking_matches_qp(cancer):
         ({"alpha_floor": 0.0}, "alpha_floor"),
         ({"alpha_floor": 1e-3}, "alpha_floor"),
         ({"max_dense_block": -1}, "max_dense_block"),
+        ({"newton_memory_mb": -1.0}, "newton_memory_mb' must be >= 0 and finite"),
+        ({"newton_memory_mb": np.inf}, "newton_memory_mb"),
+        ({"newton_memory_mb": np.nan}, "newton_memory_mb"),
         ({"cg_tol": 0.0}, "cg_tol"),
         ({"cg_tol": 1.0}, "cg_tol"),
         ({"cg_max_iter": -1}, "cg_max_iter"),

@@ -27,6 +27,36 @@ using Clock = std::chrono::steady_clock;
 using RowMat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 using Vec = Eigen::VectorXd;
 
+// The sample-space solve is made exact (every sample with curvature in T) when its work is
+// at most this many sweeps over X or this many flops (small problems).
+constexpr double kExactPasses = 16.0;
+constexpr double kExactFlops = 1e7;
+// Otherwise T holds the samples with curvature Dv_i ||x_i||^2 above this multiple of the
+// regularization, at most as many as a factorization within kWoodburyPasses sweeps allows
+// (measured on sparse text-like data: fewer samples multiply the CG iterations, more make
+// the factorization dominate).
+constexpr double kWoodburyMinWeight = 1.0;
+constexpr double kWoodburyPasses = 256.0;
+
+template <class V>
+struct is_csr : std::false_type {};
+template <class T, class I>
+struct is_csr<CsrView<T, I>> : std::true_type {};
+
+// Element (i, j) of a dense view.
+template <class T>
+inline double dense_at(const DenseRowMajorView<T>& X, Index i, Index j) {
+  return static_cast<double>(X.data[i * X.ld + j]);
+}
+template <class T>
+inline double dense_at(const DenseColMajorView<T>& X, Index i, Index j) {
+  return static_cast<double>(X.data[j * X.ld + i]);
+}
+template <class T, class I>
+inline double dense_at(const CsrView<T, I>&, Index, Index) {
+  return 0.0;  // not used: CSR views take the sparse branch
+}
+
 // phi_alpha(u) = (u + sqrt(alpha^2 + u^2)) / 2 and its first two derivatives, written without
 // cancellation for u << 0.
 struct Smooth {
@@ -76,6 +106,29 @@ class Smsvm {
     lam_b_ = p.regularize_intercept ? lam_ : 0.0;
     scale_ = p.fit_intercept ? p.intercept_scaling : 0.0;
     split_classes_ = p.fit_intercept && lam_b_ == 0.0;
+    chunks_ = pass_chunks(X, threads_);
+    budget_ = o.newton_memory_mb * 1048576.0;
+  }
+
+  // Column occupancy and row norms (one pass): which features have nonzeros, which columns
+  // row sweeps touch, and ||x_i||^2 for the choice of the Woodbury samples.
+  void scan_columns() {
+    ++passes_;
+    col_nz_.assign(static_cast<std::size_t>(m_), 0);
+    std::vector<char> stored(static_cast<std::size_t>(m_), 0);
+    rownorm2_.assign(static_cast<std::size_t>(N_), 0.0);
+    for (Index i = 0; i < N_; ++i) {
+      double s = 0.0;
+      for_each_in_row(X_, i, [&](Index j, double x) {
+        stored[j] = 1;
+        if (x != 0.0) col_nz_[j] = 1;
+        s += x * x;
+      });
+      rownorm2_[i] = s;
+    }
+    used_cols_.clear();
+    for (Index j = 0; j < m_; ++j)
+      if (stored[j]) used_cols_.push_back(j);
   }
 
   SolveResult run(const SmsvmWarmStart& warm, SmsvmExtras* info);
@@ -91,13 +144,19 @@ class Smsvm {
 
   bool is_bias(Index j) const { return p_.fit_intercept && j == m_; }
 
-  // Threads pay off only when a pass has enough work (thread start-up and barriers cost
-  // microseconds, milliseconds on a loaded machine): one chunk per ~2^20 matrix entries.
-  int pass_chunks() const {
-    const double work = static_cast<double>(N_) * static_cast<double>(std::max<Index>(m_, 1));
-    const int by_work = static_cast<int>(std::min<double>(threads_, 1.0 + work / 1048576.0));
-    return std::max(1, std::min(by_work, reduction_chunks(N_, threads_)));
+  // Polls the callbacks once (each sweep over X does); the solve stops at the next check.
+  bool poll_pass() {
+    if (!interrupted_ && cb_.poll()) interrupted_ = true;
+    return interrupted_;
   }
+
+  // Bytes of the dense Newton path with c assembly chunks: c per-chunk blocks, H, its
+  // factored copy and one transient (restriction after a drop), plus the row blocks.
+  double dense_bytes(Index k, int c) const {
+    const double kk = static_cast<double>(k);
+    return 8.0 * ((c + 3.0) * kk * kk + c * static_cast<double>(block_rows()) * kk);
+  }
+  Index block_rows() const { return std::max<Index>(1, std::min<Index>(o_.block_rows, N_)); }
 
   // One pass over X at w: z = X~ w, the smoothed/hinge loss sums, ghat (full, loss part +
   // l2 part), Dv_i = v_i phi''(u_i) and, if hess, the active block H = X~_A^T Dv X~_A +
@@ -105,30 +164,38 @@ class Smsvm {
   PassOut eval(const std::vector<double>& w, double alpha, bool hess,
                const std::vector<double>* z_old) {
     ++passes_;
+    poll_pass();
     const Index k = static_cast<Index>(A_.size());
-    const int chunks = pass_chunks();
-    gbufs_.resize(chunks);
+    const int chunks = hess ? hess_chunks_ : chunks_;
     // With an unregularized bias the dual point needs sum_i v_i a_i y_i = 0, restored by
     // scaling one class's a_i; that needs the loss gradient of each class separately, so the
     // rows accumulate into two halves (no extra arithmetic).
     const std::size_t gsize = static_cast<std::size_t>(split_classes_ ? 2 * nc_ : nc_);
+    const Index bs = block_rows();
+    // Every buffer is sized here, before the parallel region: a failed allocation inside it
+    // could not be reported (std::bad_alloc there ends the process).
+    if (static_cast<int>(gbufs_.size()) < chunks) gbufs_.resize(chunks);
+    for (int c = 0; c < chunks; ++c) gbufs_[c].assign(gsize, 0.0);
     std::vector<PassOut> outs(chunks);
-    std::vector<Eigen::MatrixXd> hbufs(hess ? chunks : 0);
-    // The CG solve's Jacobi preconditioner: diag(X~^T Dv X~), from the same pass.
-    std::vector<std::vector<double>> dbufs(cg_ ? chunks : 0);
-    const Index bs = std::max<Index>(1, std::min<Index>(o_.block_rows, N_));
+    if (hess) {
+      if (static_cast<int>(hbufs_.size()) < chunks) hbufs_.resize(chunks);
+      if (static_cast<int>(bbufs_.size()) < chunks) bbufs_.resize(chunks);
+      for (int c = 0; c < chunks; ++c) {
+        hbufs_[c].setZero(k, k);
+        bbufs_[c].resize(bs, k);
+      }
+    }
+    // The matrix-free solve's Jacobi diagonal diag(X~^T Dv X~), from the same pass.
+    if (cg_) {
+      if (static_cast<int>(dbufs_.size()) < chunks) dbufs_.resize(chunks);
+      for (int c = 0; c < chunks; ++c) dbufs_[c].assign(static_cast<std::size_t>(nc_), 0.0);
+    }
     const double bw = p_.fit_intercept ? w[m_] * scale_ : 0.0;
     z_.resize(N_);
     dv_.resize(N_);
     parallel_chunks(N_, chunks, [&](int c, Index b, Index e) {
       std::vector<double>& gall = gbufs_[c];
-      gall.assign(gsize, 0.0);
       PassOut out;
-      RowMat B;
-      if (hess) {
-        hbufs[c] = Eigen::MatrixXd::Zero(k, k);
-        B.resize(bs, k);
-      }
       Index r = 0;
       double gb = 0.0, gb_pos = 0.0;
       for (Index i = b; i < e; ++i) {
@@ -149,15 +216,14 @@ class Smsvm {
         (neg ? out.aneg : out.apos) += vi * sm.d1;
         dv_[i] = vi * sm.d2;
         if (cg_) {
-          std::vector<double>& hd = dbufs[c];
-          if (hd.empty()) hd.assign(static_cast<std::size_t>(nc_), 0.0);
+          double* hd = dbufs_[c].data();
           const double di = dv_[i];
           for_each_in_row(X_, i, [&](Index j, double x) { hd[j] += di * x * x; });
           if (p_.fit_intercept) hd[m_] += di * scale_ * scale_;
         }
         if (hess) {
           const double sc = std::sqrt(dv_[i]);
-          auto row = B.row(r);
+          auto row = bbufs_[c].row(r);
           row.setZero();
           for_each_in_row(X_, i, [&](Index j, double x) {
             const Index q = pos_[j];
@@ -165,13 +231,13 @@ class Smsvm {
           });
           if (p_.fit_intercept && pos_[m_] >= 0) row[pos_[m_]] = sc * scale_;
           if (++r == bs) {
-            hbufs[c].selfadjointView<Eigen::Lower>().rankUpdate(B.transpose());
+            hbufs_[c].selfadjointView<Eigen::Lower>().rankUpdate(bbufs_[c].transpose());
             r = 0;
           }
         }
       }
       if (hess && r > 0)
-        hbufs[c].selfadjointView<Eigen::Lower>().rankUpdate(B.topRows(r).transpose());
+        hbufs_[c].selfadjointView<Eigen::Lower>().rankUpdate(bbufs_[c].topRows(r).transpose());
       if (p_.fit_intercept) {
         if (split_classes_) {
           gall[m_] += gb_pos * scale_;
@@ -203,13 +269,13 @@ class Smsvm {
     if (cg_) {
       hdiag_.assign(static_cast<std::size_t>(nc_), 0.0);
       for (int c = 0; c < chunks; ++c)
-        for (std::size_t j = 0; j < dbufs[c].size(); ++j) hdiag_[j] += dbufs[c][j];
+        for (Index j = 0; j < nc_; ++j) hdiag_[j] += dbufs_[c][j];
     }
     for (Index j = 0; j < nc_; ++j) ghat_[j] += (is_bias(j) ? lam_b_ : lam_) * w[j];
     h_valid_ = hess;
     if (hess) {
-      H_ = hbufs[0];
-      for (int c = 1; c < chunks; ++c) H_ += hbufs[c];
+      H_ = hbufs_[0];
+      for (int c = 1; c < chunks; ++c) H_ += hbufs_[c];
       for (Index q = 0; q < k; ++q) H_(q, q) += is_bias(A_[q]) ? lam_b_ : lam_;
     }
     return tot;
@@ -255,23 +321,18 @@ class Smsvm {
     return primal > 0.0 ? gap / primal : gap;
   }
 
-  // q = X~ d (one pass), d nonzero only on A.
-  void direction_pass(const std::vector<double>& d, bool only_active) {
+  // q = X~ d (one pass).
+  void direction_pass(const std::vector<double>& d) {
     ++passes_;
+    poll_pass();
     q_.resize(N_);
     const double bd = p_.fit_intercept ? d[m_] * scale_ : 0.0;
-    if (woodbury_ && only_active) {
-      Vec dw(kw_);
-      for (Index t = 0; t < kw_; ++t) dw[t] = d[A_[t]];
-      Eigen::Map<Vec>(q_.data(), N_) = XA_ * dw;
-      for (Index i = 0; i < N_; ++i) q_[i] += bd;
-      return;
-    }
-    matvec(X_, d.data(), q_.data(), pass_chunks());
+    matvec(X_, d.data(), q_.data(), threads_);
     for (Index i = 0; i < N_; ++i) q_[i] += bd;
   }
 
-  // Rebuilds the active list and the position map from the active flags.
+  // Rebuilds the active list and the position map from the active flags, and chooses how
+  // the Newton systems on it are solved (see the header).
   void rebuild_active() {
     h_valid_ = false;
     A_.clear();
@@ -281,22 +342,27 @@ class Smsvm {
     kw_ = static_cast<Index>(A_.size());
     if (p_.fit_intercept) A_.push_back(m_);
     for (std::size_t q = 0; q < A_.size(); ++q) pos_[A_[q]] = static_cast<Index>(q);
-    woodbury_ = kw_ > N_ && N_ <= o_.woodbury_max_samples;
-    cg_ = !woodbury_ && static_cast<Index>(A_.size()) > o_.max_dense_block;
-    if (woodbury_) gather_active();
-  }
-
-  // XA = the active feature columns as a dense N x kw block, and G = XA XA^T (one pass).
-  void gather_active() {
-    ++passes_;
-    XA_.setZero(N_, kw_);
-    parallel_for(N_, pass_chunks(), [&](Index i) {
-      for_each_in_row(X_, i, [&](Index j, double x) {
-        const Index q = pos_[j];
-        if (q >= 0 && q < kw_) XA_(i, q) += x;
-      });
-    });
-    G_.noalias() = XA_ * XA_.transpose();
+    const Index k = static_cast<Index>(A_.size());
+    const bool wide = kw_ > N_ && N_ <= o_.woodbury_max_samples;
+    hess_chunks_ = 0;
+    if (!wide && k <= o_.max_dense_block) {
+      // Fewer assembly chunks (threads) before giving up the dense block.
+      for (int c = chunks_; c >= 1 && hess_chunks_ == 0; --c)
+        if (dense_bytes(k, c) <= budget_) hess_chunks_ = c;
+    }
+    cg_ = hess_chunks_ == 0;
+    g_valid_ = false;
+    if (cg_) {
+      // Release the dense path's memory; the matrix-free work vectors are O(N + m).
+      H_.resize(0, 0);
+      hbufs_.clear();
+      bbufs_.clear();
+      vfull_.assign(static_cast<std::size_t>(nc_), 0.0);
+      linv_.assign(static_cast<std::size_t>(nc_), 0.0);
+      if (static_cast<int>(hvbufs_.size()) < chunks_) hvbufs_.resize(chunks_);
+      for (int c = 0; c < chunks_; ++c) hvbufs_[c].assign(static_cast<std::size_t>(nc_), 0.0);
+      scratch_.assign(static_cast<std::size_t>(nc_), 0.0);
+    }
   }
 
   // Newton direction on the active block: solves H_AA d_A = -g_A.
@@ -304,12 +370,8 @@ class Smsvm {
     std::fill(d.begin(), d.end(), 0.0);
     const Index k = static_cast<Index>(A_.size());
     if (k == 0) return;
-    if (woodbury_) {
-      woodbury_direction(g, d);
-      return;
-    }
     if (cg_) {
-      cg_direction(g, d);
+      pcg_direction(g, d);
       return;
     }
     Vec rhs(k);
@@ -330,98 +392,294 @@ class Smsvm {
     for (Index q = 0; q < k; ++q) d[A_[q]] = sol[q];
   }
 
-  // H_AA v for the CG solve, from two passes: q = X~ v (v zero off A), then X~^T (Dv q).
-  void active_hess_vec(const Vec& v, Vec& out) {
+  // out = (H_AA + ridge I) v in one fused sweep: for each row, t = Dv_i x~_i.v, then
+  // acc += t x~_i, so every stored entry is read once (twice from cache).
+  void hess_vec(const Vec& v, Vec& out) {
+    ++passes_;
     const Index k = static_cast<Index>(A_.size());
-    cg_full_.assign(static_cast<std::size_t>(nc_), 0.0);
-    for (Index t = 0; t < k; ++t) cg_full_[A_[t]] = v[t];
-    q_.resize(N_);
-    matvec(X_, cg_full_.data(), q_.data(), threads_);
-    const double bv = p_.fit_intercept ? cg_full_[m_] * scale_ : 0.0;
-    double sb = 0.0;
-    for (Index i = 0; i < N_; ++i) {
-      q_[i] = dv_[i] * (q_[i] + bv);
-      sb += q_[i];
-    }
-    cg_out_.assign(static_cast<std::size_t>(nc_), 0.0);
-    rmatvec(X_, q_.data(), cg_out_.data(), threads_, cg_bufs_);
-    if (p_.fit_intercept) cg_out_[m_] = sb * scale_;
-    passes_ += 2;
+    for (Index t = 0; t < k; ++t) vfull_[A_[t]] = v[t];  // zero off A (rebuild_active)
+    const double vb = p_.fit_intercept ? vfull_[m_] * scale_ : 0.0;
     out.resize(k);
+    double sb = 0.0;
+    if constexpr (is_col_major<V>::value) {
+      // Column sweeps (rows are strided in this layout).
+      q_.resize(N_);
+      matvec(X_, vfull_.data(), q_.data(), threads_);
+      for (Index i = 0; i < N_; ++i) {
+        q_[i] = dv_[i] * (q_[i] + vb);
+        sb += q_[i];
+      }
+      rmatvec(X_, q_.data(), scratch_.data(), threads_, cg_bufs_);
+      for (Index t = 0; t < k; ++t) out[t] = scratch_[A_[t]];
+    } else {
+      const int chunks = chunks_;
+      sbs_.assign(static_cast<std::size_t>(chunks), 0.0);
+      parallel_chunks(N_, chunks, [&](int c, Index b, Index e) {
+        double* acc = hvbufs_[c].data();
+        double s = 0.0;
+        for (Index i = b; i < e; ++i) {
+          const double t = dv_[i] * (row_dot(X_, i, vfull_.data()) + vb);
+          if (t != 0.0) row_axpy(X_, i, t, acc);
+          s += t;
+        }
+        sbs_[c] = s;
+      });
+      for (Index t = 0; t < k; ++t) {
+        if (is_bias(A_[t])) continue;
+        double s = 0.0;
+        for (int c = 0; c < chunks; ++c) s += hvbufs_[c][A_[t]];
+        out[t] = s;
+      }
+      for (int c = 0; c < chunks; ++c) {
+        sb += sbs_[c];
+        // Only the columns with stored entries were touched.
+        for (Index j : used_cols_) hvbufs_[c][j] = 0.0;
+      }
+    }
+    if (p_.fit_intercept) out[k - 1] = sb * scale_;
+    for (Index t = 0; t < k; ++t) out[t] += ((is_bias(A_[t]) ? lam_b_ : lam_) + cg_ridge_) * v[t];
+  }
+  // Sets up the preconditioner of the matrix-free solve at the current Dv (see the header):
+  // Lambda (active features), the Woodbury set T, the factor of K = I + S X_T Lambda^-1
+  // X_T^T S and, with a bias, the border (c, the Schur complement).
+  void setup_preconditioner() {
+    const Index k = static_cast<Index>(A_.size());
+    double dmax = 0.0;
     for (Index t = 0; t < k; ++t)
-      out[t] = cg_out_[A_[t]] + (is_bias(A_[t]) ? lam_b_ : lam_) * v[t] + cg_ridge_ * v[t];
+      dmax = std::max(dmax, hdiag_[A_[t]] + (is_bias(A_[t]) ? lam_b_ : lam_));
+    cg_ridge_ = o_.newton_ridge * std::max(dmax, 1e-300);
+    select_woodbury_set();
+    const Index nt = static_cast<Index>(T_.size());
+    sT_.resize(nt);
+    for (Index a = 0; a < nt; ++a) sT_[a] = std::sqrt(dv_[T_[a]]);
+    // Lambda_j = lambda + ridge + the diagonal of the samples outside T.
+    std::vector<double>& tdiag = scratch_;
+    double tb = 0.0;
+    if (gram_mode_) {
+      // Every sample is in T: Lambda = lambda + ridge, K = I + S G S / Lambda with the Gram
+      // matrix G = X_A X_A^T of the active set, built once per active set.
+      const double lam_all = lam_ + cg_ridge_;
+      for (Index t = 0; t < kw_; ++t) linv_[A_[t]] = 1.0;
+      if (!g_valid_) {
+        const Vec keep = sT_;
+        sT_.setOnes(nt);
+        build_woodbury_matrix();
+        sT_ = keep;
+        G_ = K_;
+        G_.diagonal().array() -= 1.0;
+        g_valid_ = true;
+      }
+      for (Index t = 0; t < kw_; ++t) linv_[A_[t]] = 1.0 / lam_all;
+      K_.resize(nt, nt);
+      for (Index b = 0; b < nt; ++b)
+        for (Index a = b; a < nt; ++a) K_(a, b) = sT_[a] * sT_[b] * G_(a, b) / lam_all;
+      K_.diagonal().array() += 1.0;
+      for (Index a = 0; a < nt; ++a) tb += dv_[T_[a]];
+    }
+    for (Index a = 0; a < nt && !gram_mode_; ++a) {
+      const double da = dv_[T_[a]];
+      for_each_in_row(X_, T_[a], [&](Index j, double x) { tdiag[j] += da * x * x; });
+      tb += da;
+    }
+    if (!gram_mode_) {
+      for (Index t = 0; t < kw_; ++t) {
+        const Index j = A_[t];
+        const double rest = std::max(hdiag_[j] - tdiag[j], 0.0);
+        linv_[j] = 1.0 / (lam_ + cg_ridge_ + rest);
+      }
+      clear_rows(tdiag);
+    }
+    if (nt > 0) {
+      if (!gram_mode_) build_woodbury_matrix();
+      Eigen::LLT<Eigen::Ref<Eigen::MatrixXd>, Eigen::Lower> llt(K_);  // in place
+      if (llt.info() != Eigen::Success) {
+        T_.clear();
+        sT_.resize(0);
+        for (Index t = 0; t < kw_; ++t) linv_[A_[t]] = 1.0 / (hdiag_[A_[t]] + lam_ + cg_ridge_);
+      } else {
+        ++woodbury_solves_;
+      }
+    }
+    if (!p_.fit_intercept) return;
+    // Bias border: c = scale X_T^T Dv_T (active features), delta = H_bb + ridge.
+    const double delta = lam_b_ + cg_ridge_ + hdiag_[m_];
+    border_c_.setZero(kw_);
+    if (!T_.empty()) {
+      for (Index a = 0; a < static_cast<Index>(T_.size()); ++a) {
+        const double da = dv_[T_[a]] * scale_;
+        for_each_in_row(X_, T_[a], [&](Index j, double x) { scratch_[j] += da * x; });
+      }
+      for (Index t = 0; t < kw_; ++t) border_c_[t] = scratch_[A_[t]];
+      clear_rows(scratch_);
+    }
+    border_rv_ = border_c_;
+    minv_features(border_rv_);
+    // delta - c^T M^-1 c >= Lambda_b > 0 in exact arithmetic (P = Lambda + X~_T^T Dv X~_T).
+    const double lam_b_rest = lam_b_ + cg_ridge_ + std::max(hdiag_[m_] - scale_ * scale_ * tb, 0.0);
+    schur_ = std::max(delta - border_c_.dot(border_rv_), std::max(lam_b_rest, 1e-300));
   }
 
-  // Large active blocks that Woodbury does not cover: conjugate gradients on H_AA d = -g_A
-  // with Jacobi preconditioning (the diagonal comes from the gradient pass), to relative
-  // residual cg_tol; the block is never formed, so memory stays O(N + m).
-  void cg_direction(const std::vector<double>& g, std::vector<double>& d) {
-    const Index k = static_cast<Index>(A_.size());
-    Vec b(k), diag(k);
-    double dmax = 0.0;
-    for (Index t = 0; t < k; ++t) {
-      b[t] = -g[A_[t]];
-      diag[t] = hdiag_[A_[t]] + (is_bias(A_[t]) ? lam_b_ : lam_);
-      dmax = std::max(dmax, diag[t]);
+  // T: the samples with curvature (Dv_i > 0), or when that is costly those whose curvature
+  // Dv_i ||x_i||^2 exceeds kWoodburyMinWeight (lambda + ridge); the largest first, at most
+  // woodbury_max_samples, within the memory budget and the work cap; kept in row order.
+  void select_woodbury_set() {
+    T_.clear();
+    gram_mode_ = false;
+    const double n = static_cast<double>(N_);
+    const double nnz = static_cast<double>(stored_entries(X_));
+    // Small sample spaces: all samples, with the Gram matrix kept (G and K within the budget,
+    // the factorization within kExactPasses sweeps or kExactFlops).
+    if (N_ <= o_.woodbury_max_samples && 16.0 * n * n <= budget_ &&
+        n * n * n / 3.0 <= std::max(kExactPasses * nnz, kExactFlops)) {
+      gram_mode_ = true;
+      for (Index i = 0; i < N_; ++i) T_.push_back(i);
+      return;
     }
-    cg_ridge_ = o_.newton_ridge * std::max(dmax, 1e-300);
-    for (Index t = 0; t < k; ++t) diag[t] = std::max(diag[t] + cg_ridge_, 1e-300);
-    Vec x = Vec::Zero(k), r = b, z = r.cwiseQuotient(diag), pdir = z, Ap;
+    const double cap_mem = std::floor(std::sqrt(budget_ / 8.0));
+    Index tmax = static_cast<Index>(std::min<double>(
+        {static_cast<double>(o_.woodbury_max_samples), cap_mem, static_cast<double>(N_)}));
+    if (tmax <= 0) return;
+    for (Index i = 0; i < N_; ++i)
+      if (dv_[i] * rownorm2_[i] > 0.0) T_.push_back(i);
+    // Every sample with curvature when the exact sample-space solve is cheap (its work within
+    // kExactPasses sweeps over X, or below kExactFlops): CG then ends after one iteration.
+    // Otherwise only the samples whose curvature reaches the regularization.
+    const double nt = static_cast<double>(std::min<Index>(static_cast<Index>(T_.size()), tmax));
+    const double exact_work = nt * nt * nt / 3.0 + 0.5 * nt * nt * nnz / static_cast<double>(N_);
+    if (exact_work > std::max(kExactPasses * nnz, kExactFlops)) {
+      const double floor_w = kWoodburyMinWeight * (lam_ + cg_ridge_);
+      std::size_t kept = 0;
+      for (Index i : T_)
+        if (dv_[i] * rownorm2_[i] > floor_w) T_[kept++] = i;
+      T_.resize(kept);
+      // Factoring K costs |T|^3 / 3: keep it within kWoodburyPasses sweeps over X, so that
+      // it never costs more than the CG iterations it saves.
+      const double cap_work = std::cbrt(3.0 * kWoodburyPasses * nnz);
+      tmax = std::min<Index>(tmax, std::max<Index>(1, static_cast<Index>(cap_work)));
+    }
+    if (static_cast<Index>(T_.size()) > tmax) {
+      const auto heavier = [&](Index a, Index b) {
+        const double wa = dv_[a] * rownorm2_[a], wb = dv_[b] * rownorm2_[b];
+        return wa > wb || (wa == wb && a < b);
+      };
+      std::nth_element(T_.begin(), T_.begin() + tmax, T_.end(), heavier);
+      T_.resize(static_cast<std::size_t>(tmax));
+      std::sort(T_.begin(), T_.end());
+    }
+  }
+
+  // Zeroes buf at the stored entries of the rows of T.
+  void clear_rows(std::vector<double>& buf) const {
+    for (Index i : T_) for_each_in_row(X_, i, [&](Index j, double) { buf[j] = 0.0; });
+  }
+
+  // K = I + S X_T Lambda^-1 X_T^T S (lower triangle), from sparse rows (a scatter of x_a
+  // Lambda^-1 and sparse dots) or, for dense X, from blocks of columns (rank updates); X is
+  // never copied whole.
+  void build_woodbury_matrix() {
+    const Index nt = static_cast<Index>(T_.size());
+    K_.resize(nt, nt);
+    if constexpr (is_csr<V>::value) {
+      double work = 0.0;
+      for (Index i : T_) work += static_cast<double>(X_.indptr[i + 1] - X_.indptr[i]);
+      work *= 0.5 * static_cast<double>(nt);
+      const int nthr = work > 1048576.0 ? threads_ : 1;
+      if (static_cast<int>(kbufs_.size()) < nthr) kbufs_.resize(nthr);
+      for (int c = 0; c < nthr; ++c)
+        if (kbufs_[c].size() != static_cast<std::size_t>(nc_))
+          kbufs_[c].assign(static_cast<std::size_t>(nc_), 0.0);
+      // Nothing in the region allocates or throws (buffers sized above).
+#ifdef _OPENMP
+#pragma omp parallel num_threads(nthr) if (nthr > 1)
+#endif
+      {
+#ifdef _OPENMP
+        double* sc = kbufs_[omp_get_thread_num()].data();
+#pragma omp for schedule(dynamic, 16)
+#else
+        double* sc = kbufs_[0].data();
+#endif
+        for (Index a = 0; a < nt; ++a) {
+          const Index ia = T_[a];
+          for_each_in_row(X_, ia, [&](Index j, double x) { sc[j] += x * linv_[j]; });
+          for (Index b = 0; b <= a; ++b) K_(a, b) = sT_[a] * sT_[b] * row_dot(X_, T_[b], sc);
+          for_each_in_row(X_, ia, [&](Index j, double) { sc[j] = 0.0; });
+        }
+      }
+    } else {
+      K_.setZero();
+      const Index bw = 256;
+      Eigen::MatrixXd B(nt, std::min<Index>(bw, std::max<Index>(kw_, 1)));
+      for (Index j0 = 0; j0 < kw_; j0 += bw) {
+        const Index nb = std::min<Index>(bw, kw_ - j0);
+        for (Index a = 0; a < nt; ++a)
+          for (Index q = 0; q < nb; ++q) {
+            const Index j = A_[j0 + q];
+            B(a, q) = sT_[a] * dense_at(X_, T_[a], j) * std::sqrt(linv_[j]);
+          }
+        K_.selfadjointView<Eigen::Lower>().rankUpdate(B.leftCols(nb));
+      }
+    }
+    K_.diagonal().array() += 1.0;
+  }
+
+  // r <- M^-1 r on the active features, M = Lambda + X_T^T Dv_T X_T (Woodbury):
+  // M^-1 r = u - Lambda^-1 X_T^T S K^-1 S X_T u, u = Lambda^-1 r.
+  void minv_features(Vec& r) {
+    for (Index t = 0; t < kw_; ++t) r[t] *= linv_[A_[t]];
+    const Index nt = static_cast<Index>(T_.size());
+    if (nt == 0) return;
+    for (Index t = 0; t < kw_; ++t) vfull_[A_[t]] = r[t];
+    Vec f(nt);
+    for (Index a = 0; a < nt; ++a) f[a] = sT_[a] * row_dot(X_, T_[a], vfull_.data());
+    for (Index t = 0; t < kw_; ++t) vfull_[A_[t]] = 0.0;
+    K_.triangularView<Eigen::Lower>().solveInPlace(f);
+    K_.triangularView<Eigen::Lower>().adjoint().solveInPlace(f);
+    for (Index a = 0; a < nt; ++a) row_axpy(X_, T_[a], sT_[a] * f[a], scratch_.data());
+    for (Index t = 0; t < kw_; ++t) r[t] -= linv_[A_[t]] * scratch_[A_[t]];
+    clear_rows(scratch_);
+  }
+
+  // z = P^-1 r: the bordered system [[M, c], [c^T, delta]] for the bias (block elimination).
+  void apply_prec(const Vec& r, Vec& z) {
+    z = r;
+    Vec zw = r.head(kw_);
+    minv_features(zw);
+    z.head(kw_) = zw;
+    if (!p_.fit_intercept) return;
+    const double xb = (r[kw_] - border_c_.dot(zw)) / schur_;
+    z.head(kw_) -= border_rv_ * xb;
+    z[kw_] = xb;
+  }
+
+  // Matrix-free Newton solve: preconditioned CG on (H_AA + ridge) d_A = -g_A to relative
+  // residual cg_tol; one sweep over X per iteration.
+  void pcg_direction(const std::vector<double>& g, std::vector<double>& d) {
+    const Index k = static_cast<Index>(A_.size());
+    Vec b(k);
+    for (Index t = 0; t < k; ++t) b[t] = -g[A_[t]];
+    setup_preconditioner();
+    Vec x = Vec::Zero(k), r = b, z, Ap;
+    apply_prec(r, z);
+    Vec pdir = z;
     double rz = r.dot(z);
     const double bnorm = b.norm();
     const long long limit = o_.cg_max_iter > 0 ? o_.cg_max_iter : static_cast<long long>(k);
     for (long long it = 0; it < limit && r.norm() > o_.cg_tol * bnorm; ++it) {
-      active_hess_vec(pdir, Ap);
+      if (poll_pass()) break;
+      hess_vec(pdir, Ap);
       const double pAp = pdir.dot(Ap);
       if (!(pAp > 0.0)) break;
       const double step = rz / pAp;
       x += step * pdir;
       r -= step * Ap;
-      z = r.cwiseQuotient(diag);
+      apply_prec(r, z);
       const double rz_new = r.dot(z);
       pdir = z + (rz_new / rz) * pdir;
       rz = rz_new;
       ++cg_iterations_;
     }
     for (Index t = 0; t < k; ++t) d[A_[t]] = x[t];
-  }
-
-  // Sample-space solve for kw > N: M = lam I + XA^T Dv XA by Woodbury,
-  // M^-1 r = (r - XA^T S K^-1 S XA r) / lam with S = Dv^1/2, K = lam I + S G S;
-  // the bias (constant column) by the Schur complement of the bordered system.
-  void woodbury_direction(const std::vector<double>& g, std::vector<double>& d) {
-    ++woodbury_solves_;
-    Vec sD(N_);
-    for (Index i = 0; i < N_; ++i) sD[i] = std::sqrt(dv_[i]);
-    double dmax = 0.0;
-    for (Index t = 0; t < kw_; ++t) {
-      double s = 0.0;
-      for (Index i = 0; i < N_; ++i) s += dv_[i] * XA_(i, t) * XA_(i, t);
-      dmax = std::max(dmax, s + lam_);
-    }
-    const double lam = lam_ + o_.newton_ridge * std::max(dmax, 1e-300);
-    Eigen::MatrixXd K = sD.asDiagonal() * G_ * sD.asDiagonal();
-    K.diagonal().array() += lam;
-    Eigen::LLT<Eigen::MatrixXd> llt(K);
-    const auto minv = [&](const Vec& r) -> Vec {
-      Vec t = sD.cwiseProduct(XA_ * r);
-      Vec s = llt.solve(t);
-      return (r - XA_.transpose() * sD.cwiseProduct(s)) / lam;
-    };
-    Vec gw(kw_);
-    for (Index t = 0; t < kw_; ++t) gw[t] = g[A_[t]];
-    const Vec pv = minv(gw);
-    if (p_.fit_intercept) {
-      Vec dvv = Eigen::Map<const Vec>(dv_.data(), N_);
-      const Vec c = XA_.transpose() * dvv * scale_;
-      const double delta = dvv.sum() * scale_ * scale_ + lam_b_ + o_.newton_ridge * dmax;
-      const Vec rv = minv(c);
-      const double db = (-g[m_] + c.dot(pv)) / (delta - c.dot(rv));
-      for (Index t = 0; t < kw_; ++t) d[A_[t]] = -pv[t] - rv[t] * db;
-      d[m_] = db;
-    } else {
-      for (Index t = 0; t < kw_; ++t) d[A_[t]] = -pv[t];
-    }
   }
 
   // lam/2 ||w||^2 (+ lam_b/2 b^2) + mu ||w||_1.
@@ -457,28 +715,43 @@ class Smsvm {
   const Callbacks& cb_;
   Index N_, m_, nc_;
   int threads_;
+  int chunks_ = 1;       // chunks of a sweep over X (data.hpp's rule: by stored entries)
+  int hess_chunks_ = 0;  // chunks of a pass that assembles the dense block (memory budget)
+  double budget_ = 0.0;  // newton_memory_mb in bytes
   double S_ = 1.0, lam_ = 0.0, mu_ = 0.0, lam_b_ = 0.0, scale_ = 0.0;
   std::vector<double> v_, z_, dv_, q_, ghat_;
   std::vector<double> ztrial_;  // margins at a projected trial point
   std::vector<double> gpos_;    // loss gradient of the y = +1 rows (split_classes_ only)
   bool split_classes_ = false;  // unregularized bias: gradients accumulated per class
+  bool interrupted_ = false;    // the callbacks asked to stop
   double gap_ = kNaN;           // relative duality gap at the last eval pass
   double bound_ = kNaN;         // relative suboptimality bound (stopping rule)
   bool bound_at_w_ = false;     // bound_ was computed at the current w
-  std::vector<std::vector<double>> gbufs_;
+  std::vector<std::vector<double>> gbufs_, dbufs_;  // per-chunk gradient and diagonal sums
+  std::vector<Eigen::MatrixXd> hbufs_;              // per-chunk dense blocks
+  std::vector<RowMat> bbufs_;                       // per-chunk row blocks of the assembly
   std::vector<char> act_;
+  std::vector<char> col_nz_;      // feature column has a nonzero entry
+  std::vector<Index> used_cols_;  // columns with stored entries (touched by row sweeps)
+  std::vector<double> rownorm2_;  // ||x_i||^2
   std::vector<Index> A_, pos_;
   Index kw_ = 0;
-  bool woodbury_ = false;
-  bool cg_ = false;  // Newton systems by CG (active block too large to form)
-  bool dense_block() const { return !woodbury_ && !cg_; }
-  std::vector<double> hdiag_, cg_full_, cg_out_;  // diag of X~^T Dv X~; CG work vectors
+  bool cg_ = false;  // Newton systems by matrix-free PCG (dense block not used)
+  bool dense_block() const { return !cg_; }
+  // Matrix-free solve: diag of X~^T Dv X~, work vectors of length nc (zero off their use).
+  std::vector<double> hdiag_, vfull_, scratch_, linv_, sbs_;
+  std::vector<std::vector<double>> hvbufs_, kbufs_;
   ReductionBuffers cg_bufs_;
+  std::vector<Index> T_;  // the Woodbury samples
+  Vec sT_, border_c_, border_rv_;
+  double schur_ = 1.0;
+  Eigen::MatrixXd K_;  // Woodbury matrix, then its Cholesky factor (lower)
+  Eigen::MatrixXd G_;  // X_A X_A^T (lower) when every sample is in T (gram_mode_)
+  bool gram_mode_ = false, g_valid_ = false;
   double cg_ridge_ = 0.0;
   long long cg_iterations_ = 0;
   bool h_valid_ = false;  // H_ is the block of the current A_
-  RowMat XA_;
-  Eigen::MatrixXd G_, H_;
+  Eigen::MatrixXd H_;
   long long passes_ = 0, woodbury_solves_ = 0;
 };
 
@@ -504,7 +777,9 @@ SolveResult Smsvm<V>::run(const SmsvmWarmStart& warm, SmsvmExtras* info) {
   if (warm.w0) std::copy(warm.w0, warm.w0 + nc_, w.begin());
   const bool l1 = mu_ > 0.0;
   act_.assign(static_cast<std::size_t>(nc_), 0);
-  for (Index j = 0; j < m_; ++j) act_[j] = (!l1 || w[j] != 0.0) ? 1 : 0;
+  scan_columns();
+  // Columns without a nonzero entry are decoupled: with w_j = 0 they stay at zero.
+  for (Index j = 0; j < m_; ++j) act_[j] = ((!l1 && col_nz_[j]) || w[j] != 0.0) ? 1 : 0;
   if (p_.fit_intercept) act_[m_] = 1;
   double alpha = warm.alpha > 0.0 ? warm.alpha : o_.alpha0;
   // Algorithm 1: loop while alpha > beta alpha_min; the relative slack absorbs the rounding
@@ -542,7 +817,7 @@ SolveResult Smsvm<V>::run(const SmsvmWarmStart& warm, SmsvmExtras* info) {
       status = SolverStatus::max_iter;
       break;
     }
-    if (cb_.poll()) {
+    if (poll_pass()) {
       interrupted = true;
       break;
     }
@@ -552,8 +827,12 @@ SolveResult Smsvm<V>::run(const SmsvmWarmStart& warm, SmsvmExtras* info) {
       fh_cur = cur.fh;
       have_gh = true;
     }
-    if (!std::isfinite(cur.fs)) {
+    if (!std::isfinite(cur.fs) || !std::isfinite(cur.fh)) {
       status = SolverStatus::numerical_error;
+      break;
+    }
+    if (interrupted_) {
+      interrupted = true;
       break;
     }
     // The gap of the last pass belongs to w (have_gh): stop once it certifies tol.
@@ -576,6 +855,10 @@ SolveResult Smsvm<V>::run(const SmsvmWarmStart& warm, SmsvmExtras* info) {
       g[j] = gj;
     }
     newton_direction(g, d);
+    if (interrupted_) {
+      interrupted = true;
+      break;
+    }
     double dec = 0.0;
     for (Index j : A_) dec += d[j] * g[j];
     bool adjusted = false;
@@ -634,7 +917,7 @@ SolveResult Smsvm<V>::run(const SmsvmWarmStart& warm, SmsvmExtras* info) {
       acoef = 0.5 * dA.dot(H_.selfadjointView<Eigen::Lower>() * dA);
     } else {
       // The block H_JJ of newly activated coordinates is not assembled: d^T H d from X d.
-      direction_pass(d, !adjusted);
+      direction_pass(d);
       have_q = true;
       for (Index i = 0; i < N_; ++i) acoef += dv_[i] * q_[i] * q_[i];
       for (Index j = 0; j < nc_; ++j) acoef += (is_bias(j) ? lam_b_ : lam_) * d[j] * d[j];
@@ -705,8 +988,9 @@ SolveResult Smsvm<V>::run(const SmsvmWarmStart& warm, SmsvmExtras* info) {
             double pred_p = 0.0;
             for (Index j = 0; j < nc_; ++j) pred_p += g[j] * (wt[j] - w[j]);
             ztrial_.resize(N_);
-            matvec(X_, wt.data(), ztrial_.data(), pass_chunks());
+            matvec(X_, wt.data(), ztrial_.data(), threads_);
             ++passes_;
+            poll_pass();
             const double bw = p_.fit_intercept ? wt[m_] * scale_ : 0.0;
             double dfs = 0.0;
             for (Index i = 0; i < N_; ++i) {
@@ -725,7 +1009,7 @@ SolveResult Smsvm<V>::run(const SmsvmWarmStart& warm, SmsvmExtras* info) {
             sp *= 0.5;
           }
         }
-        if (!accepted && !have_q) direction_pass(d, true);
+        if (!accepted && !have_q) direction_pass(d);
         // Backtrack on the ray, never past the first sign change (where that coordinate
         // lands on exactly zero), so that z + s X d is exact.
         if (!accepted) {

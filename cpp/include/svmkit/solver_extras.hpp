@@ -18,8 +18,9 @@ struct SmsvmExtras {
   double smoothed_objective = 0.0;       // f_alpha at the solution, in F's (LIBLINEAR) scale
   long long line_search_failures = 0;    // Armijo searches that fell below s_min
   long long active_set_adjustments = 0;  // activations of inactive coordinates (Algorithm 3)
-  long long woodbury_solves = 0;         // Newton systems solved in sample space
-  long long cg_iterations = 0;           // CG iterations of Newton systems solved by CG
+  long long woodbury_solves = 0;         // matrix-free Newton solves with a sample-space
+                                         // (Woodbury) preconditioner
+  long long cg_iterations = 0;           // CG iterations of the matrix-free Newton solves
 };
 
 // solve_smo (solvers/smo.hpp). SolveResult::solution holds alpha per sample: a_i (SVC, >= 0)

@@ -34,13 +34,23 @@
 // objective a lot); backtracking stays on the ray w + s d and never passes the first sign
 // change, where that coordinate lands on exactly zero. A full step costs one pass: the pass
 // that evaluates f_alpha at the trial point also assembles the next gradient and block.
-// With l1 = 0 every coordinate stays active (SmSVM-l2). When the active block is larger
-// than the number of samples (wide data), the Newton system is solved in sample space by
-// the Woodbury identity on the N x N matrix lambda I + D^1/2 X_I X_I^T D^1/2 (the bias by
-// a bordered Schur complement), as long as N <= woodbury_max_samples; an active block
-// larger than max_dense_block that Woodbury does not cover is never formed: its Newton
-// system is solved by Jacobi-preconditioned CG with Hessian-vector products (two passes
-// each), so memory stays O(N + m) on wide sparse data.
+// With l1 = 0 every coordinate stays active (SmSVM-l2), except feature columns with no
+// stored entry and w_j = 0, which are exactly decoupled (gradient and Hessian row zero) and
+// stay at zero. Newton systems are solved in one of two ways:
+//  * dense: the block H_AA is assembled by the gradient pass and factored (Cholesky), when
+//    the block is at most max_dense_block, the problem is not wide (|A| <= n_samples or
+//    n_samples > woodbury_max_samples) and (threads + 3) |A|^2 doubles fit newton_memory_mb;
+//  * matrix-free: preconditioned CG to relative residual cg_tol, each Hessian-vector product
+//    X_A^T Dv X_A v one fused sweep over the stored entries of X. The preconditioner is the
+//    bordered (bias) Woodbury inverse of Lambda + X_T^T Dv_T X_T, where T holds the samples
+//    whose curvature Dv_i ||x_i,A||^2 is largest (at least the regularization; at most
+//    woodbury_max_samples, and the |T| x |T| matrix within newton_memory_mb) and Lambda is
+//    lambda + the Jacobi diagonal of the remaining samples. The |T| x |T| system
+//    I + S X_T Lambda^-1 X_T^T S (S = Dv_T^1/2) is built from sparse rows, never from a
+//    dense copy of X. When every sample with curvature is in T the preconditioner is H_AA
+//    itself (up to the ridge) and CG ends after one iteration: the sample-space Newton
+//    solve of wide data (and, when that costs little, T holds every sample with Dv_i > 0).
+//    Memory stays O(N + threads m) beyond that budget; X is never copied.
 //
 // Stopping rule (tol > 0): a bound on the relative suboptimality (F(w) - F*) / F(w), in two
 // forms, whichever is smaller:
@@ -68,12 +78,14 @@
 // duality gap alone if no level ended there).
 //
 // Cost accounting: passes counts sweeps over the data (gradient+Hessian passes, direction
-// passes X d, and gathers of the active columns). The history has one record per Newton
-// step: objective = F (hinge, LIBLINEAR scale) at the iterate, optimality = |d^T g| (the
-// averaged scale of the paper), step = step length s, inner_iterations = the number of
-// Newton steps taken so far at this alpha, active_size = |active set| (bias included),
-// smoothing = alpha, radius = number of Armijo halvings, gap = the stopping rule's bound at
-// the iterate where the step started, passes (cumulative), time.
+// passes X d, Hessian-vector products of the matrix-free solve, the initial column scan).
+// Interruption: callbacks.poll() is called once per sweep; the solve stops at the next
+// check with the last accepted iterate. A non-finite objective gives numerical_error. The history
+// has one record per Newton step: objective = F (hinge, LIBLINEAR scale) at the iterate, optimality
+// = |d^T g| (the averaged scale of the paper), step = step length s, inner_iterations = the number
+// of Newton steps taken so far at this alpha, active_size = |active set| (bias included), smoothing
+// = alpha, radius = number of Armijo halvings, gap = the stopping rule's bound at the iterate where
+// the step started, passes (cumulative), time.
 #pragma once
 
 #include <vector>
@@ -105,9 +117,15 @@ namespace svmkit {
   X(double, newton_ridge, 1e-12, at_least(0.0), finite(),                                       \
     "added to the Newton system's diagonal, relative to its largest diagonal entry")            \
   X(long long, woodbury_max_samples, 4096, at_least(0), unbounded(),                            \
-    "sample-space (Woodbury) Newton solve when the block exceeds n_samples <= this")            \
+    "most samples in the sample-space (Woodbury) preconditioner of the matrix-free solve; 0: "  \
+    "Jacobi preconditioning only")                                                              \
   X(long long, max_dense_block, 4096, at_least(0), unbounded(),                                 \
-    "largest active block assembled and factored densely (k^2 doubles); larger ones use CG")    \
+    "largest active block assembled and factored densely (k^2 doubles); larger ones are "      \
+    "solved matrix-free")                                                                       \
+  X(double, newton_memory_mb, 256.0, at_least(0.0), finite(),                                   \
+    "MiB for the Newton system's dense matrices ((threads + 3) k^2 doubles for the dense "     \
+    "block, |T|^2 for the Woodbury set); a block that does not fit is solved matrix-free, T "   \
+    "is cut to fit; 0: matrix-free with Jacobi preconditioning only")                          \
   X(double, cg_tol, 1e-2, above(0.0), below(1.0), "CG stops when ||r|| <= cg_tol ||g_A||")      \
   X(long long, cg_max_iter, 0, at_least(0), unbounded(),                                        \
     "CG iterations per Newton step (2 passes each); 0 = the block size")                        \
