@@ -1222,9 +1222,11 @@ def main() -> None:
         "\n".join(f"- {m}" for m in misses) if misses else "None."
     )
     body = "\n\n".join([intro, *sections, closing])
+    shared = os.environ.get("SVMKIT_SHARED_DIR")
+    env_prefix = f"SVMKIT_SHARED_DIR={shared} " if shared else ""
     title = "Regime matrix: defaults vs best anchor" + (" (--quick)" if args.quick else "")
     text = (
-        f"## {title}\n\nCommand: `{command_line()}`  \nMachine: {machine_line()}, "
+        f"## {title}\n\nCommand: `{env_prefix}{command_line()}`  \nMachine: {machine_line()}, "
         f"nproc {len(os.sched_getaffinity(0))}  \n"
         f"Date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}\n\n{body}\n"
     )
