@@ -5,6 +5,7 @@ from __future__ import annotations
 from harness import BENCH, RESULTS
 
 ORDER = [
+    "regimes",
     "linear",
     "reader",
     "smsvm",
@@ -19,7 +20,8 @@ ORDER = [
 
 
 def main() -> None:
-    files = {p.stem: p for p in RESULTS.glob("*.md")}
+    # *_quick.md are smoke runs (--quick), kept beside the full sections but not assembled.
+    files = {p.stem: p for p in RESULTS.glob("*.md") if not p.stem.endswith("_quick")}
     names = [n for n in ORDER if n in files] + sorted(n for n in files if n not in ORDER)
     parts = [
         "# svmkit benchmark results\n",
