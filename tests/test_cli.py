@@ -194,20 +194,27 @@ def test_demo_quick_prints_credit_and_table(tmp_path: Path) -> None:
     assert res.returncode == 0, res.stderr
     out = res.stdout
     assert "Breast Cancer Wisconsin (Diagnostic), UCI, via scikit-learn's load_breast_cancer" in out
-    assert "make_two_gaussians" in out
-    for word in ("dataset", "solver", "loss", "test acc", "fit time", "passes", "iters"):
+    assert "make_two_gaussians" in out and "make_sparse_text_like" in out
+    for word in ("dataset", "svmkit estimator", "solver", "test acc", "anchor acc"):
         assert word in out
     from svmkit.cli import _demo_runs
 
-    for label, loss, _ in _demo_runs():
-        pattern = rf"breast_cancer \S+\s+{re.escape(label)}\s+{re.escape(loss)}\s+(\d+\.\d+)%"
+    labels = set()
+    for prefix, label, _, _, anchor in _demo_runs():
+        labels.add(label)
+        # Each row: dataset, estimator, the solver auto chose, accuracy, time, anchor columns.
+        pattern = rf"{re.escape(prefix)} \S+\s+{re.escape(label)}\s+(\w+)\s+(\d+\.\d+)%"
         found = re.search(pattern, out)
-        assert found, (label, loss)
-        assert float(found.group(1)) > 90.0, (label, loss)
-    solvers = {label.split()[0] for label, _, _ in _demo_runs()}
-    assert {"tron", "sgd", "homotopy", "SparseSVC"} <= solvers
-    rows = re.findall(r"breast_cancer \S+\s+sklearn LinearSVC\s+squared_hinge\s+([0-9.]+)%", out)
-    assert rows and float(rows[0]) > 90.0
+        assert found, (prefix, label)
+        if prefix == "breast_cancer":
+            assert float(found.group(2)) > 90.0, label
+            if anchor is not None:  # the anchor's accuracy is printed beside it
+                assert re.search(rf"{re.escape(label)}\s+\w+\s+[0-9.]+%\s+\S+s\s+[0-9.]+%", out)
+    # Every solver family appears (the first-order ones on the small dataset).
+    assert {"tron", "dual_cd", "l1_cd", "smsvm", "sgd", "homotopy", "nssvm", "smo"} <= set(
+        re.findall(r"\s(tron|dual_cd|l1_cd|smsvm|sgd|homotopy|nssvm|smo)\s", out)
+    )
+    assert "LinearSVC()" in labels and "SVC()" in labels and "SparseSVC()" in labels
 
 
 def test_python_dash_m_svmkit(tmp_path: Path) -> None:
