@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <clocale>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -46,6 +47,18 @@ inline const char* skip_plus(const char* p, const char* e) {
   return p;
 }
 
+// The value Python's float() gives a decimal number that std::from_chars found out of range:
+// +-inf on overflow, +-0 on underflow. strtod decides which, on the token with its '.'
+// replaced by the C library's current decimal point (strtod follows LC_NUMERIC: under a
+// comma locale "1.5e999" would otherwise stop at the '.' and read 1).
+double out_of_range_value(const char* b, const char* e) {
+  std::string tok(b, e);
+  const char point = *std::localeconv()->decimal_point;
+  for (char& c : tok)
+    if (c == '.') c = point;
+  return std::strtod(tok.c_str(), nullptr);
+}
+
 // Parses a double starting at p; returns the end of the number or nullptr when there is no
 // number. Out-of-range values become +-inf or 0 as Python's float() gives them.
 inline const char* parse_double(const char* p, const char* e, double& v) {
@@ -53,8 +66,7 @@ inline const char* parse_double(const char* p, const char* e, double& v) {
   auto r = std::from_chars(p, e, v);
   if (r.ec == std::errc()) return r.ptr;
   if (r.ec == std::errc::result_out_of_range) {
-    const std::string tok(p, r.ptr);
-    v = std::strtod(tok.c_str(), nullptr);
+    v = out_of_range_value(p, r.ptr);
     return r.ptr;
   }
   return nullptr;
