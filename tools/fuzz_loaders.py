@@ -291,7 +291,9 @@ def run_chunk(
     progress = work / "progress"
     progress.write_bytes(struct.pack("<q", start))
     while start < stop:
-        cmd = [sys.executable, __file__, "--child", "--seed", str(args.seed)]
+        # -S passes on (tools/sanitize_tests.sh runs without site to load its own module).
+        cmd = [sys.executable, *(["-S"] if sys.flags.no_site else []), __file__, "--child"]
+        cmd += ["--seed", str(args.seed)]
         cmd += ["--start", str(start), "--stop", str(stop), "--seeds-file", seeds_file]
         cmd += ["--progress", str(progress), "--scratch", str(work / "input.bin")]
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)

@@ -35,10 +35,24 @@ const char* token_end(const char* p, const char* e) {
 }
 
 // Quoted token for error messages (shortened: a malformed line can be very long).
+// Bytes outside printable ASCII are written as \xNN: the message must be valid UTF-8 to
+// reach Python as the reader's FormatError (raw bytes gave a UnicodeDecodeError instead).
 std::string quote(const char* b, const char* e) {
   const std::size_t n = static_cast<std::size_t>(e - b);
-  if (n > 60) return "'" + std::string(b, 57) + "...'";
-  return "'" + std::string(b, n) + "'";
+  const std::size_t shown = n > 60 ? 57 : n;
+  std::string out = "'";
+  for (std::size_t i = 0; i < shown; ++i) {
+    const unsigned char c = static_cast<unsigned char>(b[i]);
+    if (c >= 0x20 && c < 0x7f) {
+      out += static_cast<char>(c);
+    } else {
+      static const char hex[] = "0123456789abcdef";
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  return out + (n > shown ? "...'" : "'");
 }
 
 // A leading '+' is accepted (as Python's int() and float() do) but not "+-" or "++".
@@ -137,6 +151,11 @@ bool parse_line(const char* p, const char* e, Piece& out, bool reject_zero, bool
         err = "expected <index>:<value>, got " + quote(t, te);
       else
         err = "feature index " + quote(t, colon) + " is not an integer (in " + quote(t, te) + ")";
+      return false;
+    }
+    if (idx == std::numeric_limits<std::int64_t>::max()) {
+      // The number of features (largest index + 1) must fit in int64.
+      err = "feature index " + std::to_string(idx) + " is too large";
       return false;
     }
     if (idx < 0 || (reject_zero && idx == 0)) {
