@@ -153,7 +153,9 @@ def test_size_product_overflow_is_refused(tmp_path, linear_model) -> None:
     lines = ["n_rows 4611686018427387" if t.startswith("n_rows") else t for t in lines]
     lines = ["n_features 4611686018427387" if t.startswith("n_features") else t for t in lines]
     _write(path, lines)
-    with pytest.raises(FormatError, match=r"coef \(4611686018427387 x 4611686018427387\) is larger than"):
+    with pytest.raises(
+        FormatError, match=r"coef \(4611686018427387 x 4611686018427387\) is larger than"
+    ):
         svmkit.load_model(path)
 
 
@@ -310,3 +312,19 @@ def test_reader_errors_name_the_line(tmp_path, data, zero_based, match, stream) 
 def test_reader_n_features_too_large() -> None:
     with pytest.raises(ValueError, match=r"n_features must be at most 2\*\*63 - 1"):
         load_svmlight_file(io.BytesIO(b"1 1:1\n"), n_features=2**64)
+
+
+@pytest.mark.parametrize(
+    "body,match",
+    [
+        (b"kind kernel\nkernel \xff\xfe\n", r"line 3: .*\\xff\\xfe"),
+        (b"kind linear\n\xff\xfe 1\n", r"line 3: unknown key '\\xff\\xfe'"),
+        (b"kind \xc3\n", r"line 2: model kind '\\xc3'"),
+    ],
+)
+def test_model_errors_quote_raw_bytes_printably(tmp_path, body, match) -> None:
+    # The raw bytes in the message gave Python a UnicodeDecodeError instead of FormatError.
+    path = tmp_path / "m.model"
+    path.write_bytes(b"svmkit_model 1\n" + body + b"end\n")
+    with pytest.raises(FormatError, match=match):
+        svmkit.load_model(path)

@@ -257,8 +257,12 @@ def run_one(kind: str, data: bytes, path: str) -> str:
             load_svmlight_file(path)
             load_svmlight_file(io.BytesIO(data), zero_based=True)
         return "loaded"
-    except (FormatError, ValueError, OSError):
+    except FormatError:
         return "refused"
+    except (UnicodeError, OverflowError) as exc:  # ValueError subclasses, but not the loader's
+        return "unexpected:" + type(exc).__name__ + ":" + str(exc)[:100]
+    except (ValueError, OSError):
+        return "refused_other"
     except Exception as exc:  # any other exception type is a finding
         return "unexpected:" + type(exc).__name__ + ":" + str(exc)[:100]
 

@@ -444,7 +444,8 @@ KernelModel read_kernel_model(std::istream& in) {
   try {
     validate_model(m);
   } catch (const Error& e) {
-    throw Error(ErrorCode::format_error, std::string("inconsistent model file: ") + e.what());
+    throw Error(ErrorCode::format_error,
+                "inconsistent model file: " + model_text::printable(e.what()));
   }
   text.verify();
   return m;
