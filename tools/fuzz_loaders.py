@@ -269,6 +269,8 @@ def run_one(kind: str, data: bytes, path: str) -> str:
 
 def child_main(args: argparse.Namespace) -> None:
     seeds = [(k, bytes.fromhex(h)) for k, h in json.loads(Path(args.seeds_file).read_text())]
+    import svmkit  # noqa: F401  (loaded, and rebuilt if needed, before the watchdog starts)
+
     fd = os.open(args.progress, os.O_RDWR)
     mem = mmap.mmap(fd, 8)
     counts: dict[str, int] = {}
@@ -293,8 +295,8 @@ def run_chunk(
     args: argparse.Namespace, seeds_file: str, work: Path, start: int, stop: int, report: dict
 ) -> None:
     progress = work / "progress"
-    progress.write_bytes(struct.pack("<q", start))
     while start < stop:
+        progress.write_bytes(struct.pack("<q", -1))  # -1: the child is still starting up
         # -S passes on (tools/sanitize_tests.sh runs without site to load its own module).
         cmd = [sys.executable, *(["-S"] if sys.flags.no_site else []), __file__, "--child"]
         cmd += ["--seed", str(args.seed)]
@@ -306,7 +308,9 @@ def run_chunk(
         while proc.poll() is None:
             time.sleep(0.05)
             cur = struct.unpack("<q", progress.read_bytes()[:8])[0]
-            if cur != last:
+            if cur < 0:  # imports (and an editable rebuild) are not timed
+                since = time.monotonic()
+            elif cur != last:
                 last, since = cur, time.monotonic()
             elif time.monotonic() - since > args.time_limit:
                 hung = cur
@@ -314,6 +318,10 @@ def run_chunk(
                 break
         out, err = proc.communicate()
         cur = struct.unpack("<q", progress.read_bytes()[:8])[0]
+        if cur < 0:
+            raise RuntimeError(
+                f"the fuzz child failed to start: {err[-2000:].decode(errors='replace')}"
+            )
         if hung is not None:
             report["hangs"].append(hung)
             start = hung + 1
@@ -329,7 +337,6 @@ def run_chunk(
             for k, v in res["unexpected"].items():
                 report["unexpected"].setdefault(k, v)
             start = stop
-        progress.write_bytes(struct.pack("<q", start))
 
 
 def main(argv: list[str] | None = None) -> dict:
