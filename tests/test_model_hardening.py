@@ -328,3 +328,14 @@ def test_model_errors_quote_raw_bytes_printably(tmp_path, body, match) -> None:
     path.write_bytes(b"svmkit_model 1\n" + body + b"end\n")
     with pytest.raises(FormatError, match=match):
         svmkit.load_model(path)
+
+
+def test_non_ascii_solver_name_is_refused(tmp_path, linear_model) -> None:
+    # It loaded, then gave Python a UnicodeDecodeError converting the name to str.
+    path, lines = _saved(tmp_path, linear_model)
+    text = "\n".join(lines).encode().replace(b"solver tron", b"solver tr\xe5n")
+    path.write_bytes(text + b"\n")
+    with pytest.raises(
+        FormatError, match=r"line 4: 'solver' must be printable ASCII, got 'tr\\xe5n'"
+    ):
+        svmkit.load_model(path)

@@ -284,9 +284,9 @@ bool read_scalar_key(const Entry& e, KernelModel& m) {
   } else if (key == "task") {
     m.task = model_text::task(e);
   } else if (key == "solver") {
-    m.solver = e.one();
+    m.solver = model_text::name(e);
   } else if (key == "loss") {
-    m.loss = e.one();
+    m.loss = model_text::name(e);
   } else if (key == "kernel") {
     try {
       m.kernel.kind = kernel_kind_from_string(e.one());

@@ -158,9 +158,9 @@ LinearModel read_model(std::istream& in) {
     } else if (e.key == "task") {
       m.task = model_text::task(e);
     } else if (e.key == "solver") {
-      m.solver = e.one();
+      m.solver = model_text::name(e);
     } else if (e.key == "loss") {
-      m.loss = e.one();
+      m.loss = model_text::name(e);
     } else if (e.key == "n_features") {
       m.n_features = model_text::integer(e.one(), line, 1, model_text::kMaxIndex, "n_features");
     } else if (e.key == "classes") {

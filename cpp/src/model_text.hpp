@@ -288,6 +288,13 @@ inline void check_header(const Entry& e) {
                     " (this build reads version " + std::to_string(kModelFormatVersion) + ")");
 }
 
+// An informative name (solver, loss): printable ASCII, as it is handed to Python as str.
+inline std::string name(const Entry& e) {
+  const std::string& v = e.one();
+  if (printable(v) != v) bad(e.line, "'" + e.key + "' must be printable ASCII, got '" + v + "'");
+  return v;
+}
+
 // The task line: "classification" or "regression".
 inline std::string task(const Entry& e) {
   const std::string& t = e.one();
