@@ -8,7 +8,8 @@
 # The module is staged beside a copy of python/svmkit and Python runs with -S so that the
 # editable install's import hook (which would load build/editable's module) is not used;
 # site-packages is put on PYTHONPATH instead. A Python extension built with ASan needs the
-# ASan runtime loaded first (LD_PRELOAD). UBSan findings stop the run (halt_on_error=1).
+# ASan runtime loaded first (LD_PRELOAD). pytest runs with -s so that a sanitizer report
+# (written to stderr) is not swallowed by output capture. UBSan findings stop the run (halt_on_error=1).
 # Leak detection is off: CPython's own allocations would drown the report.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,9 +37,12 @@ if [ "$#" -eq 0 ]; then
     "tests/test_linear_api.py::test_model_file_round_trip" \
     "tests/test_tron.py::test_squared_hinge_matches_liblinear_breast_cancer"
 fi
+# libstdc++ is preloaded too: Python itself does not link it, and ASan's __cxa_throw
+# interceptor fails ("real___cxa_throw != 0") when libstdc++ arrives later with the module.
 ASAN_LIB=$(${CXX:-g++} -print-file-name=libasan.so)
-export LD_PRELOAD="$ASAN_LIB"
+STDCXX_LIB=$(${CXX:-g++} -print-file-name=libstdc++.so)
+export LD_PRELOAD="$ASAN_LIB $STDCXX_LIB"
 export ASAN_OPTIONS=detect_leaks=0
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 export PYTHONPATH="$PWD/$STAGE:$SITE"
-exec "$PY" -S -m pytest -q -p no:cacheprovider "$@"
+exec "$PY" -S -m pytest -q -s -p no:cacheprovider "$@"
