@@ -292,7 +292,10 @@ def test_model_file_round_trip_and_cli(tmp_path, monkeypatch, capsys):
     np.testing.assert_array_equal(back.probA_, m.probA_)
     np.testing.assert_allclose(back.predict_proba(X), m.predict_proba(X), rtol=1e-12)
     # A model file without the probability lines (the older format) still loads.
-    old = "\n".join(ln for ln in text.splitlines() if not ln.startswith("prob_")) + "\n"
+    old = (
+        "\n".join(ln for ln in text.splitlines() if not ln.startswith(("prob_", "checksum ")))
+        + "\n"
+    )
     (tmp_path / "old.txt").write_text(old)
     plain = svmkit.load_model(tmp_path / "old.txt")
     np.testing.assert_array_equal(plain.predict(X), m.predict(X))

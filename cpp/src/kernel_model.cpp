@@ -3,7 +3,6 @@
 #include <cmath>
 #include <cstdint>
 #include <fstream>
-#include <iomanip>
 #include <sstream>
 
 #include "model_text.hpp"
@@ -30,9 +29,15 @@ void validate_model(const KernelModel& m) {
     }
     if (total != m.n_sv) throw_invalid("model n_support does not add up to n_sv");
   }
-  if (static_cast<Index>(m.dual_coef.size()) != rows * m.n_sv)
+  // Sizes are compared by division so that a huge declared size cannot overflow.
+  const auto size_is = [](std::size_t size, Index a, Index b) {
+    return a == 0 || b == 0 ? size == 0
+                            : size % static_cast<std::size_t>(a) == 0 &&
+                                  static_cast<Index>(size / static_cast<std::size_t>(a)) == b;
+  };
+  if (!size_is(m.dual_coef.size(), rows, m.n_sv))
     throw_invalid("model dual_coef has " + std::to_string(m.dual_coef.size()) +
-                  " values, expected " + std::to_string(rows * m.n_sv));
+                  " values, expected " + std::to_string(rows) + " x " + std::to_string(m.n_sv));
   if (static_cast<Index>(m.intercept.size()) != m.n_pairs())
     throw_invalid("model intercept has " + std::to_string(m.intercept.size()) +
                   " values, expected " + std::to_string(m.n_pairs()));
@@ -60,7 +65,7 @@ void validate_model(const KernelModel& m) {
       throw_invalid("model sparse support vectors: bad sizes");
     for (Index j : m.sv_indices)
       if (j < 0 || j >= m.n_features) throw_invalid("model sparse column index out of range");
-  } else if (static_cast<Index>(m.sv_dense.size()) != m.n_sv * m.n_features) {
+  } else if (!size_is(m.sv_dense.size(), m.n_sv, m.n_features)) {
     throw_invalid("model support vectors have the wrong size");
   }
 }
@@ -187,9 +192,10 @@ void ovo_to_ovr(const double* ovo, Index n, Index k, double* out) {
   }
 }
 
-void write_model(const KernelModel& m, std::ostream& out) {
+void write_model(const KernelModel& m, std::ostream& dest) {
   validate_model(m);
-  out << std::setprecision(17);
+  std::ostringstream out;
+  model_text::prepare_stream(out);
   out << "svmkit_model " << kModelFormatVersion << "\n";
   out << "kind kernel\n";
   out << "task " << m.task << "\n";
@@ -246,126 +252,202 @@ void write_model(const KernelModel& m, std::ostream& out) {
     }
   }
   out << "end\n";
-  if (!out) throw Error(ErrorCode::io_error, "failed to write the model");
+  const std::string body = out.str();
+  dest << body << model_text::checksum_line(body);
+  if (!dest) throw Error(ErrorCode::io_error, "failed to write the model");
 }
 
-KernelModel read_kernel_model(std::istream& in) {
-  KernelModel m;
+namespace {
+
+using model_text::bad;
+using model_text::Entry;
+using model_text::kMaxIndex;
+using model_text::kMaxInt;
+
+std::vector<double> numbers(const Entry& e) {
+  std::vector<double> v;
+  for (const auto& t : e.values) v.push_back(model_text::number(t, e.line));
+  return v;
+}
+
+std::vector<Index> indices(const Entry& e, const std::string& what) {
+  std::vector<Index> v;
+  for (const auto& t : e.counted()) v.push_back(model_text::integer(t, e.line, 0, kMaxInt, what));
+  return v;
+}
+
+// The one-line keys; false when `e` is not one of them.
+bool read_scalar_key(const Entry& e, KernelModel& m) {
+  const std::string& key = e.key;
+  if (key == "kind") {
+    if (e.one() != "kernel") bad(e.line, "expected 'kind kernel'");
+  } else if (key == "task") {
+    m.task = model_text::task(e);
+  } else if (key == "solver") {
+    m.solver = model_text::name(e);
+  } else if (key == "loss") {
+    m.loss = model_text::name(e);
+  } else if (key == "kernel") {
+    try {
+      m.kernel.kind = kernel_kind_from_string(e.one());
+    } catch (const Error& err) {
+      bad(e.line, err.what());
+    }
+  } else if (key == "gamma") {
+    m.kernel.gamma = model_text::number(e.one(), e.line);
+  } else if (key == "coef0") {
+    m.kernel.coef0 = model_text::number(e.one(), e.line);
+  } else if (key == "degree") {
+    m.kernel.degree = static_cast<int>(model_text::integer(e.one(), e.line, 0, kMaxInt, "degree"));
+  } else if (key == "n_features") {
+    m.n_features = model_text::integer(e.one(), e.line, 1, kMaxIndex, "n_features");
+  } else if (key == "classes") {
+    m.classes = model_text::class_labels(e);
+  } else if (key == "n_sv") {
+    m.n_sv = model_text::integer(e.one(), e.line, 0, kMaxInt, "n_sv");
+  } else if (key == "n_support") {
+    m.n_support = indices(e, "n_support entry");
+  } else if (key == "intercept") {
+    m.intercept = numbers(e);
+  } else if (key == "prob_a") {
+    m.prob_a = numbers(e);
+  } else if (key == "prob_b") {
+    m.prob_b = numbers(e);
+  } else if (key == "support") {
+    m.support = indices(e, "support index");
+  } else if (key == "storage") {
+    if (e.one() != "dense" && e.values[0] != "sparse")
+      bad(e.line, "storage must be dense or sparse");
+    m.sparse = e.values[0] == "sparse";
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// The "dual_coef" block: max(1, k-1) lines (regression: 1) of n_sv values.
+void read_dual_coef(model_text::Lines& lines, const Entry& e, const model_text::Seen& seen,
+                    KernelModel& m) {
+  seen.require_before("task", e);
+  seen.require_before("n_sv", e);
+  if (m.task == "classification") seen.require_before("classes", e);
+  const Index rows = m.task == "regression" ? 1 : std::max<Index>(1, m.n_classes() - 1);
+  const Index n_rows = m.n_sv > 0 ? rows : 0;
+  lines.check_fits(model_text::checked_product(n_rows, m.n_sv, kMaxIndex, e.line, "dual_coef"),
+                   "dual_coef");
   std::string raw;
-  using model_text::bad;
-  const auto num = model_text::number;
-  const auto inum = model_text::integer;
-  model_text::Lines lines(in);
-  long line = 0;
-  bool header = false, done = false, have_coef = false, have_intercept = false;
-  const auto next_line = [&](std::string& s) {
-    const bool ok = lines.next(s);
-    line = lines.line();
-    return ok;
-  };
-  const auto doubles = [&](const std::vector<std::string>& toks, std::vector<double>& v) {
-    v.clear();
-    for (const auto& t : toks) v.push_back(num(t, line));
-  };
-  while (!done && next_line(raw)) {
-    const model_text::Entry e = model_text::split(raw, line);
-    const std::string& key = e.key;
-    const std::vector<std::string>& toks = e.values;
-    const auto one = [&]() -> const std::string& { return e.one(); };
-    const auto counted = [&]() { return e.counted(); };
+  for (Index r = 0; r < n_rows; ++r) {
+    if (!lines.next(raw)) bad(lines.line(), "file ends inside 'dual_coef'");
+    const auto toks = model_text::tokens(raw);
+    if (static_cast<Index>(toks.size()) != m.n_sv)
+      bad(lines.line(), "dual_coef row has the wrong number of values (" +
+                            std::to_string(toks.size()) + ", expected " + std::to_string(m.n_sv) +
+                            ")");
+    for (const auto& t : toks) m.dual_coef.push_back(model_text::number(t, lines.line()));
+  }
+}
+
+// One sparse support vector: "j:v" pairs, columns in range and strictly increasing.
+void read_sparse_row(const std::string& raw, long line, KernelModel& m) {
+  Index prev = -1;
+  for (const auto& tok : model_text::tokens(raw)) {
+    const auto colon = tok.find(':');
+    if (colon == std::string::npos)
+      bad(line, "sparse entry " + model_text::quote(tok) + " is not j:v");
+    const Index j =
+        model_text::integer(tok.substr(0, colon), line, 0, m.n_features - 1, "column index");
+    if (j <= prev) bad(line, "sparse column indices must increase strictly");
+    prev = j;
+    m.sv_indices.push_back(j);
+    m.sv_data.push_back(model_text::number(tok.substr(colon + 1), line));
+  }
+  m.sv_indptr.push_back(static_cast<Index>(m.sv_indices.size()));
+}
+
+// The "sv" block: n_sv lines, dense (n_features values) or sparse (possibly empty lines).
+void read_sv(model_text::Lines& lines, const Entry& e, const model_text::Seen& seen,
+             KernelModel& m) {
+  for (const char* key : {"n_features", "n_sv", "storage", "kernel"}) seen.require_before(key, e);
+  if (m.kernel.kind == KernelKind::precomputed)
+    bad(e.line, "a precomputed-kernel model has no 'sv'");
+  std::string raw;
+  if (m.sparse) {
+    lines.check_fits(m.n_sv, "sv", 1);
+    m.sv_indptr.assign(1, 0);
+    for (Index t = 0; t < m.n_sv; ++t) {
+      if (!lines.next_row(raw)) bad(lines.line(), "file ends inside 'sv'");
+      read_sparse_row(raw, lines.line(), m);
+    }
+    return;
+  }
+  lines.check_fits(model_text::checked_product(m.n_sv, m.n_features, kMaxIndex, e.line, "sv"),
+                   "sv");
+  for (Index t = 0; t < m.n_sv; ++t) {
+    if (!lines.next(raw)) bad(lines.line(), "file ends inside 'sv'");
+    const auto toks = model_text::tokens(raw);
+    if (static_cast<Index>(toks.size()) != m.n_features)
+      bad(lines.line(), "sv row has " + std::to_string(toks.size()) + " values, expected " +
+                            std::to_string(m.n_features));
+    for (const auto& tok : toks) m.sv_dense.push_back(model_text::number(tok, lines.line()));
+  }
+}
+
+// The keys every file of this kind carries, and the ones that must be absent.
+void check_keys(const model_text::Seen& seen, const KernelModel& m, long line) {
+  for (const char* key : {"kind", "task", "kernel", "gamma", "coef0", "degree", "n_features",
+                          "n_sv", "intercept", "storage", "dual_coef"})
+    seen.require(key, line);
+  if (m.task == "classification") {
+    seen.require("classes", line);
+    seen.require("n_support", line);
+  } else if (seen.has("classes") || seen.has("n_support")) {
+    bad(line, "a regression model has no 'classes' or 'n_support'");
+  }
+  if (m.kernel.kind == KernelKind::precomputed)
+    seen.require("support", line);
+  else
+    seen.require("sv", line);
+  if (seen.has("prob_a") != seen.has("prob_b")) bad(line, "'prob_a' and 'prob_b' go together");
+}
+
+}  // namespace
+
+KernelModel read_kernel_model(std::istream& in) {
+  const model_text::Text text = model_text::slurp(in);
+  KernelModel m;
+  model_text::Lines lines(text.bytes, text.body_end);
+  model_text::Seen seen;
+  std::string raw;
+  bool header = false, done = false;
+  while (!done && lines.next(raw)) {
+    const Entry e = model_text::split(raw, lines.line());
     if (!header) {
       model_text::check_header(e);
       header = true;
-    } else if (key == "kind") {
-      if (one() != "kernel") bad(line, "expected 'kind kernel'");
-    } else if (key == "task") {
-      m.task = one();
-    } else if (key == "solver") {
-      m.solver = one();
-    } else if (key == "loss") {
-      m.loss = one();
-    } else if (key == "kernel") {
-      try {
-        m.kernel.kind = kernel_kind_from_string(one());
-      } catch (const Error& e) {
-        bad(line, e.what());
-      }
-    } else if (key == "gamma") {
-      m.kernel.gamma = num(one(), line);
-    } else if (key == "coef0") {
-      m.kernel.coef0 = num(one(), line);
-    } else if (key == "degree") {
-      m.kernel.degree = static_cast<int>(inum(one(), line));
-    } else if (key == "n_features") {
-      m.n_features = inum(one(), line);
-    } else if (key == "classes") {
-      for (const auto& t : counted()) m.classes.push_back(num(t, line));
-    } else if (key == "n_sv") {
-      m.n_sv = inum(one(), line);
-      if (m.n_sv < 0) bad(line, "n_sv must be >= 0");
-    } else if (key == "n_support") {
-      for (const auto& t : counted()) m.n_support.push_back(inum(t, line));
-    } else if (key == "intercept") {
-      doubles(toks, m.intercept);
-      have_intercept = true;
-    } else if (key == "prob_a") {
-      doubles(toks, m.prob_a);
-    } else if (key == "prob_b") {
-      doubles(toks, m.prob_b);
-    } else if (key == "support") {
-      for (const auto& t : counted()) m.support.push_back(inum(t, line));
-    } else if (key == "storage") {
-      if (one() != "dense" && toks[0] != "sparse") bad(line, "storage must be dense or sparse");
-      m.sparse = toks[0] == "sparse";
-    } else if (key == "dual_coef") {
-      const Index rows =
-          m.task == "regression" ? 1 : std::max<Index>(1, static_cast<Index>(m.classes.size()) - 1);
-      for (Index r = 0; r < (m.n_sv > 0 ? rows : 0); ++r) {
-        if (!next_line(raw)) bad(line, "file ends inside 'dual_coef'");
-        std::istringstream rs(raw);
-        Index count = 0;
-        for (std::string t; rs >> t; ++count) m.dual_coef.push_back(num(t, line));
-        if (count != m.n_sv) bad(line, "dual_coef row has the wrong number of values");
-      }
-      have_coef = true;
-    } else if (key == "sv") {
-      if (m.n_features <= 0) bad(line, "'sv' before n_features");
-      m.sv_indptr.assign(1, 0);
-      for (Index t = 0; t < m.n_sv; ++t) {
-        if (!next_line(raw)) bad(line, "file ends inside 'sv'");
-        std::istringstream rs(raw);
-        Index count = 0;
-        for (std::string tok; rs >> tok; ++count) {
-          if (m.sparse) {
-            const auto colon = tok.find(':');
-            if (colon == std::string::npos) bad(line, "sparse entry '" + tok + "' is not j:v");
-            m.sv_indices.push_back(inum(tok.substr(0, colon), line));
-            m.sv_data.push_back(num(tok.substr(colon + 1), line));
-          } else {
-            m.sv_dense.push_back(num(tok, line));
-          }
-        }
-        if (m.sparse)
-          m.sv_indptr.push_back(static_cast<Index>(m.sv_indices.size()));
-        else if (count != m.n_features)
-          bad(line, "sv row has " + std::to_string(count) + " values, expected " +
-                        std::to_string(m.n_features));
-      }
-      if (!m.sparse) m.sv_indptr.clear();
-    } else if (key == "end") {
-      done = true;
-    } else {
-      bad(line, "unknown key '" + key + "'");
+      continue;
     }
+    seen.add(e);
+    if (read_scalar_key(e, m)) continue;
+    if (e.key == "dual_coef")
+      read_dual_coef(lines, e, seen, m);
+    else if (e.key == "sv")
+      read_sv(lines, e, seen, m);
+    else if (e.key == "end")
+      done = true;
+    else
+      bad(e.line, "unknown key '" + e.key + "'");
   }
   if (!header) throw Error(ErrorCode::format_error, "empty model file");
-  if (!done) bad(line, "missing 'end'");
-  if (!have_intercept || !have_coef) bad(line, "missing 'intercept' or 'dual_coef'");
+  if (!done) bad(lines.line(), "missing 'end'");
+  model_text::check_trailer(lines);
+  check_keys(seen, m, lines.line());
   try {
     validate_model(m);
   } catch (const Error& e) {
-    throw Error(ErrorCode::format_error, std::string("inconsistent model file: ") + e.what());
+    throw Error(ErrorCode::format_error,
+                "inconsistent model file: " + model_text::printable(e.what()));
   }
+  text.verify();
   return m;
 }
 

@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <fstream>
-#include <iomanip>
 #include <limits>
 #include <sstream>
 
@@ -16,9 +15,11 @@ void validate_model(const LinearModel& m) {
     throw_invalid("model task must be 'classification' or 'regression', got '" + m.task + "'");
   if (m.n_features <= 0) throw_invalid("model n_features must be positive");
   if (m.n_rows <= 0) throw_invalid("model n_rows must be positive");
-  if (static_cast<Index>(m.coef.size()) != m.n_rows * m.n_features)
+  // Overflow-safe: n_rows * n_features is formed only when it cannot overflow.
+  if (m.n_features > std::numeric_limits<Index>::max() / m.n_rows ||
+      static_cast<Index>(m.coef.size()) != m.n_rows * m.n_features)
     throw_invalid("model coef has " + std::to_string(m.coef.size()) + " values, expected " +
-                  std::to_string(m.n_rows * m.n_features));
+                  std::to_string(m.n_rows) + " x " + std::to_string(m.n_features));
   if (static_cast<Index>(m.intercept.size()) != m.n_rows)
     throw_invalid("model intercept has " + std::to_string(m.intercept.size()) +
                   " values, expected " + std::to_string(m.n_rows));
@@ -81,9 +82,10 @@ std::vector<double> predict(const LinearModel& m, const MatrixView& X, int n_thr
   return labels;
 }
 
-void write_model(const LinearModel& m, std::ostream& out) {
+void write_model(const LinearModel& m, std::ostream& dest) {
   validate_model(m);
-  out << std::setprecision(17);
+  std::ostringstream out;
+  model_text::prepare_stream(out);
   out << "svmkit_model " << kModelFormatVersion << "\n";
   out << "kind linear\n";
   out << "task " << m.task << "\n";
@@ -105,56 +107,74 @@ void write_model(const LinearModel& m, std::ostream& out) {
     out << "\n";
   }
   out << "end\n";
-  if (!out) throw Error(ErrorCode::io_error, "failed to write the model");
+  const std::string body = out.str();
+  dest << body << model_text::checksum_line(body);
+  if (!dest) throw Error(ErrorCode::io_error, "failed to write the model");
 }
+
+namespace {
+
+// The "coef" block: n_rows lines of n_features values, sized against the file first.
+void read_coef(model_text::Lines& lines, const model_text::Entry& e, LinearModel& m) {
+  using model_text::bad;
+  const Index total =
+      model_text::checked_product(m.n_rows, m.n_features, model_text::kMaxIndex, e.line, "coef");
+  lines.check_fits(total, "coef");
+  m.coef.reserve(static_cast<std::size_t>(total));
+  std::string raw;
+  for (Index r = 0; r < m.n_rows; ++r) {
+    if (!lines.next(raw)) bad(lines.line(), "file ends inside 'coef'");
+    const auto toks = model_text::tokens(raw);
+    if (static_cast<Index>(toks.size()) != m.n_features)
+      bad(lines.line(), "coef row has " + std::to_string(toks.size()) + " values, expected " +
+                            std::to_string(m.n_features));
+    for (const auto& t : toks) m.coef.push_back(model_text::number(t, lines.line()));
+  }
+}
+
+}  // namespace
 
 LinearModel read_model(std::istream& in) {
   using model_text::bad;
-  using model_text::integer;
   using model_text::number;
+  const model_text::Text text = model_text::slurp(in);
   LinearModel m;
-  model_text::Lines lines(in);
+  model_text::Lines lines(text.bytes, text.body_end);
+  model_text::Seen seen;
   std::string raw;
-  bool header = false, done = false, have_intercept = false, have_coef = false;
+  bool header = false, done = false;
   while (!done && lines.next(raw)) {
     const model_text::Entry e = model_text::split(raw, lines.line());
     const long line = e.line;
     if (!header) {
       model_text::check_header(e);
       header = true;
-    } else if (e.key == "kind") {
+      continue;
+    }
+    seen.add(e);
+    if (e.key == "kind") {
       if (e.one() != "linear")
         bad(line, "model kind '" + e.values[0] + "' is not supported by this reader");
     } else if (e.key == "task") {
-      m.task = e.one();
+      m.task = model_text::task(e);
     } else if (e.key == "solver") {
-      m.solver = e.one();
+      m.solver = model_text::name(e);
     } else if (e.key == "loss") {
-      m.loss = e.one();
+      m.loss = model_text::name(e);
     } else if (e.key == "n_features") {
-      m.n_features = integer(e.one(), line);
+      m.n_features = model_text::integer(e.one(), line, 1, model_text::kMaxIndex, "n_features");
     } else if (e.key == "classes") {
-      for (const auto& t : e.counted()) m.classes.push_back(number(t, line));
+      m.classes = model_text::class_labels(e);
     } else if (e.key == "intercept_scaling") {
       m.intercept_scaling = number(e.one(), line);
     } else if (e.key == "n_rows") {
-      m.n_rows = integer(e.one(), line);
+      m.n_rows = model_text::integer(e.one(), line, 1, model_text::kMaxIndex, "n_rows");
     } else if (e.key == "intercept") {
       for (const auto& t : e.values) m.intercept.push_back(number(t, line));
-      have_intercept = true;
     } else if (e.key == "coef") {
-      if (m.n_rows <= 0 || m.n_features <= 0) bad(line, "'coef' before n_rows and n_features");
-      m.coef.reserve(static_cast<std::size_t>(m.n_rows * m.n_features));
-      for (Index r = 0; r < m.n_rows; ++r) {
-        if (!lines.next(raw)) bad(lines.line(), "file ends inside 'coef'");
-        std::istringstream rs(raw);
-        Index count = 0;
-        for (std::string t; rs >> t; ++count) m.coef.push_back(number(t, lines.line()));
-        if (count != m.n_features)
-          bad(lines.line(), "coef row has " + std::to_string(count) + " values, expected " +
-                                std::to_string(m.n_features));
-      }
-      have_coef = true;
+      seen.require_before("n_rows", e);
+      seen.require_before("n_features", e);
+      read_coef(lines, e, m);
     } else if (e.key == "end") {
       done = true;
     } else {
@@ -163,12 +183,19 @@ LinearModel read_model(std::istream& in) {
   }
   if (!header) throw Error(ErrorCode::format_error, "empty model file");
   if (!done) bad(lines.line(), "missing 'end'");
-  if (!have_intercept || !have_coef) bad(lines.line(), "missing 'intercept' or 'coef'");
+  model_text::check_trailer(lines);
+  for (const char* key : {"kind", "task", "n_features", "n_rows", "intercept", "coef"})
+    seen.require(key, lines.line());
+  if (m.task == "classification") seen.require("classes", lines.line());
+  if (m.task == "regression" && seen.has("classes"))
+    bad(lines.line(), "a regression model has no 'classes'");
   try {
     validate_model(m);
   } catch (const Error& e) {
-    throw Error(ErrorCode::format_error, std::string("inconsistent model file: ") + e.what());
+    throw Error(ErrorCode::format_error,
+                "inconsistent model file: " + model_text::printable(e.what()));
   }
+  text.verify();
   return m;
 }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <clocale>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -34,16 +35,42 @@ const char* token_end(const char* p, const char* e) {
 }
 
 // Quoted token for error messages (shortened: a malformed line can be very long).
+// Bytes outside printable ASCII are written as \xNN: the message must be valid UTF-8 to
+// reach Python as the reader's FormatError (raw bytes gave a UnicodeDecodeError instead).
 std::string quote(const char* b, const char* e) {
   const std::size_t n = static_cast<std::size_t>(e - b);
-  if (n > 60) return "'" + std::string(b, 57) + "...'";
-  return "'" + std::string(b, n) + "'";
+  const std::size_t shown = n > 60 ? 57 : n;
+  std::string out = "'";
+  for (std::size_t i = 0; i < shown; ++i) {
+    const unsigned char c = static_cast<unsigned char>(b[i]);
+    if (c >= 0x20 && c < 0x7f) {
+      out += static_cast<char>(c);
+    } else {
+      static const char hex[] = "0123456789abcdef";
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  return out + (n > shown ? "...'" : "'");
 }
 
 // A leading '+' is accepted (as Python's int() and float() do) but not "+-" or "++".
 inline const char* skip_plus(const char* p, const char* e) {
   if (p < e && *p == '+' && p + 1 < e && p[1] != '+' && p[1] != '-') return p + 1;
   return p;
+}
+
+// The value Python's float() gives a decimal number that std::from_chars found out of range:
+// +-inf on overflow, +-0 on underflow. strtod decides which, on the token with its '.'
+// replaced by the C library's current decimal point (strtod follows LC_NUMERIC: under a
+// comma locale "1.5e999" would otherwise stop at the '.' and read 1).
+double out_of_range_value(const char* b, const char* e) {
+  std::string tok(b, e);
+  const char point = *std::localeconv()->decimal_point;
+  for (char& c : tok)
+    if (c == '.') c = point;
+  return std::strtod(tok.c_str(), nullptr);
 }
 
 // Parses a double starting at p; returns the end of the number or nullptr when there is no
@@ -53,8 +80,7 @@ inline const char* parse_double(const char* p, const char* e, double& v) {
   auto r = std::from_chars(p, e, v);
   if (r.ec == std::errc()) return r.ptr;
   if (r.ec == std::errc::result_out_of_range) {
-    const std::string tok(p, r.ptr);
-    v = std::strtod(tok.c_str(), nullptr);
+    v = out_of_range_value(p, r.ptr);
     return r.ptr;
   }
   return nullptr;
@@ -125,6 +151,11 @@ bool parse_line(const char* p, const char* e, Piece& out, bool reject_zero, bool
         err = "expected <index>:<value>, got " + quote(t, te);
       else
         err = "feature index " + quote(t, colon) + " is not an integer (in " + quote(t, te) + ")";
+      return false;
+    }
+    if (idx == std::numeric_limits<std::int64_t>::max()) {
+      // The number of features (largest index + 1) must fit in int64.
+      err = "feature index " + std::to_string(idx) + " is too large";
       return false;
     }
     if (idx < 0 || (reject_zero && idx == 0)) {

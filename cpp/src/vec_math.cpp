@@ -68,7 +68,8 @@ SVMKIT_CLONES void exp_inplace(double* x, std::int64_t n) {
     // 2^(k-1) from the integer in t's low bits: the exponent field is (k - 1 + 1023) mod 2^11,
     // valid since -1021 <= k <= 1024 after clamping; the factor 2 is applied after the product
     // so that k = 1024 (results near the overflow limit) stays finite.
-    const std::int64_t e = (bits_of(t) + 1022) << 52;
+    const std::int64_t e =
+        static_cast<std::int64_t>(static_cast<std::uint64_t>(bits_of(t) + 1022) << 52);
     double y = (p * from_bits(e)) * 2.0;
     y = v < lo_limit ? 0.0 : y;
     y = v > hi_limit ? inf : y;
@@ -99,7 +100,8 @@ SVMKIT_CLONES void exp_inplace_single(double* x, std::int64_t n) {
     const double q2 = 1.0 / 24.0 + r * (1.0 / 120.0);
     const double q3 = 1.0 / 720.0 + r * (1.0 / 5040.0);
     const double p = (q0 + r2 * q1) + r4 * (q2 + r2 * q3);
-    const std::int64_t e = (bits_of(t) + 1023) << 52;  // 2^k, -1021 <= k <= 0
+    const std::int64_t e = static_cast<std::int64_t>(static_cast<std::uint64_t>(bits_of(t) + 1023)
+                                                     << 52);  // 2^k, -1021 <= k <= 0
     const double y = p * from_bits(e);
     x[i] = v < lo_limit ? 0.0 : y;
   }

@@ -72,10 +72,7 @@ def load_model(path: str | os.PathLike) -> Any:
     intercept = np.asarray(d["intercept"])
     if d["task"] == "classification":
         est = LinearSVC(loss=d["loss"] if d["loss"] in LinearSVC._LOSSES else "squared_hinge")
-        classes = np.asarray(d["classes"])
-        if np.all(classes == np.round(classes)):
-            classes = classes.astype(np.int64)
-        est.classes_ = classes
+        est.classes_ = _labels(d["classes"])
         est.coef_ = coef
         est.intercept_ = intercept
     else:
@@ -87,6 +84,17 @@ def load_model(path: str | os.PathLike) -> Any:
     est.solver_ = d["solver"]
     est.n_features_in_ = coef.shape[1]
     return est
+
+
+def _labels(values: Any) -> np.ndarray:
+    """Stored labels as int64 when all are integral and fit in int64, else as float64.
+
+    (A label such as 1e300 is integral but does not fit: casting it gave -2**63.)
+    """
+    classes = np.asarray(values, dtype=np.float64)
+    if np.all(classes == np.round(classes)) and np.all(np.abs(classes) < 2.0**63):
+        return classes.astype(np.int64)
+    return classes
 
 
 def _numeric_classes(classes: np.ndarray) -> np.ndarray:
@@ -132,10 +140,7 @@ def _load_kernel(d: dict) -> Any:
     if d["task"] == "classification":
         loss = d["loss"] if d["loss"] in ("hinge", "squared_hinge") else "hinge"
         est = SVC(loss=loss, **params)
-        classes = np.asarray(d["classes"])
-        if np.all(classes == np.round(classes)):
-            classes = classes.astype(np.int64)
-        est.classes_ = classes
+        est.classes_ = _labels(d["classes"])
         if d.get("prob_a") is not None:
             est.probability = True
             est.probA_ = np.asarray(d["prob_a"])

@@ -136,6 +136,8 @@ def _assemble(
             raise TypeError(f"n_features must be None or an integer, got {n_features!r}")
         if n_features < 0:
             raise ValueError(f"n_features must be non-negative, got {n_features}")
+        if n_features > np.iinfo(np.int64).max:
+            raise ValueError(f"n_features must be at most 2**63 - 1, got {n_features}")
         if n_features < n_f:
             raise ValueError(
                 f"n_features was set to {n_features}, but input file contains {n_f} features"

@@ -39,7 +39,13 @@
 //   end                             sparse storage, 0-based columns)
 //
 // Lines starting with '#' are comments. Unknown keys are an error, so a newer file is never
-// silently misread.
+// silently misread. Files written by save end with "checksum fnv1a64 HEX" after 'end': the
+// 64-bit FNV-1a hash of every byte before that line (CR bytes skipped), verified on load when
+// present (older files without it still load). The readers parse numbers
+// locale-independently and refuse, as ErrorCode::format_error naming the line: a missing or
+// repeated key, class labels that are not strictly increasing, integers out of range,
+// declared sizes that overflow or exceed what the rest of the file could hold (checked
+// before anything is allocated), and content after 'end'.
 #pragma once
 
 #include <iosfwd>

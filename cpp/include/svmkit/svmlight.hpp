@@ -11,7 +11,9 @@
 // or decompressed bytes pushed from Python) and complete lines are parsed in blocks of a few MB.
 // Each block is split at line boundaries into one part per thread and parsed in parallel; the
 // parts are concatenated in file order, so the output does not depend on the thread count.
-// A malformed line throws Error(format_error) naming the source and the 1-based line number.
+// A malformed line throws Error(format_error) naming the source and the 1-based line number
+// (bytes outside printable ASCII are quoted as \xNN). Numbers are parsed independently of the
+// C locale (LC_NUMERIC); an index of 2^63 - 1 or more is refused (n_features must fit int64).
 #pragma once
 
 #include <cstddef>
