@@ -16,7 +16,7 @@ The design is described in cpp/include/svmkit/parallel.hpp. Here:
 from __future__ import annotations
 
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from typing import Any, Callable
 
 from . import _core
@@ -103,6 +103,14 @@ def map_binary_fits(
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="svmkit-fit") as pool:
         futures = [pool.submit(task, k) for k in range(n_fits)]
         try:
+            # Wait in short slices: a signal (Ctrl-C) may be delivered to any thread, and
+            # Python runs its handler only when the main thread executes bytecode; a plain
+            # blocking result() would notice it only when a fit ends.
+            pending = set(futures)
+            while pending:
+                _, pending = wait(pending, timeout=0.05, return_when=FIRST_EXCEPTION)
+                if any(f.done() and f.exception() is not None for f in futures):
+                    break
             return [f.result() for f in futures]
         except BaseException:
             stop.set()
