@@ -6,16 +6,41 @@ validated arrays and returns the dual coefficients, the bias and the solver hist
 
 from __future__ import annotations
 
-import numbers
 from typing import Any, Callable
 
 import numpy as np
 
 from . import _core
+from ._constraints import (
+    DEGREE,
+    CallableOrNone,
+    DictOrNone,
+    Int,
+    OneOf,
+    Real,
+    validate_args,
+)
 from ._status import check_status
-from ._validation import as_core_matrix, check_choice, check_scalar_param
+from ._validation import as_core_matrix
 
 _KERNELS = ("linear", "poly", "polynomial", "rbf", "laplacian", "sigmoid", "precomputed")
+
+_ARG_CHECKS = {
+    "task": OneOf("classification", "regression"),
+    "kernel": OneOf(*_KERNELS),
+    "variant": OneOf("reg_bias", "unreg_bias"),
+    "C": Real(gt=0.0),
+    "epsilon": Real(ge=0.0),
+    "gamma": Real(gt=0.0),
+    "coef0": Real(),
+    "degree": DEGREE,
+    "rho": Real(gt=0.0),
+    "learning_rate": Real(gt=0.0),
+    "tol": Real(ge=0.0),
+    "max_iter": Int(ge=0),
+    "options": DictOrNone(),
+    "callback": CallableOrNone(),
+}
 
 
 def adagrad_dual_defaults() -> dict:
@@ -85,22 +110,7 @@ def fit_adagrad_dual(
     "max_violation" (largest constraint violation), "status", "iterations", "passes",
     "time" and "history" (columns: iteration, objective (dual), optimality (step norm), ...).
     """
-    check_choice(task, "task", ("classification", "regression"))
-    check_choice(kernel, "kernel", _KERNELS)
-    check_choice(variant, "variant", ("reg_bias", "unreg_bias"))
-    check_scalar_param(C, "C", low=0.0, low_inclusive=False)
-    check_scalar_param(epsilon, "epsilon", low=0.0)
-    check_scalar_param(gamma, "gamma", low=0.0, low_inclusive=False)
-    check_scalar_param(coef0, "coef0")
-    check_scalar_param(degree, "degree", kind=numbers.Integral, low=1)
-    check_scalar_param(rho, "rho", low=0.0, low_inclusive=False)
-    check_scalar_param(learning_rate, "learning_rate", low=0.0, low_inclusive=False)
-    check_scalar_param(tol, "tol", low=0.0)
-    check_scalar_param(max_iter, "max_iter", kind=numbers.Integral, low=0)
-    if options is not None and not isinstance(options, dict):
-        raise TypeError("options must be a dict or None")
-    if callback is not None and not callable(callback):
-        raise TypeError("callback must be callable or None")
+    validate_args(_ARG_CHECKS, locals())
     y = np.ascontiguousarray(y, dtype=np.float64)
     n = y.shape[0]
     if y.ndim != 1:

@@ -14,20 +14,33 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils._available_if import available_if
-from sklearn.utils.class_weight import compute_class_weight
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from . import _core
+from ._constraints import (
+    DEGREE,
+    AnyOf,
+    Bool,
+    CallableOrNone,
+    DictOrNone,
+    Int,
+    KeyOf,
+    NJobs,
+    OneOf,
+    RandomState,
+    Real,
+    merge_solver_options,
+    validate_params,
+)
 from ._progress import make_callback, seed_from
 from ._status import SolverStatus, check_status
 from ._threads import map_binary_fits, resolve_n_jobs
 from ._validation import (
     as_core_matrix,
-    check_choice,
+    check_classification_y,
     check_n_jobs,
     check_sample_weight,
-    check_scalar_param,
+    class_weight_vector,
     validate_X_y,
 )
 
@@ -61,6 +74,9 @@ class KernelSolverSpec:
     fit: Callable[[KernelFitRequest], dict]  # -> dict with dual_coef, alpha, bias, ...
     defaults: Callable[[], dict]
     description: str
+    # Solver options that the estimator sets from its own parameters of the same name
+    # (a solver_options entry for one of them is refused, see merge_solver_options).
+    estimator_options: tuple[str, ...] = ()
 
 
 def _fit_smo(req: KernelFitRequest) -> dict:
@@ -125,6 +141,7 @@ KERNEL_SOLVERS: dict[str, KernelSolverSpec] = {
         fit=_fit_smo,
         defaults=_core.smo_defaults,
         description="sequential minimal optimization on the Wolfe dual (paper 001, 6.2)",
+        estimator_options=("cache_size", "shrinking", "working_set"),
     ),
     "adagrad_dual": KernelSolverSpec(
         name="adagrad_dual",
@@ -136,42 +153,66 @@ KERNEL_SOLVERS: dict[str, KernelSolverSpec] = {
 }
 
 
+# Below these sizes SMO runs every step on one thread (smo.cpp: kSweepParallelMin variables,
+# kernel.hpp: 2.5e5 multiply-adds per kernel row), so its thread team would only be started
+# and stopped: on a busy machine that alone costs milliseconds per fit.
+_SWEEP_PARALLEL_MIN = 8192
+_ROW_WORK_PARALLEL_MIN = 250_000
+
+
+def _team_threads(n_threads: int, n_vars: int, n_rows: int, n_features: int) -> int:
+    if n_vars < _SWEEP_PARALLEL_MIN and n_rows * n_features < _ROW_WORK_PARALLEL_MIN:
+        return 1
+    return n_threads
+
+
+def _ovo_problems(y_idx: np.ndarray, cost: np.ndarray, k: int) -> list:
+    """The one-vs-one problems: (a, b, rows with positive cost, +-1 labels; +1 = class a)."""
+    out = []
+    for a in range(k):
+        for b in range(a + 1, k):
+            rows = np.flatnonzero(((y_idx == a) | (y_idx == b)) & (cost > 0))
+            out.append((a, b, rows, np.where(y_idx[rows] == a, 1.0, -1.0)))
+    return out
+
+
+# Parameters shared by SVC and SVR, declared once (see _constraints.py).
+_KERNEL_CHECKS = {
+    "C": Real(gt=0.0),
+    "kernel": OneOf(*_KERNELS),
+    "degree": DEGREE,
+    "gamma": AnyOf(OneOf("scale", "auto"), Real(gt=0.0)),
+    "coef0": Real(),
+    "tol": Real(gt=0.0, none=True),
+    "cache_size": Real(gt=0.0),
+    "shrinking": Bool(),
+    "verbose": Int(ge=0, bool_ok=True),
+    "max_iter": Int(ge=1, none=True, also=(-1,)),
+    "solver": KeyOf(KERNEL_SOLVERS),
+    "regularize_intercept": Bool(),
+    "working_set": OneOf("second_order", "max_violating_pair"),
+    "n_jobs": NJobs(),
+    "solver_options": DictOrNone(),
+    "callback": CallableOrNone(),
+    "sigma": Real(gt=0.0, none=True),
+}
+
+
 class _BaseKernel(BaseEstimator):
     """Shared machinery: parameter checks, gamma, the solver call, the C++ model dict."""
 
     _regression = False
+    _parameter_checks: dict = _KERNEL_CHECKS
+
+    def _check_param_relations(self) -> None:
+        if self.sigma is not None and self.kernel not in ("rbf", "gaussian", "laplacian"):
+            raise ValueError(
+                "sigma applies to the rbf (gaussian) and laplacian kernels only, "
+                f"got sigma={self.sigma!r} with kernel={self.kernel!r}"
+            )
 
     def _check_common(self) -> KernelSolverSpec:
-        check_choice(self.kernel, "kernel", _KERNELS)
-        check_scalar_param(self.degree, "degree", kind=numbers.Integral, low=0)
-        check_scalar_param(self.coef0, "coef0")
-        check_scalar_param(self.C, "C", low=0.0, low_inclusive=False)
-        check_scalar_param(self.tol, "tol", low=0.0, low_inclusive=False, allow_none=True)
-        check_scalar_param(self.cache_size, "cache_size", low=0.0, low_inclusive=False)
-        check_scalar_param(self.shrinking, "shrinking", kind=(bool, np.bool_))
-        check_scalar_param(self.verbose, "verbose", kind=(numbers.Integral, bool), low=0)
-        check_scalar_param(self.max_iter, "max_iter", kind=numbers.Integral, allow_none=True)
-        if self.max_iter is not None and self.max_iter != -1 and self.max_iter < 1:
-            raise ValueError(
-                f"max_iter must be -1, None or a positive integer, got {self.max_iter}"
-            )
-        check_scalar_param(self.regularize_intercept, "regularize_intercept", kind=(bool, np.bool_))
-        check_choice(self.working_set, "working_set", ("second_order", "max_violating_pair"))
-        check_scalar_param(self.sigma, "sigma", low=0.0, low_inclusive=False, allow_none=True)
-        if self.sigma is not None and self.kernel not in ("rbf", "gaussian", "laplacian"):
-            raise ValueError("sigma applies to the rbf (gaussian) and laplacian kernels only")
-        if isinstance(self.gamma, str):
-            check_choice(self.gamma, "gamma", ("scale", "auto"))
-        else:
-            check_scalar_param(self.gamma, "gamma", low=0.0, low_inclusive=False)
-        if not isinstance(self.solver, str) or self.solver not in KERNEL_SOLVERS:
-            raise ValueError(
-                f"solver must be one of {', '.join(map(repr, KERNEL_SOLVERS))}; got {self.solver!r}"
-            )
-        if self.callback is not None and not callable(self.callback):
-            raise TypeError("callback must be callable or None")
-        if self.solver_options is not None and not isinstance(self.solver_options, dict):
-            raise TypeError("solver_options must be a dict or None")
+        validate_params(self)
         return KERNEL_SOLVERS[self.solver]
 
     def _validate_X(self, X: Any, reset: bool, y: Any = "no_y") -> Any:
@@ -183,7 +224,7 @@ class _BaseKernel(BaseEstimator):
         if sp.issparse(X) and not X.has_canonical_format:
             X = X.copy()
             X.sum_duplicates()
-        if isinstance(X, np.ndarray):
+        if isinstance(X, np.ndarray) and X.dtype is not np.dtype(X.dtype.type):
             # The binding compares dtype objects by identity; memmaps and unpickled arrays
             # carry an equal but distinct float64 dtype object, so view with the canonical one.
             X = np.asarray(X).view(np.dtype(X.dtype.type))
@@ -193,6 +234,11 @@ class _BaseKernel(BaseEstimator):
             if reset and X.shape[0] != X.shape[1]:
                 raise ValueError(
                     f"X should be a square kernel matrix for kernel='precomputed', got {X.shape}"
+                )
+            if not reset and X.shape[1] != self.shape_fit_[0]:
+                raise ValueError(
+                    f"X.shape[1] = {X.shape[1]} should be equal to {self.shape_fit_[0]}, the "
+                    "number of samples at training time"
                 )
         return X if isinstance(y, str) and y == "no_y" else (X, y)
 
@@ -212,19 +258,25 @@ class _BaseKernel(BaseEstimator):
     def _seed(self) -> int | None:
         return seed_from(getattr(self, "random_state", None))
 
-    def _options(self, spec: KernelSolverSpec, n_threads: int) -> dict:
-        opts = dict(self.solver_options or {})
+    def _options(self, spec: KernelSolverSpec, n_threads: int, fitted: bool = True) -> dict:
+        """The options of `spec`'s solver; fitted=False: for SMO run beside another solver
+        (the Platt folds), without the other solver's solver_options and max_iter."""
+        owned = {"n_threads": ("n_jobs", n_threads)}
         # tol=None and max_iter -1/None leave the solver's own default (its C++ options).
         if self.tol is not None:
-            opts["tol"] = float(self.tol)
-        if self.max_iter not in (None, -1):
-            opts["max_iter"] = int(self.max_iter)
-        if spec.name == "smo":
-            opts["cache_size"] = float(self.cache_size)
-            opts["shrinking"] = bool(self.shrinking)
-            opts["working_set"] = self.working_set
-        opts["n_threads"] = n_threads
-        opts["check_input"] = False  # validated here (finiteness included)
+            owned["tol"] = ("tol", float(self.tol))
+        if fitted and self.max_iter not in (None, -1):
+            owned["max_iter"] = ("max_iter", int(self.max_iter))
+        for name in spec.estimator_options:
+            value = getattr(self, name)
+            if isinstance(value, (bool, np.bool_)):
+                value = bool(value)
+            elif isinstance(value, numbers.Real):
+                value = float(value)
+            owned[name] = (name, value)
+        user = self.solver_options if fitted else None
+        opts = merge_solver_options(type(self).__name__, user, owned)
+        opts.setdefault("check_input", False)  # validated here (finiteness included)
         return opts
 
     def _callback(self, spec: KernelSolverSpec) -> Callable[[dict], Any] | None:
@@ -311,11 +363,6 @@ class _BaseKernel(BaseEstimator):
     def _raw_decision(self, X: Any) -> np.ndarray:
         check_is_fitted(self, "_model")
         X = self._validate_X(X, reset=False)
-        if self.kernel == "precomputed" and X.shape[1] != self.shape_fit_[0]:
-            raise ValueError(
-                f"X.shape[1] = {X.shape[1]} should be equal to {self.shape_fit_[0]}, the number "
-                "of samples at training time"
-            )
         return _core.kernel_decision_function(
             as_core_matrix(X), self._model_dict(), check_n_jobs(self.n_jobs)
         )
@@ -363,6 +410,16 @@ class SVC(ClassifierMixin, _BaseKernel):
     layout, intercept_, n_support_, classes_, fit_status_ (0 converged, 1 not), n_iter_ (per
     pair), shape_fit_, result_ (solver results per pair, with history), probA_, probB_.
     """
+
+    _parameter_checks = {
+        **_KERNEL_CHECKS,
+        "loss": OneOf("hinge", "squared_hinge"),
+        "probability": Bool(),
+        "class_weight": AnyOf(OneOf("balanced"), DictOrNone()),
+        "decision_function_shape": OneOf("ovr", "ovo"),
+        "break_ties": Bool(),
+        "random_state": RandomState(),
+    }
 
     def __init__(
         self,
@@ -415,21 +472,20 @@ class SVC(ClassifierMixin, _BaseKernel):
         self.callback = callback
         self.sigma = sigma
 
+    def _check_param_relations(self) -> None:
+        super()._check_param_relations()
+        if self.break_ties and self.decision_function_shape == "ovo":
+            raise ValueError("break_ties must be False when decision_function_shape is 'ovo'")
+
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> SVC:
         """Fit the one-vs-one SVMs. X: (n_samples, n_features) array or sparse matrix."""
         spec = self._check_common()
-        check_choice(self.loss, "loss", ("hinge", "squared_hinge"))
-        check_choice(self.decision_function_shape, "decision_function_shape", ("ovr", "ovo"))
-        check_scalar_param(self.probability, "probability", kind=(bool, np.bool_))
-        check_scalar_param(self.break_ties, "break_ties", kind=(bool, np.bool_))
-        if self.break_ties and self.decision_function_shape == "ovo":
-            raise ValueError("break_ties must be False when decision_function_shape is 'ovo'")
         formulation = "svc_squared_hinge" if self.loss == "squared_hinge" else "svc"
         if formulation not in spec.formulations:
             raise ValueError(f"solver {spec.name!r} does not handle loss={self.loss!r}")
         n_threads = resolve_n_jobs(check_n_jobs(self.n_jobs))
         X, y = self._validate_X(X, reset=True, y=y)
-        check_classification_targets(y)
+        check_classification_y(y)
         classes, y_idx = np.unique(y, return_inverse=True)
         if classes.shape[0] < 2:
             raise ValueError(
@@ -437,23 +493,24 @@ class SVC(ClassifierMixin, _BaseKernel):
                 f"({classes[0]!r}) in the data"
             )
         sw = check_sample_weight(sample_weight, X.shape[0])
-        if not np.any(sw > 0):
-            raise ValueError(
-                "Invalid input - all samples have zero or negative weights (sample_weight)"
-            )
-        cw = compute_class_weight(self.class_weight, classes=classes, y=y)
-        cost = float(self.C) * sw * cw[y_idx]
+        cost = float(self.C) * sw * class_weight_vector(self.class_weight, classes, y)[y_idx]
         self.classes_ = classes
         self._gamma_ = self._gamma_value(X)
         self.shape_fit_ = X.shape
         Xc = as_core_matrix(X)
         k = classes.shape[0]
-        pairs = [(a, b) for a in range(k) for b in range(a + 1, k)]
-        pair_rows = [np.flatnonzero(((y_idx == a) | (y_idx == b)) & (cost > 0)) for a, b in pairs]
+        problems = _ovo_problems(y_idx, cost, k)
+        for a, b, _, yp in problems:
+            if not (np.any(yp > 0) and np.any(yp < 0)):
+                empty = classes[a] if not np.any(yp > 0) else classes[b]
+                raise ValueError(
+                    f"class {empty!r} has zero weight in every sample (sample_weight times "
+                    "class_weight): SVC needs a positive weight in each class"
+                )
 
         def fit_pair(p: int, threads: int, stop: Any) -> dict:
-            rows = pair_rows[p]
-            yp = np.where(y_idx[rows] == pairs[p][0], 1.0, -1.0)
+            _, _, rows, yp = problems[p]
+            threads = _team_threads(threads, rows.shape[0], rows.shape[0], X.shape[1])
             cb = "default" if stop is None else stop
             return self._solve(
                 spec, Xc, rows, yp, cost[rows], formulation, 0.0, threads, callback=cb
@@ -461,92 +518,74 @@ class SVC(ClassifierMixin, _BaseKernel):
 
         # One-vs-one: the pair fits may run in parallel, one thread each (see _threads.py);
         # the work of a pair's pass is taken as its rows times the features.
-        n_rows_pair = max(r.shape[0] for r in pair_rows)
+        n_rows_pair = max(p[2].shape[0] for p in problems)
         results = map_binary_fits(
             fit_pair,
-            len(pairs),
+            len(problems),
             n_threads,
             n_rows_pair,
             n_rows_pair * X.shape[1],
             sequential=self._callback(spec) is not None
             or not isinstance(getattr(self, "random_state", None), (type(None), numbers.Integral)),
         )
-        coefs, biases = {}, []
-        for p, res in enumerate(results):
-            coefs[pairs[p]] = (pair_rows[p], res["dual_coef"])
-            biases.append(res["bias"])
         self.result_ = results
         self.n_iter_ = np.array([r["iterations"] for r in results], dtype=np.int32)
         self.fit_status_ = int(any(r["status"] != SolverStatus.converged for r in results))
         # Support vectors: samples with a nonzero coefficient in any pair, by class then index.
         is_sv = np.zeros(X.shape[0], dtype=bool)
-        for rows, dc in coefs.values():
-            is_sv[rows[dc != 0]] = True
+        for (_, _, rows, _), res in zip(problems, results):
+            is_sv[rows[res["dual_coef"] != 0]] = True
         support = np.concatenate([np.flatnonzero(is_sv & (y_idx == c)) for c in range(k)])
         self.n_support_ = np.array([np.sum(is_sv & (y_idx == c)) for c in range(k)], np.int32)
         pos = np.full(X.shape[0], -1)
         pos[support] = np.arange(support.shape[0])
         dual = np.zeros((k - 1, support.shape[0]))
-        for (a, b), (rows, dc) in coefs.items():
+        for (a, b, rows, _), res in zip(problems, results):
+            dc = res["dual_coef"]
             nz = dc != 0
             r, c = rows[nz], dc[nz]
             in_a = y_idx[r] == a
             dual[b - 1, pos[r[in_a]]] = c[in_a]
             dual[a, pos[r[~in_a]]] = c[~in_a]
-        intercept = np.asarray(biases, dtype=np.float64)
+        intercept = np.asarray([r["bias"] for r in results], dtype=np.float64)
         if k == 2:  # scikit-learn's public sign: classes_[1] is the positive class
             dual, intercept = -dual, -intercept
         self._make_model(X, support, dual, intercept)
         if self.probability:
-            self._fit_platt(spec, X, Xc, y_idx, cost, formulation, n_threads)
+            self._fit_platt(spec, Xc, problems, cost, formulation, n_threads)
         else:
             self.probA_ = np.empty(0)
             self.probB_ = np.empty(0)
         return self
 
     # -- probability -----------------------------------------------------------------------
-    def _fit_platt(self, spec, X, Xc, y_idx, cost, formulation, n_threads) -> None:
+    def _fit_platt(self, spec, Xc, problems, cost, formulation, n_threads) -> None:
         """Platt sigmoids per class pair, fitted in C++ on LIBSVM's internal 5-fold CV."""
-        smo = KERNEL_SOLVERS["smo"]
-        if spec.name == "smo":
-            smo_opts = self._options(smo, n_threads)
-        else:  # the CV fits always use SMO; the other solver's options do not apply
-            smo_opts = {
-                "cache_size": float(self.cache_size),
-                "shrinking": bool(self.shrinking),
-                "working_set": self.working_set,
-                "n_threads": n_threads,
-                "check_input": False,
-            }
-            if self.tol is not None:
-                smo_opts["tol"] = float(self.tol)
+        # The CV fits always use SMO; another solver's options and max_iter do not apply.
+        smo_opts = self._options(KERNEL_SOLVERS["smo"], n_threads, fitted=spec.name == "smo")
         # One seed per pair, drawn from random_state (the folds of each pair are shuffled in
         # C++ with its own seeded generator).
         seed = self._seed()
         rng = np.random.RandomState(0 if seed is None else seed)
-        k = len(self.classes_)
         A, B = [], []
-        for a in range(k):
-            for b in range(a + 1, k):
-                rows = np.flatnonzero(((y_idx == a) | (y_idx == b)) & (cost > 0))
-                yp = np.where(y_idx[rows] == a, 1.0, -1.0)
-                platt_opts = {"seed": int(rng.randint(0, 2**31 - 1))}
-                fit = _core.fit_platt(
-                    Xc,
-                    yp,
-                    np.ascontiguousarray(cost[rows]),
-                    rows.astype(np.int64),
-                    self.kernel,
-                    self._gamma_,
-                    float(self.coef0),
-                    int(self.degree),
-                    formulation,
-                    bool(self.regularize_intercept),
-                    smo_opts,
-                    platt_opts,
-                )
-                A.append(fit["a"])
-                B.append(fit["b"])
+        for _, _, rows, yp in problems:
+            platt_opts = {"seed": int(rng.randint(0, 2**31 - 1))}
+            fit = _core.fit_platt(
+                Xc,
+                yp,
+                np.ascontiguousarray(cost[rows]),
+                rows.astype(np.int64),
+                self.kernel,
+                self._gamma_,
+                float(self.coef0),
+                int(self.degree),
+                formulation,
+                bool(self.regularize_intercept),
+                smo_opts,
+                platt_opts,
+            )
+            A.append(fit["a"])
+            B.append(fit["b"])
         self.probA_ = np.array(A)
         self.probB_ = np.array(B)
 
@@ -563,11 +602,6 @@ class SVC(ClassifierMixin, _BaseKernel):
         2004) for more than two classes; computed in C++ (svmkit/probability.hpp)."""
         self._check_proba()
         X = self._validate_X(X, reset=False)
-        if self.kernel == "precomputed" and X.shape[1] != self.shape_fit_[0]:
-            raise ValueError(
-                f"X.shape[1] = {X.shape[1]} should be equal to {self.shape_fit_[0]}, the number "
-                "of samples at training time"
-            )
         model = dict(self._model_dict())
         model["prob_a"] = np.asarray(self.probA_, dtype=np.float64)
         model["prob_b"] = np.asarray(self.probB_, dtype=np.float64)
@@ -594,11 +628,6 @@ class SVC(ClassifierMixin, _BaseKernel):
         if self.break_ties and self.decision_function_shape == "ovr" and k > 2:
             return self.classes_[np.argmax(self.decision_function(X), axis=1)]
         X = self._validate_X(X, reset=False)
-        if self.kernel == "precomputed" and X.shape[1] != self.shape_fit_[0]:
-            raise ValueError(
-                f"X.shape[1] = {X.shape[1]} should be equal to {self.shape_fit_[0]}, the number "
-                "of samples at training time"
-            )
         idx = _core.kernel_predict_class_indices(
             as_core_matrix(X), self._model, check_n_jobs(self.n_jobs)
         )
@@ -620,6 +649,12 @@ class SVR(RegressorMixin, _BaseKernel):
     """
 
     _regression = True
+
+    _parameter_checks = {
+        **_KERNEL_CHECKS,
+        "loss": OneOf("epsilon_insensitive"),
+        "epsilon": Real(ge=0.0),
+    }
 
     def __init__(
         self,
@@ -667,24 +702,19 @@ class SVR(RegressorMixin, _BaseKernel):
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> SVR:
         """Fit the regression. X: (n_samples, n_features) array or sparse matrix."""
         spec = self._check_common()
-        check_choice(self.loss, "loss", ("epsilon_insensitive",))
-        check_scalar_param(self.epsilon, "epsilon", low=0.0)
         if "svr" not in spec.formulations:
             raise ValueError(f"solver {spec.name!r} does not handle SVR")
         n_threads = resolve_n_jobs(check_n_jobs(self.n_jobs))
         X, y = self._validate_X(X, reset=True, y=y)
         y = np.asarray(y, dtype=np.float64)
         sw = check_sample_weight(sample_weight, X.shape[0])
-        if not np.any(sw > 0):
-            raise ValueError(
-                "Invalid input - all samples have zero or negative weights (sample_weight)"
-            )
         cost = float(self.C) * sw
         self._gamma_ = self._gamma_value(X)
         self.shape_fit_ = X.shape
         rows = np.flatnonzero(cost > 0)
+        threads = _team_threads(n_threads, 2 * rows.shape[0], rows.shape[0], X.shape[1])
         res = self._solve(
-            spec, as_core_matrix(X), rows, y[rows], cost[rows], "svr", self.epsilon, n_threads
+            spec, as_core_matrix(X), rows, y[rows], cost[rows], "svr", self.epsilon, threads
         )
         self.result_ = [res]
         self.n_iter_ = int(res["iterations"])

@@ -7,72 +7,84 @@ from typing import Any, Callable
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
-from sklearn.utils.class_weight import compute_class_weight
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from . import _core
+from ._constraints import (
+    AnyOf,
+    Bool,
+    CallableOrNone,
+    DictOrNone,
+    Int,
+    NJobs,
+    OneOf,
+    RandomState,
+    Real,
+    Str,
+    merge_solver_options,
+    validate_params,
+)
 from ._progress import make_callback, seed_from
 from ._solvers import LinearFitRequest, SolverSpec, pick_solver
 from ._status import check_status
 from ._threads import map_binary_fits, resolve_n_jobs, stored_entries
 from ._validation import (
     as_core_matrix,
-    check_choice,
+    check_classification_y,
     check_n_jobs,
     check_sample_weight,
-    check_scalar_param,
+    class_weight_vector,
     validate_X_y,
 )
 
 _PENALTIES = ("l2", "l1", "elasticnet")
 
 
+# Parameters shared by LinearSVC and LinearSVR, declared once (see _constraints.py).
+_LINEAR_CHECKS = {
+    "C": Real(gt=0.0, inf_ok=True),  # inf: the hard margin, solver="homotopy" only (below)
+    "tol": Real(ge=0.0, none=True),
+    "max_iter": Int(ge=0, none=True),
+    "fit_intercept": Bool(),
+    "intercept_scaling": Real(gt=0.0),
+    "regularize_intercept": Bool(),
+    "solver": Str(),  # the names are judged by the solver table (_solvers.pick_solver)
+    "sigma": Real(gt=0.0),
+    "penalty": OneOf(*_PENALTIES),
+    "l1_ratio": Real(ge=0.0, le=1.0),
+    "verbose": Int(ge=0, bool_ok=True),
+    "random_state": RandomState(),
+    "n_jobs": NJobs(),
+    "warm_start": Bool(),
+    "solver_options": DictOrNone(),
+    "callback": CallableOrNone(),
+}
+
+
 class _BaseLinear(BaseEstimator):
     """Shared machinery: parameter checks, the solver call, warm start, results."""
 
     _estimator_kind = "classifier"
+    _parameter_checks: dict = _LINEAR_CHECKS
 
-    def _check_common_params(self) -> None:
-        name = type(self).__name__
-        if not (
-            getattr(self, "solver", None) == "homotopy"
-            and isinstance(self.C, numbers.Real)
-            and self.C == float("inf")
-        ):  # C = inf is the hard-margin mode, only for solver="homotopy"
-            check_scalar_param(self.C, "C", low=0.0, low_inclusive=False)
-        check_scalar_param(self.tol, "tol", low=0.0, allow_none=True)
-        check_scalar_param(self.max_iter, "max_iter", kind=numbers.Integral, low=0, allow_none=True)
-        check_scalar_param(self.fit_intercept, "fit_intercept", kind=(bool, np.bool_))
-        check_scalar_param(
-            self.intercept_scaling, "intercept_scaling", low=0.0, low_inclusive=False
-        )
-        check_scalar_param(self.regularize_intercept, "regularize_intercept", kind=(bool, np.bool_))
-        check_scalar_param(self.sigma, "sigma", low=0.0, low_inclusive=False)
-        check_scalar_param(self.verbose, "verbose", kind=(numbers.Integral, bool), low=0)
-        check_scalar_param(self.warm_start, "warm_start", kind=(bool, np.bool_))
-        check_choice(self.penalty, "penalty", _PENALTIES)
-        check_scalar_param(self.l1_ratio, "l1_ratio", low=0.0, high=1.0)
-        if self.solver_options is not None and not isinstance(self.solver_options, dict):
-            raise TypeError(f"{name}: solver_options must be a dict or None")
-        if self.callback is not None and not callable(self.callback):
-            raise TypeError(f"{name}: callback must be callable or None")
-        if self.random_state is not None and not isinstance(
-            self.random_state, (numbers.Integral, np.random.RandomState, np.random.Generator)
-        ):
-            raise TypeError("random_state must be None, an int, or a numpy random generator")
+    def _check_param_relations(self) -> None:
+        if self.C == float("inf") and self.solver != "homotopy":
+            raise ValueError(
+                "C must be finite (C = inf is the hard margin of solver='homotopy'), "
+                f"got {self.C!r}"
+            )
 
     def _seed(self) -> int | None:
         return seed_from(self.random_state)
 
     def _solver_options(self, spec: SolverSpec, n_threads: int) -> dict:
-        opts = dict(self.solver_options or {})
-        if self.tol is not None:
-            opts["tol"] = float(self.tol)
+        owned = {"n_threads": ("n_jobs", n_threads)}
+        if self.tol is not None:  # None leaves the solver's own default (or solver_options')
+            owned["tol"] = ("tol", float(self.tol))
         if self.max_iter is not None:
-            opts["max_iter"] = int(self.max_iter)
-        opts["n_threads"] = n_threads
-        opts["check_input"] = False  # validated here, including finiteness of X
+            owned["max_iter"] = ("max_iter", int(self.max_iter))
+        opts = merge_solver_options(type(self).__name__, self.solver_options, owned)
+        opts.setdefault("check_input", False)  # validated here, including finiteness of X
         return opts
 
     def _callback(self, spec: SolverSpec) -> Callable[[dict], Any] | None:
@@ -305,14 +317,16 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         self.callback = callback
 
     _LOSSES = ("squared_hinge", "hinge", "smoothed_hinge", "gaussian_smoothed_hinge", "logistic")
+    _parameter_checks = {
+        **_LINEAR_CHECKS,
+        "loss": OneOf(*_LOSSES),
+        "class_weight": AnyOf(OneOf("balanced"), DictOrNone()),
+        "multi_class": OneOf("ovr"),
+    }
 
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> LinearSVC:
         """Fit the model. X: array or sparse matrix (n_samples, n_features); y: labels."""
-        self._check_common_params()
-        check_choice(self.loss, "loss", self._LOSSES)
-        check_choice(self.multi_class, "multi_class", ("ovr",))
-        if not isinstance(self.solver, str):
-            raise TypeError("solver must be a string")
+        validate_params(self)
         pick_solver(self.solver, self.loss, self.penalty, "LinearSVC")  # checks before the data
         n_threads = resolve_n_jobs(check_n_jobs(self.n_jobs))
         X, y = validate_X_y(
@@ -322,7 +336,7 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
             self.solver, self.loss, self.penalty, "LinearSVC", X.shape, self.regularize_intercept
         )
         self.solver_ = spec.name
-        check_classification_targets(y)
+        check_classification_y(y)
         classes, y_idx = np.unique(y, return_inverse=True)
         if classes.shape[0] < 2:
             raise ValueError(
@@ -330,7 +344,7 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
                 f"contains only one class: {classes[0]!r}"
             )
         sw = check_sample_weight(sample_weight, X.shape[0])
-        cw = self._class_weights(classes, y)
+        cw = class_weight_vector(self.class_weight, classes, y)
         # C = inf (hard margin, solver="homotopy"): the costs carry the weights alone.
         cost = (float(self.C) if np.isfinite(self.C) else 1.0) * sw * cw[y_idx]
         Xc = as_core_matrix(X)
@@ -368,26 +382,6 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         self.n_iter_ = int(max(r["iterations"] for r in results))
         self.n_passes_ = int(sum(r["passes"] for r in results))
         return self
-
-    def _class_weights(self, classes: np.ndarray, y: np.ndarray) -> np.ndarray:
-        cw = self.class_weight
-        if cw is None:
-            return np.ones(classes.shape[0])
-        if isinstance(cw, str) and cw == "balanced":
-            return compute_class_weight("balanced", classes=classes, y=y)
-        if isinstance(cw, dict):
-            unknown = [c for c in cw if c not in set(classes.tolist())]
-            if unknown:
-                raise ValueError(f"class_weight names classes not in y: {unknown!r}")
-            out = np.ones(classes.shape[0])
-            for i, c in enumerate(classes):
-                if c in cw:
-                    v = cw[c]
-                    label = c.item() if isinstance(c, np.generic) else c
-                    check_scalar_param(v, f"class_weight[{label!r}]", low=0.0)
-                    out[i] = float(v)
-            return out
-        raise ValueError(f"class_weight must be None, 'balanced' or a dict, got {cw!r}")
 
     def decision_function(self, X: Any) -> np.ndarray:
         """Signed distances w.x + b: shape (n_samples,) for two classes, else (n, n_classes)."""
@@ -481,14 +475,11 @@ class LinearSVR(RegressorMixin, _BaseLinear):
         "epsilon_insensitive",
         "smoothed_epsilon_insensitive",
     )
+    _parameter_checks = {**_LINEAR_CHECKS, "loss": OneOf(*_LOSSES), "epsilon": Real(ge=0.0)}
 
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> LinearSVR:
         """Fit the model. X: array or sparse matrix (n_samples, n_features); y: targets."""
-        self._check_common_params()
-        check_choice(self.loss, "loss", self._LOSSES)
-        check_scalar_param(self.epsilon, "epsilon", low=0.0)
-        if not isinstance(self.solver, str):
-            raise TypeError("solver must be a string")
+        validate_params(self)
         pick_solver(self.solver, self.loss, self.penalty, "LinearSVR")  # checks before the data
         n_threads = check_n_jobs(self.n_jobs)
         X, y = validate_X_y(

@@ -16,9 +16,10 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_X_y
 
 from . import _core
+from ._constraints import Real
 from ._solvers import penalty_weights
 from ._status import check_status
-from ._validation import as_core_matrix, check_n_jobs, check_scalar_param
+from ._validation import as_core_matrix, check_n_jobs
 
 
 def smsvm_path(
@@ -56,15 +57,15 @@ def smsvm_path(
     classes, y_idx = np.unique(y, return_inverse=True)
     if classes.shape[0] != 2:
         raise ValueError(f"smsvm_path needs exactly two classes, got {classes.shape[0]}")
-    check_scalar_param(warm_alpha, "warm_alpha", low=0.0)
-    check_scalar_param(intercept_scaling, "intercept_scaling", low=0.0, low_inclusive=False)
+    Real(ge=0.0).check(warm_alpha, "warm_alpha")
+    Real(gt=0.0).check(intercept_scaling, "intercept_scaling")
     n = X.shape[0]
     if Cs is not None:
         if lambdas is not None or mus is not None:
             raise ValueError("smsvm_path: give either Cs or lambdas and mus, not both")
         if penalty not in ("l2", "l1", "elasticnet"):
             raise ValueError(f"smsvm_path: unknown penalty {penalty!r}")
-        check_scalar_param(l1_ratio, "l1_ratio", low=0.0, high=1.0)
+        Real(ge=0.0, le=1.0).check(l1_ratio, "l1_ratio")
         l2, l1 = penalty_weights(penalty, l1_ratio)
         Cs_arr = np.asarray(Cs, dtype=np.float64).ravel()
         if Cs_arr.size == 0 or not np.all(np.isfinite(Cs_arr)) or np.any(Cs_arr <= 0):

@@ -42,6 +42,8 @@ def make_callback(
     return value decides whether the solve goes on (False stops it).
     """
     show = (printer or verbose_printer(name)) if verbose else None
+    if user is not None:
+        user = _checked(user)
     if user is None or show is None:
         return user if show is None else show
 
@@ -50,6 +52,17 @@ def make_callback(
         return user(rec)
 
     return both
+
+
+def _checked(user: Callback) -> Callable[[dict], bool]:
+    """The user's callback with its return value read by one rule (see
+    _constraints.check_callback_result): a clear TypeError instead of a failed C++ cast."""
+    from ._constraints import check_callback_result
+
+    def call(rec: dict) -> bool:
+        return check_callback_result(user, user(rec))
+
+    return call
 
 
 def seed_from(random_state: Any) -> int | None:

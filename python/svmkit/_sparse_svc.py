@@ -2,23 +2,31 @@
 
 from __future__ import annotations
 
-import numbers
 import sys
 from typing import Any, Callable
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from . import _core
+from ._constraints import (
+    Bool,
+    CallableOrNone,
+    DictOrNone,
+    Int,
+    NJobs,
+    OneOf,
+    Real,
+    merge_solver_options,
+    validate_params,
+)
 from ._progress import make_callback
 from ._status import check_status
 from ._validation import (
     as_core_matrix,
-    check_choice,
+    check_classification_y,
     check_n_jobs,
-    check_scalar_param,
     validate_X_y,
 )
 
@@ -146,33 +154,43 @@ class SparseSVC(ClassifierMixin, BaseEstimator):
         self.callback = callback
         self.verbose = verbose
 
+    _parameter_checks = {
+        "C": Real(gt=0.0, none=True),
+        "sparsity": Int(ge=1, none=True),
+        "tune": Bool(none=True),
+        "tol": Real(ge=0.0, none=True),
+        "max_iter": Int(ge=0, none=True),
+        "solver": OneOf(*_SOLVERS),
+        "n_jobs": NJobs(),
+        "solver_options": DictOrNone(),
+        "callback": CallableOrNone(),
+        "verbose": Int(ge=0, bool_ok=True),
+    }
+    # solver_options entries checked here: c <= 0 used to mean "c_ratio * C" in C++, so a
+    # negative c was silently replaced; 0 (the C++ default) keeps that meaning.
+    _solver_option_checks = {"c": Real(ge=0.0)}
+
     def _options(self, n_threads: int) -> dict:
-        check_scalar_param(self.C, "C", low=0.0, low_inclusive=False, allow_none=True)
-        check_scalar_param(self.sparsity, "sparsity", kind=numbers.Integral, low=1, allow_none=True)
-        check_scalar_param(self.tune, "tune", kind=(bool, np.bool_), allow_none=True)
-        check_scalar_param(self.tol, "tol", low=0.0, allow_none=True)
-        check_scalar_param(self.max_iter, "max_iter", kind=numbers.Integral, low=0, allow_none=True)
-        check_scalar_param(self.verbose, "verbose", kind=(numbers.Integral, bool), low=0)
-        check_choice(self.solver, "solver", _SOLVERS)
-        if self.solver_options is not None and not isinstance(self.solver_options, dict):
-            raise TypeError("SparseSVC: solver_options must be a dict or None")
-        if self.callback is not None and not callable(self.callback):
-            raise TypeError("SparseSVC: callback must be callable or None")
         opts = dict(self.solver_options or {})
         unknown = sorted(set(opts) - set(nssvm_defaults()))
         if unknown:
             raise ValueError(f"SparseSVC: unknown solver option(s) {unknown}")
-        for key, value in (
-            ("C", self.C),
-            ("s0", self.sparsity),
-            ("tune", self.tune),
-            ("tol", self.tol),
-            ("max_iter", self.max_iter),
+        for key, rule in self._solver_option_checks.items():
+            if key in opts:
+                rule.check(opts[key], f"solver_options[{key!r}]")
+        owned = {"n_threads": ("n_jobs", n_threads)}
+        for key, param in (
+            ("C", "C"),
+            ("s0", "sparsity"),
+            ("tune", "tune"),
+            ("tol", "tol"),
+            ("max_iter", "max_iter"),
         ):
+            value = getattr(self, param)
             if value is not None:
-                opts[key] = value
-        opts["n_threads"] = n_threads
-        opts["check_input"] = False  # validated here, including finiteness of X
+                owned[key] = (param, value)
+        opts = merge_solver_options("SparseSVC", opts, owned)
+        opts.setdefault("check_input", False)  # validated here, including finiteness of X
         return opts
 
     def _callback(self) -> Callable[[dict], Any] | None:
@@ -180,12 +198,13 @@ class SparseSVC(ClassifierMixin, BaseEstimator):
 
     def fit(self, X: Any, y: Any) -> SparseSVC:
         """Fit the model. X: array or sparse matrix (n_samples, n_features); y: labels."""
+        validate_params(self)
         n_threads = check_n_jobs(self.n_jobs)
         opts = self._options(n_threads)
         X, y = validate_X_y(
             self, X, y, accept_sparse="csr", dtype=[np.float64, np.float32], order=None
         )
-        check_classification_targets(y)
+        check_classification_y(y)
         classes, y_idx = np.unique(y, return_inverse=True)
         if classes.shape[0] < 2:
             raise ValueError(

@@ -53,17 +53,113 @@ def check_sparse_structure(X: Any) -> None:
             raise ValueError(f"X: {what} index {hi} out of range [0, {n_minor})")
 
 
+_FLOAT_DTYPES = (np.dtype(np.float64), np.dtype(np.float32))
+_FAST_KWARGS = frozenset({"accept_sparse", "dtype", "order", "reset", "y_numeric"})
+
+
+def _all_finite(a: np.ndarray) -> bool:
+    # The sum is finite iff every entry is, unless finite entries overflow it: then the slow
+    # path decides (and names the problem).
+    with np.errstate(over="ignore", invalid="ignore"):
+        return bool(np.isfinite(a.sum()))
+
+
+def _fast_X(estimator: Any, X: Any, reset: bool, order: str | None) -> np.ndarray | None:
+    """X itself when it is a finite float32/float64 2-D ndarray in the wanted layout, after
+    the bookkeeping validate_data does (n_features_in_, feature_names_in_); None otherwise,
+    and the caller takes scikit-learn's path, which also words every error."""
+    if type(X) is not np.ndarray or X.ndim != 2 or X.dtype not in _FLOAT_DTYPES:
+        return None
+    if X.shape[0] < 1 or X.shape[1] < 1:
+        return None
+    if not (X.flags.c_contiguous or (order is None and X.flags.f_contiguous)):
+        return None
+    if reset:
+        if hasattr(estimator, "feature_names_in_"):
+            return None
+    else:
+        if hasattr(estimator, "feature_names_in_"):
+            return None
+        expected = getattr(estimator, "n_features_in_", None)
+        if expected is not None and expected != X.shape[1]:
+            return None
+    if not _all_finite(X):
+        return None
+    if reset:
+        estimator.n_features_in_ = X.shape[1]
+    return X
+
+
+def _fast_y(y: Any, n: int) -> bool:
+    return (
+        type(y) is np.ndarray
+        and y.ndim == 1
+        and y.shape[0] == n
+        and y.dtype.kind in "iuf"
+        and (y.dtype.kind != "f" or _all_finite(y))
+    )
+
+
 def validate_X_y(estimator: Any, X: Any, y: Any = _NO_Y, **kwargs: Any) -> Any:
     """scikit-learn's validate_data, after the sparse structure check (the one entry point).
 
-    Returns X, or (X, y) when y is given, exactly as validate_data does.
+    Returns X, or (X, y) when y is given, exactly as validate_data does. A finite float
+    ndarray already in the wanted layout (the common case) takes a fast path that does what
+    validate_data does to it, without its generic dispatch (about 100 us per call).
     """
+    no_y = isinstance(y, str) and y == _NO_Y
+    if kwargs.keys() <= _FAST_KWARGS:
+        Xf = _fast_X(estimator, X, kwargs.get("reset", True), kwargs.get("order"))
+        if Xf is not None and (no_y or _fast_y(y, Xf.shape[0])):
+            return Xf if no_y else (Xf, y)
     from sklearn.utils.validation import validate_data
 
     check_sparse_structure(X)
-    if isinstance(y, str) and y == _NO_Y:
+    if no_y:
         return validate_data(estimator, X, **kwargs)
     return validate_data(estimator, X, y, **kwargs)
+
+
+def check_classification_y(y: np.ndarray) -> None:
+    """scikit-learn's check_classification_targets, without its dispatch for plain integer
+    labels or integral floats (the common case)."""
+    if type(y) is np.ndarray and y.ndim == 1:
+        if y.dtype.kind in "iu":
+            return
+        if y.dtype.kind == "f" and _all_finite(y) and not np.any(np.mod(y, 1.0)):
+            return
+    from sklearn.utils.multiclass import check_classification_targets
+
+    check_classification_targets(y)
+
+
+def class_weight_vector(class_weight: Any, classes: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Per-class weights (in the order of `classes`) from None, "balanced" or a dict; every
+    weight finite and >= 0 (the one rule for every classifier)."""
+    from ._constraints import Real
+
+    cw = class_weight
+    if cw is None:
+        return np.ones(classes.shape[0])
+    if isinstance(cw, str) and cw == "balanced":
+        from sklearn.utils.class_weight import compute_class_weight
+
+        return compute_class_weight("balanced", classes=classes, y=y)
+    if isinstance(cw, dict):
+        known = set(classes.tolist())
+        unknown = [c for c in cw if c not in known]
+        if unknown:
+            raise ValueError(f"class_weight names classes not in y: {unknown!r}")
+        out = np.ones(classes.shape[0])
+        rule = Real(ge=0.0)
+        for i, c in enumerate(classes):
+            if c in cw:
+                v = cw[c]
+                label = c.item() if isinstance(c, np.generic) else c
+                rule.check(v, f"class_weight[{label!r}]")
+                out[i] = float(v)
+        return out
+    raise ValueError(f"class_weight must be None, 'balanced' or a dict, got {cw!r}")
 
 
 def as_core_matrix(X: Any) -> CoreMatrix:
@@ -113,53 +209,14 @@ def _inner_contiguous(X: np.ndarray, axis: int) -> bool:
     return True
 
 
-def check_scalar_param(
-    value: Any,
-    name: str,
-    *,
-    kind: type | tuple[type, ...] = numbers.Real,
-    low: float | None = None,
-    high: float | None = None,
-    low_inclusive: bool = True,
-    high_inclusive: bool = True,
-    allow_none: bool = False,
-) -> None:
-    """Raise TypeError/ValueError naming `name` when value is not acceptable."""
-    if value is None and allow_none:
-        return
-    if isinstance(value, bool) and kind is not bool and bool not in np.atleast_1d(kind):
-        raise TypeError(f"{name} must be a number, got {value!r}")
-    if not isinstance(value, kind):
-        raise TypeError(f"{name} must be of type {_kind_name(kind)}, got {type(value).__name__}")
-    if isinstance(value, numbers.Real) and not np.isfinite(value):
-        raise ValueError(f"{name} must be finite, got {value!r}")
-    if low is not None and (value < low or (value == low and not low_inclusive)):
-        op = ">=" if low_inclusive else ">"
-        raise ValueError(f"{name} must be {op} {low}, got {value!r}")
-    if high is not None and (value > high or (value == high and not high_inclusive)):
-        op = "<=" if high_inclusive else "<"
-        raise ValueError(f"{name} must be {op} {high}, got {value!r}")
-
-
-def _kind_name(kind: type | tuple[type, ...]) -> str:
-    kinds = kind if isinstance(kind, tuple) else (kind,)
-    names = {numbers.Real: "float", numbers.Integral: "int", bool: "bool", str: "str"}
-    return " or ".join(names.get(k, k.__name__) for k in kinds)
-
-
-def check_choice(value: Any, name: str, choices: tuple[str, ...]) -> None:
-    if not isinstance(value, str) or value not in choices:
-        raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}; got {value!r}")
-
-
 def check_n_jobs(n_jobs: Any) -> int:
     """Map scikit-learn's n_jobs onto a thread count (0 = svmkit's default, resolved in C++
     on the calling thread: affinity mask, cgroup quota, OMP_NUM_THREADS, threadpoolctl)."""
     if n_jobs is None:
         return 0
-    check_scalar_param(n_jobs, "n_jobs", kind=numbers.Integral)
-    if n_jobs == 0:
-        raise ValueError("n_jobs must be a nonzero integer or None, got 0")
+    from ._constraints import NJobs
+
+    NJobs().check(n_jobs, "n_jobs")
     if n_jobs < 0:  # -1: every CPU the process may use (affinity mask, cgroup quota)
         from ._threads import resolve_n_jobs
 
