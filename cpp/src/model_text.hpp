@@ -23,35 +23,20 @@
 #include "svmkit/data.hpp"
 #include "svmkit/model.hpp"
 #include "svmkit/status.hpp"
+#include "text_escape.hpp"
 
 namespace svmkit::model_text {
 
-// Bytes outside printable ASCII are written as \xNN: a corrupt file's bytes quoted in a
-// message must still make valid UTF-8 (else Python raises UnicodeDecodeError instead).
-inline std::string printable(const std::string& s) {
-  static const char hex[] = "0123456789abcdef";
-  std::string out;
-  for (const char ch : s) {
-    const unsigned char c = static_cast<unsigned char>(ch);
-    if (c >= 0x20 && c < 0x7f) {
-      out += ch;
-    } else {
-      out += "\\x";
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    }
-  }
-  return out;
-}
+using detail::printable;  // bytes outside printable ASCII as \xNN (text_escape.hpp)
 
 [[noreturn]] inline void bad(long line, const std::string& what) {
   throw Error(ErrorCode::format_error,
               "model file line " + std::to_string(line) + ": " + printable(what));
 }
 
-// Quoted token for messages, shortened (a corrupt line can be very long).
+// Quoted token for messages, at most 40 bytes (a corrupt line can be very long).
 inline std::string quote(const std::string& tok) {
-  return "'" + (tok.size() > 40 ? tok.substr(0, 37) + "..." : tok) + "'";
+  return detail::quote(tok, 40);
 }
 
 // A finite number (nan and inf are rejected: a model with them cannot predict). One leading

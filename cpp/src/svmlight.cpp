@@ -17,6 +17,7 @@
 #include <variant>
 
 #include "svmkit/parallel.hpp"
+#include "text_escape.hpp"
 
 namespace svmkit {
 
@@ -34,25 +35,9 @@ const char* token_end(const char* p, const char* e) {
   return p;
 }
 
-// Quoted token for error messages (shortened: a malformed line can be very long).
-// Bytes outside printable ASCII are written as \xNN: the message must be valid UTF-8 to
-// reach Python as the reader's FormatError (raw bytes gave a UnicodeDecodeError instead).
+// Quoted token for error messages, at most 60 bytes, non-ASCII bytes as \xNN.
 std::string quote(const char* b, const char* e) {
-  const std::size_t n = static_cast<std::size_t>(e - b);
-  const std::size_t shown = n > 60 ? 57 : n;
-  std::string out = "'";
-  for (std::size_t i = 0; i < shown; ++i) {
-    const unsigned char c = static_cast<unsigned char>(b[i]);
-    if (c >= 0x20 && c < 0x7f) {
-      out += static_cast<char>(c);
-    } else {
-      static const char hex[] = "0123456789abcdef";
-      out += "\\x";
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    }
-  }
-  return out + (n > shown ? "...'" : "'");
+  return detail::quote(std::string_view(b, static_cast<std::size_t>(e - b)), 60);
 }
 
 // A leading '+' is accepted (as Python's int() and float() do) but not "+-" or "++".
