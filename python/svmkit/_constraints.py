@@ -86,7 +86,8 @@ class Real(Rule):
 
     def describe(self) -> str:
         b = _bound_text(self.gt, self.ge, self.lt, self.le)
-        return f"a {self._kind_name}" + (f" {b}" if b else "")
+        article = "an" if self._kind_name[0] in "aeiou" else "a"
+        return f"{article} {self._kind_name}" + (f" {b}" if b else "")
 
     def check(self, value: Any, name: str) -> None:
         if value is None and self.none_ok:

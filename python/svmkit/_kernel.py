@@ -248,10 +248,16 @@ class _BaseKernel(BaseEstimator):
         if isinstance(self.gamma, str):
             if self.gamma == "auto":
                 return 1.0 / X.shape[1]
-            if sp.issparse(X):
-                var = X.multiply(X).mean() - X.mean() ** 2
-            else:
-                var = X.var()
+            with np.errstate(over="ignore", invalid="ignore"):
+                if sp.issparse(X):
+                    var = X.multiply(X).mean() - X.mean() ** 2
+                else:
+                    var = X.var()
+            if not np.isfinite(var):
+                raise ValueError(
+                    "gamma='scale' needs the variance of X, which overflows (|X| up to "
+                    f"{abs(X).max():.3g}): scale X, or give gamma as a number"
+                )
             return 1.0 / (X.shape[1] * var) if var != 0 else 1.0
         return float(self.gamma)
 
@@ -503,6 +509,7 @@ class SVC(ClassifierMixin, _BaseKernel):
         for a, b, _, yp in problems:
             if not (np.any(yp > 0) and np.any(yp < 0)):
                 empty = classes[a] if not np.any(yp > 0) else classes[b]
+                empty = empty.item() if isinstance(empty, np.generic) else empty
                 raise ValueError(
                     f"class {empty!r} has zero weight in every sample (sample_weight times "
                     "class_weight): SVC needs a positive weight in each class"

@@ -167,12 +167,17 @@ def as_core_matrix(X: Any) -> CoreMatrix:
 
     X must already be validated (2-D, numeric, finite). Dense arrays in C or Fortran order
     and float32/float64 pass through; other dense arrays are copied to C order. CSR matrices
-    with float32/float64 values and int32/int64 indices pass through; any other sparse format
-    is converted to CSR (a copy).
+    with float32/float64 values and int32/int64 indices pass through; any other sparse format,
+    and a CSR matrix with unsorted or duplicate indices, is converted to canonical CSR (a copy).
     """
     if sp.issparse(X):
         if X.format != "csr":
             X = X.tocsr()
+        if not X.has_canonical_format:
+            # Duplicate entries of a row are one value to scipy but two to a solver that
+            # squares stored entries (dual_cd's ||x_i||^2): sum them (and sort) on a copy.
+            X = X.copy()
+            X.sum_duplicates()
         data = X.data
         if data.dtype not in (np.float32, np.float64):
             data = data.astype(np.float64)
