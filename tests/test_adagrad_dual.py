@@ -1,6 +1,6 @@
 """adagrad_dual: AdaGrad on the augmented Lagrangian dual (paper 001 section 6.3).
 
-References: the exact dual QPs solved by clarabel (tests/_first_order_refs.svm_dual) and
+References: the exact dual QPs solved by clarabel (tests/references.svm_dual) and
 scikit-learn's SVC/SVR (LIBSVM) for the unregularized-bias dual.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from _first_order_refs import svm_dual
+from references import svm_dual
 from sklearn.datasets import load_breast_cancer, load_diabetes, load_svmlight_file
 from sklearn.metrics.pairwise import polynomial_kernel, rbf_kernel
 from sklearn.preprocessing import StandardScaler

@@ -13,12 +13,12 @@ import signal
 import threading
 import warnings
 
-import clarabel
 import numpy as np
 import pytest
 import scipy.sparse as sp
 import svmkit
 from liblinear import liblinearutil
+from references import primal_svm
 from sklearn.datasets import load_breast_cancer, load_diabetes, load_iris
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.preprocessing import StandardScaler
@@ -176,29 +176,9 @@ def test_estimator_matches_liblinear_multiclass(loss: str) -> None:
 
 
 def qp_objective(X, y, cost, loss, epsilon=0.0, fit_intercept=True, scaling=1.0) -> float:
-    """min 1/2 (||w||^2 + b^2) + sum c_i xi_i (xi_i^2 for the squared losses) over
-    (w, b, xi >= 0) with the loss's slack rows."""
-    n, m = X.shape
-    nb = 1 if fit_intercept else 0
-    squared = loss.startswith("squared")
-    P = sp.diags(np.r_[np.ones(m + nb), 2.0 * cost if squared else np.zeros(n)]).tocsc()
-    q = np.r_[np.zeros(m + nb), np.zeros(n) if squared else cost]
-    Z = np.hstack([X, np.full((n, nb), scaling)])  # rows give z_i = x_i.w + b * scaling
-    eye, zero = np.eye(n), np.zeros((n, m + nb))
-    if "hinge" in loss:  # -y_i z_i - xi_i <= -1
-        A = np.vstack([np.hstack([-y[:, None] * Z, -eye]), np.hstack([zero, -eye])])
-        rhs = np.r_[-np.ones(n), np.zeros(n)]
-    else:  # z_i - xi_i <= y_i + eps, -z_i - xi_i <= -y_i + eps
-        A = np.vstack([np.hstack([Z, -eye]), np.hstack([-Z, -eye]), np.hstack([zero, -eye])])
-        rhs = np.r_[y + epsilon, -y + epsilon, np.zeros(n)]
-    st = clarabel.DefaultSettings()
-    st.verbose = False
-    st.tol_gap_abs = st.tol_gap_rel = st.tol_feas = 1e-11
-    sol = clarabel.DefaultSolver(
-        P, q, sp.csc_matrix(A), rhs, [clarabel.NonnegativeConeT(A.shape[0])], st
-    ).solve()
-    assert str(sol.status) in ("Solved", "AlmostSolved"), sol.status
-    return float(sol.obj_val)
+    """min 1/2 (||w||^2 + b^2) + sum c_i xi_i (xi_i^2 for the squared losses)."""
+    kw = dict(epsilon=epsilon, fit_intercept=fit_intercept, scaling=scaling, tol=1e-11)
+    return primal_svm(X, y, cost, loss=loss, **kw)[2]
 
 
 def small_problem(task: str, n: int, seed: int):

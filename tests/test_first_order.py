@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import warnings
 
-import clarabel
 import numpy as np
 import pytest
 import scipy.sparse as sp
 import svmkit
-from _first_order_refs import epsilon_qp, hinge_primal
+from references import primal_svm
 from scipy.optimize import minimize
 from sklearn.datasets import load_breast_cancer, load_diabetes, load_svmlight_file, load_wine
 from sklearn.exceptions import ConvergenceWarning
@@ -97,7 +96,7 @@ def test_squared_hinge_matches_liblinear(cancer, mom, ada):
 def test_hinge_matches_exact_qp(cancer, mom, ada):
     X, y = cancer
     C = 0.1
-    _, _, f_star = hinge_primal(X, y, np.full(len(y), C))
+    _, _, f_star = primal_svm(X, y, np.full(len(y), C))
     m = LinearSVC(
         loss="hinge", C=C, solver="sgd", n_jobs=1, solver_options=sgd_options(mom, ada, True)
     )
@@ -144,7 +143,7 @@ def test_svr_losses_match_references(diabetes, mom, ada):
     ).fit(X, y)
     f = primal_objective(X, y, *fitted_wb(m), C, "squared_epsilon_insensitive", eps=eps)
     assert abs(f - f_star) / f_star < 1e-3
-    f_star = epsilon_qp(X, y, C, eps)
+    f_star = primal_svm(X, y, C, loss="epsilon_insensitive", epsilon=eps)[2]
     m = LinearSVR(
         C=C,
         epsilon=eps,
@@ -157,38 +156,8 @@ def test_svr_losses_match_references(diabetes, mom, ada):
 
 
 def l1_squared_hinge_qp(X, y, C, l1, l2):
-    """min l1 ||w||_1 + l2/2 ||w||^2 + C sum xi^2, xi >= 1 - y (x.w + b), b unregularized."""
-    n, d = X.shape
-    # variables: u (d), v (d), b, xi (n); w = u - v.
-    nv = 2 * d + 1 + n
-    P = sp.lil_matrix((nv, nv))
-    for j in range(d):
-        P[j, j] = l2
-        P[d + j, d + j] = l2
-        P[j, d + j] = -l2
-        P[d + j, j] = -l2
-    for i in range(n):
-        P[2 * d + 1 + i, 2 * d + 1 + i] = 2 * C
-    q = np.r_[np.full(2 * d, l1), 0.0, np.zeros(n)]
-    yX = y[:, None] * X
-    A = sp.vstack(
-        [
-            sp.hstack(
-                [sp.csr_matrix(-yX), sp.csr_matrix(yX), sp.csr_matrix(-y[:, None]), -sp.eye(n)]
-            ),
-            sp.hstack([-sp.eye(2 * d), sp.csr_matrix((2 * d, 1 + n))]),
-        ]
-    ).tocsc()
-    b = np.r_[-np.ones(n), np.zeros(2 * d)]
-    s = clarabel.DefaultSettings()
-    s.verbose = False
-    s.tol_gap_rel = s.tol_gap_abs = 1e-10
-    sol = clarabel.DefaultSolver(
-        sp.csc_matrix(P), q, A, b, [clarabel.NonnegativeConeT(n + 2 * d)], s
-    ).solve()
-    x = np.asarray(sol.x)
-    w = x[:d] - x[d : 2 * d]
-    return w, primal_objective(X, y, w, x[2 * d], C, "squared_hinge", reg_bias=False, l1=l1, l2=l2)
+    w, _, f = primal_svm(X, y, C, loss="squared_hinge", l1=l1, l2=l2, reg_b=False)
+    return w, f
 
 
 @pytest.mark.parametrize("penalty", ["l1", "elasticnet"])
@@ -341,7 +310,7 @@ def test_shared_datasets(shared_datasets):
         )
         f = primal_objective(X, y, *fitted_wb(m), C, "squared_hinge")
         assert abs(f - f_star) / f_star < 1e-3, (mom, ada)
-    _, _, f_star = hinge_primal(X, y, np.full(len(y), C))
+    _, _, f_star = primal_svm(X, y, np.full(len(y), C))
     for mom, ada in RULES:
         m = LinearSVC(
             C=C, loss="hinge", solver="sgd", n_jobs=1, solver_options=sgd_options(mom, ada, True)

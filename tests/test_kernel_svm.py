@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 import svmkit
+from references import box_qp
 from sklearn import svm as sksvm
 from sklearn.datasets import (
     load_breast_cancer,
@@ -104,38 +105,11 @@ def test_laplacian_against_independent_qp():
     m = svmkit.SVC(kernel="laplacian", gamma=0.5, tol=TOL).fit(X, y)
     K = _kernel_matrix(X, X, "laplacian", 0.5)
     ys = np.where(y == 1, 1.0, -1.0)
-    a, _ = _clarabel_qp(ys[:, None] * K * ys[None, :], -np.ones(len(y)), np.ones(len(y)), ys)
+    a, _ = box_qp(ys[:, None] * K * ys[None, :], -np.ones(len(y)), np.ones(len(y)), ys)
     coef = np.zeros(len(y))
     coef[m.support_] = m.dual_coef_[0]
     assert abs(_svc_dual(coef, K) - _svc_dual(a * ys, K)) <= 1e-4 * abs(_svc_dual(a * ys, K))
     assert m.result_[0]["optimality"] < TOL
-
-
-def _clarabel_qp(P, q, upper, eq=None):
-    """min 1/2 a'Pa + q'a, 0 <= a <= upper (inf allowed), optional eq'a = 0."""
-    import clarabel
-
-    n = len(q)
-    rows, b, cones = [], [], []
-    if eq is not None:
-        rows.append(sp.csc_matrix(eq[None, :]))
-        b.append(np.zeros(1))
-        cones.append(clarabel.ZeroConeT(1))
-    rows.append(-sp.identity(n, format="csc"))
-    b.append(np.zeros(n))
-    fin = np.isfinite(upper)
-    if fin.any():
-        rows.append(sp.identity(n, format="csc")[fin])
-        b.append(upper[fin])
-    cones.append(clarabel.NonnegativeConeT(n + int(fin.sum())))
-    A = sp.vstack(rows).tocsc()
-    s = clarabel.DefaultSettings()
-    s.verbose = False
-    s.tol_gap_abs = s.tol_gap_rel = 1e-10
-    sol = clarabel.DefaultSolver(sp.csc_matrix(np.triu(P)), q, A, np.concatenate(b), cones, s)
-    r = sol.solve()
-    a = np.array(r.x)
-    return a, 0.5 * a @ P @ a + q @ a
 
 
 @pytest.mark.parametrize("kernel", ["rbf", "linear"])
@@ -147,7 +121,7 @@ def test_squared_hinge_dual_against_clarabel(kernel):
     K = _kernel_matrix(X, X, kernel, m._gamma_)
     ys = np.where(y == 1, 1.0, -1.0)
     P = ys[:, None] * K * ys[None, :] + np.eye(len(y)) / (2 * C)
-    a_ref, f_ref = _clarabel_qp(P, -np.ones(len(y)), np.full(len(y), np.inf), ys)
+    a_ref, f_ref = box_qp(P, -np.ones(len(y)), np.full(len(y), np.inf), ys)
     a = np.zeros(len(y))
     a[m.support_] = m.dual_coef_[0] * ys[m.support_]
     f = 0.5 * a @ P @ a - a.sum()
@@ -169,7 +143,7 @@ def test_regularized_bias_against_clarabel(loss):
     if loss == "squared_hinge":
         P = P + np.eye(len(y)) / (2 * C)
         upper = np.full(len(y), np.inf)
-    a_ref, f_ref = _clarabel_qp(P, -np.ones(len(y)), upper)
+    a_ref, f_ref = box_qp(P, -np.ones(len(y)), upper)
     a = np.zeros(len(y))
     a[m.support_] = m.dual_coef_[0] * ys[m.support_]
     f = 0.5 * a @ P @ a - a.sum()
@@ -189,7 +163,7 @@ def test_svr_regularized_bias_against_clarabel():
     n = len(y)
     P = np.block([[K, -K], [-K, K]])
     q = np.concatenate([eps - y, eps + y])
-    a_ref, f_ref = _clarabel_qp(P, q, np.full(2 * n, C))
+    a_ref, f_ref = box_qp(P, q, np.full(2 * n, C))
     beta = np.zeros(n)
     beta[m.support_] = m.dual_coef_[0]
     f = 0.5 * beta @ K @ beta + eps * np.abs(beta).sum() - y @ beta
@@ -211,7 +185,7 @@ def test_svr_matches_libsvm(kernel, params):
         P = np.block([[K, -K], [-K, K]])
         q = np.concatenate([0.1 - y, 0.1 + y])
         e = np.concatenate([np.ones(n), -np.ones(n)])
-        _, f_ref = _clarabel_qp(P, q, np.ones(2 * n), e)
+        _, f_ref = box_qp(P, q, np.ones(2 * n), e)
         assert abs(f - f_ref) <= 1e-4 * abs(f_ref)
         return
     ref = sksvm.SVR(kernel=kernel, C=1.0, epsilon=0.1, tol=TOL, **params).fit(X, y)

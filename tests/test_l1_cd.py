@@ -8,11 +8,11 @@ scikit-learn's bundled datasets and seeded generators.
 
 from __future__ import annotations
 
-import clarabel
 import numpy as np
 import pytest
 import scipy.sparse as sp
 import svmkit
+from references import primal_svm
 from sklearn.datasets import load_breast_cancer, load_wine
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.preprocessing import StandardScaler
@@ -50,37 +50,9 @@ def split(res, n_features, fit_intercept=True):
 
 
 def qp_objective(X, y, cost, l1, l2, fit_intercept=True, reg_b=True, scaling=1.0) -> float:
-    """The same problem solved by clarabel: variables (w, b, xi, t), xi >= 1 - y z, t >= |w|."""
-    X = sp.csr_matrix(X)
-    n, m = X.shape
-    k = m + 1  # coordinates that may carry a penalty: w and b
-    pen = np.r_[np.ones(m), [1.0 if (fit_intercept and reg_b) else 0.0]]
-    nv = k + n + k
-    pdiag = np.r_[l2 * pen, 2.0 * np.asarray(cost, dtype=float), np.zeros(k)]
-    q = np.r_[np.zeros(k + n), l1 * pen]
-    Yx = sp.diags(y) @ X
-    bias_col = sp.csr_matrix(-y[:, None] * (scaling if fit_intercept else 0.0))
-    blocks = [sp.hstack([-Yx, bias_col, -sp.eye(n), sp.csr_matrix((n, k))])]
-    rhs = [-np.ones(n)]
-    blocks += [
-        sp.hstack([sp.eye(k), sp.csr_matrix((k, n)), -sp.eye(k)]),
-        sp.hstack([-sp.eye(k), sp.csr_matrix((k, n)), -sp.eye(k)]),
-    ]
-    rhs += [np.zeros(k), np.zeros(k)]
-    if not fit_intercept:  # pin b = 0
-        blocks += [sp.csr_matrix(([1.0, -1.0], ([0, 1], [m, m])), shape=(2, nv))]
-        rhs += [np.zeros(2)]
-    A = sp.vstack(blocks).tocsc()
-    st = clarabel.DefaultSettings()
-    st.verbose = False
-    st.tol_gap_abs = st.tol_gap_rel = st.tol_feas = 1e-11
-    st.max_iter = 500
-    P = sp.diags(pdiag).tocsc()
-    sol = clarabel.DefaultSolver(
-        P, q, A, np.concatenate(rhs), [clarabel.NonnegativeConeT(A.shape[0])], st
-    ).solve()
-    assert str(sol.status) in ("Solved", "AlmostSolved"), sol.status
-    return float(sol.obj_val)
+    """The same problem solved by clarabel (tests/references.py)."""
+    kw = dict(fit_intercept=fit_intercept, reg_b=reg_b, l1_bias=reg_b, scaling=scaling)
+    return primal_svm(X, y, cost, loss="squared_hinge", l1=l1, l2=l2, tol=1e-11, **kw)[2]
 
 
 def kkt_violation(X, y, cost, w, b, l1, l2, fit_intercept=True, reg_b=True, scaling=1.0):

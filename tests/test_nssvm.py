@@ -12,10 +12,10 @@ import math
 import warnings
 from pathlib import Path
 
-import clarabel
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from references import nssvm_subproblem
 from sklearn.datasets import (
     load_breast_cancer,
     load_diabetes,
@@ -74,29 +74,6 @@ def stationarity_residual(X, y, res, C, c, eta) -> tuple[float, np.ndarray]:
     mask[T] = True
     F = np.concatenate([g[T], alpha[~mask], [alpha[T] @ y[T]]])
     return float(np.linalg.norm(F)), T
-
-
-def subproblem_clarabel(X, y, T, C, c) -> tuple[np.ndarray, float]:
-    """min_{a} 1/2 ||Q_T a||^2 + sum h_{c,C}(a_i) - sum a_i  s.t. <a, y_T> = 0, by clarabel.
-
-    a = p - q with p, q >= 0 makes h exact: h(a) = p^2/(2C) + q^2/(2c) at the optimum."""
-    Z = y[T, None] * X[T]
-    K = Z @ Z.T
-    s = len(T)
-    eye = np.eye(s)
-    P = sp.csc_matrix(np.triu(np.block([[K + eye / C, -K], [-K, K + eye / c]])))
-    q = np.r_[-np.ones(s), np.ones(s)]
-    A = sp.csc_matrix(np.vstack([np.r_[y[T], -y[T]][None, :], -np.eye(2 * s)]))
-    b = np.zeros(2 * s + 1)
-    settings = clarabel.DefaultSettings()
-    settings.verbose = False
-    settings.tol_gap_abs = settings.tol_gap_rel = settings.tol_feas = 1e-10
-    sol = clarabel.DefaultSolver(
-        P, q, A, b, [clarabel.ZeroConeT(1), clarabel.NonnegativeConeT(2 * s)], settings
-    ).solve()
-    assert str(sol.status) == "Solved"
-    x = np.asarray(sol.x)
-    return x[:s] - x[s:], float(np.asarray(sol.z)[0])
 
 
 # ---------------------------------------------------------------------------------------
@@ -185,7 +162,7 @@ def test_eta_stationarity_and_subproblem(case) -> None:
     alpha[res["support"]] = res["alpha"]
     np.testing.assert_allclose(res["solution"][:-1], X.T @ (alpha * y), rtol=1e-9, atol=1e-12)
     # The strongly convex problem restricted to T, solved by clarabel.
-    a_ref, mu_ref = subproblem_clarabel(X, y, T, C, c)
+    a_ref, mu_ref = nssvm_subproblem(X, y, T, C, c)
     scale = np.max(np.abs(a_ref))
     np.testing.assert_allclose(alpha[T], a_ref, atol=1e-6 * scale)
     assert res["mu"] == pytest.approx(mu_ref, abs=1e-5)

@@ -12,12 +12,12 @@ import lzma
 import warnings
 from pathlib import Path
 
-import clarabel
 import numpy as np
 import pytest
 import scipy.sparse as sp
 import sklearn.svm
 import svmkit
+from references import primal_svm
 from sklearn.datasets import load_breast_cancer, load_digits, load_svmlight_file, load_wine
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.preprocessing import StandardScaler
@@ -31,37 +31,7 @@ from svmkit._paper_data import make_paper_gaussians
 
 
 def qp_objective(X, y, c, l2, l1, reg_b=True, scaling=1.0) -> float:
-    n, m = X.shape
-    X = sp.csr_matrix(X)
-    nv = m + 1 + n + m
-    pdiag = np.r_[np.full(m, l2), [l2 * scaling**0 if reg_b else 0.0], np.zeros(n + m)]
-    P = sp.diags(pdiag).tocsc()
-    q = np.r_[np.zeros(m + 1), np.asarray(c, dtype=float), np.full(m, l1)]
-    Yx = sp.diags(y) @ X
-    A1 = sp.hstack([-Yx, sp.csr_matrix(-y[:, None] * scaling), -sp.eye(n), sp.csr_matrix((n, m))])
-    A2 = sp.hstack([sp.csr_matrix((n, m + 1)), -sp.eye(n), sp.csr_matrix((n, m))])
-    blocks = [A1, A2]
-    rhs = [-np.ones(n), np.zeros(n)]
-    if l1 > 0:
-        blocks += [
-            sp.hstack([sp.eye(m), sp.csr_matrix((m, 1 + n)), -sp.eye(m)]),
-            sp.hstack([-sp.eye(m), sp.csr_matrix((m, 1 + n)), -sp.eye(m)]),
-        ]
-        rhs += [np.zeros(m), np.zeros(m)]
-    else:
-        # t unused: pin it to zero.
-        blocks += [sp.hstack([sp.csr_matrix((m, m + 1 + n)), -sp.eye(m)])]
-        rhs += [np.zeros(m)]
-    A = sp.vstack(blocks).tocsc()
-    b = np.concatenate(rhs)
-    assert A.shape[1] == nv
-    st = clarabel.DefaultSettings()
-    st.verbose = False
-    st.tol_gap_abs = st.tol_gap_rel = st.tol_feas = 1e-10
-    st.max_iter = 500
-    sol = clarabel.DefaultSolver(P, q, A, b, [clarabel.NonnegativeConeT(A.shape[0])], st).solve()
-    assert str(sol.status) in ("Solved", "AlmostSolved"), sol.status
-    return float(sol.obj_val)
+    return primal_svm(X, y, c, l2=l2, l1=l1, reg_b=reg_b, scaling=scaling)[2]
 
 
 def fit(X, y, C=1.0, l2=1.0, l1=0.0, reg_b=True, scaling=1.0, w0=None, warm_alpha=0.0, **opt):
