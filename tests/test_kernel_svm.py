@@ -19,7 +19,6 @@ from sklearn.datasets import (
 )
 from sklearn.metrics.pairwise import pairwise_kernels
 from sklearn.preprocessing import MinMaxScaler, StandardScaler
-from sklearn.utils.estimator_checks import parametrize_with_checks
 from svmkit import SolverStatus, _core
 
 TOL = 1e-7
@@ -450,37 +449,6 @@ def test_solver_table_and_defaults():
     assert "smo" in KERNEL_SOLVERS
     d = _core.smo_defaults()
     assert d["tol"] == 1e-3 and d["working_set"] == "second_order" and d["max_iter"] == -1
-
-
-_SCALE_GAMMA_REASON = (
-    "gamma='scale' is 1 / (n_features * X.var()), and repeating samples changes X.var(), so "
-    "the kernel itself differs; the same checks pass with a fixed gamma (the gamma=0.5 "
-    "instances below), which shows sample weights equal repetition"
-)
-
-
-def _expected_failures(est):
-    if getattr(est, "gamma", None) == "scale" and est.kernel != "linear":
-        return {
-            "check_sample_weight_equivalence_on_dense_data": _SCALE_GAMMA_REASON,
-            "check_sample_weight_equivalence_on_sparse_data": _SCALE_GAMMA_REASON,
-        }
-    return {}
-
-
-@parametrize_with_checks(
-    [
-        svmkit.SVC(),
-        svmkit.SVR(),
-        # Tight tolerances: the weight-equivalence checks compare predictions to 1e-7.
-        svmkit.SVC(gamma=0.5, tol=1e-12),
-        svmkit.SVR(gamma=0.5, tol=1e-12),
-        svmkit.SVC(kernel="linear", loss="squared_hinge", tol=1e-12),
-    ],
-    expected_failed_checks=_expected_failures,
-)
-def test_check_estimator(estimator, check):
-    check(estimator)
 
 
 def _shared(shared_datasets, name):

@@ -27,7 +27,6 @@ from sklearn.exceptions import ConvergenceWarning, NotFittedError
 from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import MaxAbsScaler, StandardScaler
 from sklearn.svm import LinearSVC as SkLinearSVC
-from sklearn.utils.estimator_checks import parametrize_with_checks
 from svmkit import SolverStatus, SparseSVC, _core, nssvm_defaults
 
 # Paper 003, Table 4: support vectors for m = 1000, 2000, 4000, 8000 (half used for training).
@@ -482,8 +481,3 @@ def test_verbose_prints(capsys) -> None:
     X, y = _xy()
     SparseSVC(verbose=1).fit(X, y)
     assert "nssvm iter" in capsys.readouterr().out
-
-
-@parametrize_with_checks([SparseSVC()])
-def test_sklearn_compatible(estimator, check) -> None:
-    check(estimator)
