@@ -44,8 +44,10 @@ def main() -> None:
             a.append(one(ours, X, y))
             b.append(one(theirs, X, y))
         ma, mb = float(np.median(a)), float(np.median(b))
-        print(f"{name:10s} svmkit {ma * 1e6:8.0f} us  scikit-learn {mb * 1e6:8.0f} us  "
-              f"ratio {ma / mb:5.2f}")
+        print(
+            f"{name:10s} svmkit {ma * 1e6:8.0f} us  scikit-learn {mb * 1e6:8.0f} us  "
+            f"ratio {ma / mb:5.2f}"
+        )
 
 
 if __name__ == "__main__":
