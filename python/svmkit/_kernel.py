@@ -559,15 +559,17 @@ class SVC(ClassifierMixin, _BaseKernel):
             dual, intercept = -dual, -intercept
         self._make_model(X, support, dual, intercept)
         if self.probability:
-            self._fit_platt(spec, Xc, problems, cost, formulation, n_threads)
+            self._fit_platt(spec, X, Xc, y_idx, cost, formulation, n_threads)
         else:
             self.probA_ = np.empty(0)
             self.probB_ = np.empty(0)
         return self
 
     # -- probability -----------------------------------------------------------------------
-    def _fit_platt(self, spec, Xc, problems, cost, formulation, n_threads) -> None:
+    def _fit_platt(self, spec, X, Xc, y_idx, cost, formulation, n_threads) -> None:
         """Platt sigmoids per class pair, fitted in C++ on LIBSVM's internal 5-fold CV."""
+        del X  # the signature subclasses override (NuSVC)
+        problems = _ovo_problems(y_idx, cost, len(self.classes_))
         # The CV fits always use SMO; another solver's options and max_iter do not apply.
         smo_opts = self._options(KERNEL_SOLVERS["smo"], n_threads, fitted=spec.name == "smo")
         # One seed per pair, drawn from random_state (the folds of each pair are shuffled in

@@ -67,6 +67,12 @@ class _BaseLinear(BaseEstimator):
     _estimator_kind = "classifier"
     _parameter_checks: dict = _LINEAR_CHECKS
 
+    def _check_common_params(self) -> None:
+        """The shared rules alone (for subclasses with their own parameter set, e.g. dask's)."""
+        for name, rule in _LINEAR_CHECKS.items():
+            rule.check(getattr(self, name), name)
+        self._check_param_relations()
+
     def _check_param_relations(self) -> None:
         if self.C == float("inf") and self.solver != "homotopy":
             raise ValueError(

@@ -214,6 +214,44 @@ def _inner_contiguous(X: np.ndarray, axis: int) -> bool:
     return True
 
 
+def check_scalar_param(
+    value: Any,
+    name: str,
+    *,
+    kind: Any = numbers.Real,
+    low: float | None = None,
+    high: float | None = None,
+    low_inclusive: bool = True,
+    high_inclusive: bool = True,
+    allow_none: bool = False,
+) -> None:
+    """One check in the old call form, for code not yet on a declared table (the dask
+    estimators); it builds the rule of _constraints.py, so messages and logic are the same.
+    New code declares `_parameter_checks` instead."""
+    from ._constraints import Bool, Int, Real
+
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    bounds = {
+        ("gt" if not low_inclusive else "ge"): low,
+        ("lt" if not high_inclusive else "le"): high,
+    }
+    bounds = {k: v for k, v in bounds.items() if v is not None}
+    if numbers.Integral in kinds:
+        rule = Int(none=allow_none, bool_ok=bool in kinds, **bounds)
+    elif bool in kinds:
+        rule = Bool(none=allow_none)
+    else:
+        rule = Real(none=allow_none, **bounds)
+    rule.check(value, name)
+
+
+def check_choice(value: Any, name: str, choices: tuple[str, ...]) -> None:
+    """The declared OneOf rule in the old call form (see check_scalar_param)."""
+    from ._constraints import OneOf
+
+    OneOf(*choices).check(value, name)
+
+
 def check_n_jobs(n_jobs: Any) -> int:
     """Map scikit-learn's n_jobs onto a thread count (0 = svmkit's default, resolved in C++
     on the calling thread: affinity mask, cgroup quota, OMP_NUM_THREADS, threadpoolctl)."""
