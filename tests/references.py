@@ -7,6 +7,7 @@ One module for every test file (formerly written five times across tests/):
 - `primal_svm`: the primal with slack variables for the hinge, squared hinge,
   epsilon-insensitive and squared epsilon-insensitive losses, with l2 and l1 penalties, per-
   sample costs, an optional intercept (regularized or not) and LIBLINEAR's intercept scaling.
+- `hinge_primal`: primal_svm for the plain hinge-loss SVM.
 - `hard_margin`: the hard-margin SVM (separable data).
 - `box_qp`: min 1/2 a'Pa + q'a, 0 <= a <= upper, optionally eq'a = 0 (the kernel duals).
 - `svm_dual`: the Wolfe dual of C-SVC or epsilon-SVR from a kernel matrix.
@@ -19,7 +20,15 @@ import clarabel
 import numpy as np
 import scipy.sparse as sp
 
-__all__ = ["box_qp", "hard_margin", "nssvm_subproblem", "primal_svm", "solve_qp", "svm_dual"]
+__all__ = [
+    "box_qp",
+    "hard_margin",
+    "hinge_primal",
+    "nssvm_subproblem",
+    "primal_svm",
+    "solve_qp",
+    "svm_dual",
+]
 
 
 def solve_qp(P, q, A, b, cones, tol: float = 1e-10, max_iter: int = 500):
@@ -94,6 +103,11 @@ def primal_svm(
     sol = solve_qp(P, q, A, np.concatenate(rhs), [clarabel.NonnegativeConeT(A.shape[0])], tol)
     x = np.asarray(sol.x)
     return x[:m], float(x[m]), float(sol.obj_val)
+
+
+def hinge_primal(X, y, cost, regularize_intercept: bool = True):
+    """primal_svm for the hinge loss with l2 = 1: returns (w, b, objective)."""
+    return primal_svm(X, y, cost, reg_b=regularize_intercept)
 
 
 def hard_margin(X, y, fit_intercept: bool = True) -> tuple[np.ndarray, float]:

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 import svmkit
-from references import primal_svm
+from references import hinge_primal, primal_svm
 from scipy.optimize import minimize
 from sklearn.datasets import load_breast_cancer, load_diabetes, load_svmlight_file, load_wine
 from sklearn.exceptions import ConvergenceWarning
@@ -96,7 +96,7 @@ def test_squared_hinge_matches_liblinear(cancer, mom, ada):
 def test_hinge_matches_exact_qp(cancer, mom, ada):
     X, y = cancer
     C = 0.1
-    _, _, f_star = primal_svm(X, y, np.full(len(y), C))
+    _, _, f_star = hinge_primal(X, y, np.full(len(y), C))
     m = LinearSVC(
         loss="hinge", C=C, solver="sgd", n_jobs=1, solver_options=sgd_options(mom, ada, True)
     )
@@ -310,7 +310,7 @@ def test_shared_datasets(shared_datasets):
         )
         f = primal_objective(X, y, *fitted_wb(m), C, "squared_hinge")
         assert abs(f - f_star) / f_star < 1e-3, (mom, ada)
-    _, _, f_star = primal_svm(X, y, np.full(len(y), C))
+    _, _, f_star = hinge_primal(X, y, np.full(len(y), C))
     for mom, ada in RULES:
         m = LinearSVC(
             C=C, loss="hinge", solver="sgd", n_jobs=1, solver_options=sgd_options(mom, ada, True)

@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 import pytest
 import svmkit
-from references import hard_margin, primal_svm, svm_dual
+from references import hard_margin, hinge_primal, svm_dual
 from sklearn.datasets import load_iris, load_svmlight_file
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.preprocessing import StandardScaler
@@ -154,7 +154,7 @@ def test_soft_margin_with_finite_C():
     X = np.vstack([rng.normal(size=(30, 2)) + 1.0, rng.normal(size=(30, 2)) - 1.0])
     y = np.r_[np.ones(30), -np.ones(30)]
     C = 1.0
-    _, _, f_star = primal_svm(X, y, np.full(60, C), reg_b=False)
+    _, _, f_star = hinge_primal(X, y, np.full(60, C), regularize_intercept=False)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         m = LinearSVC(
