@@ -269,3 +269,73 @@ def test_sparse_input_formats_are_accepted() -> None:
         Xs.data[:] = X.ravel()
         got = svmkit.LinearSVC().fit(Xs.asformat(fmt), y).decision_function(Xs.asformat(fmt))
         np.testing.assert_allclose(got, ref, rtol=1e-9)
+
+
+# -- the declared parameter rules (svmkit/_constraints.py) -------------------------------------
+
+
+def test_rules_name_the_parameter_and_the_value() -> None:
+    from svmkit._constraints import AnyOf, Int, OneOf, Real
+
+    with pytest.raises(ValueError, match=r"^C must be > 0, got -2.5$"):
+        Real(gt=0.0).check(-2.5, "C")
+    with pytest.raises(TypeError, match=r"^tol must be of type float or None, got True$"):
+        Real(ge=0.0, none=True).check(True, "tol")
+    with pytest.raises(ValueError, match=r"^max_iter must be an int >= 1 \(or -1\), got -3$"):
+        Int(ge=1, also=(-1,)).check(-3, "max_iter")
+    Int(ge=1, also=(-1,)).check(-1, "max_iter")
+    gamma = AnyOf(OneOf("scale", "auto"), Real(gt=0.0))
+    with pytest.raises(ValueError, match=r"^gamma must be one of 'scale', 'auto'; got 'x'$"):
+        gamma.check("x", "gamma")
+    with pytest.raises(TypeError, match=r"^gamma must be one of .* or a float > 0, got \[1\]$"):
+        gamma.check([1], "gamma")
+
+
+def test_solver_rule_follows_the_solver_table() -> None:
+    from svmkit._constraints import KeyOf
+
+    table = {"smo": 1}
+    rule = KeyOf(table)
+    with pytest.raises(ValueError, match=r"solver must be one of 'smo'; got 'new'"):
+        rule.check("new", "solver")
+    table["new"] = 2  # a solver registered after the estimator class was declared
+    rule.check("new", "solver")
+
+
+def test_a_subclass_extends_the_declared_table() -> None:
+    # The recipe for new estimators (NuSVC, crammer_singer, ...): extend the base's dict.
+    from svmkit._constraints import Real
+
+    class NuLike(svmkit.SVC):
+        _parameter_checks = {
+            **{k: v for k, v in svmkit.SVC._parameter_checks.items() if k != "C"},
+            "nu": Real(gt=0.0, le=1.0),
+        }
+
+        def __init__(self, nu=0.5, kernel="rbf"):
+            super().__init__(kernel=kernel)
+            self.nu = nu
+
+    with pytest.raises(ValueError, match=r"^nu must be <= 1, got 1.5$"):
+        NuLike(nu=1.5).fit(X, y)
+    with pytest.raises(ValueError, match=r"^kernel must be one of"):
+        NuLike(kernel="cubic").fit(X, y)
+
+
+def test_callback_result_rule() -> None:
+    from svmkit._constraints import check_callback_result
+
+    assert check_callback_result(print, None) is True
+    assert check_callback_result(print, np.bool_(False)) is False
+    assert check_callback_result(print, 0) is False
+    with pytest.raises(TypeError, match=r"callback print must return None, True or False"):
+        check_callback_result(print, 0.5)
+
+
+def test_solver_option_conflict_names_both_sides() -> None:
+    from svmkit._constraints import merge_solver_options
+
+    opts = merge_solver_options("SVC", {"tau": 1e-12}, {"n_threads": ("n_jobs", 2)})
+    assert opts == {"tau": 1e-12, "n_threads": 2}
+    with pytest.raises(ValueError, match=r"SVC: solver_options\['n_threads'\] = 4 conflicts .*"):
+        merge_solver_options("SVC", {"n_threads": 4}, {"n_threads": ("n_jobs", 2)})
