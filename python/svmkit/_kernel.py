@@ -254,6 +254,8 @@ class _BaseKernel(BaseEstimator):
                 else:
                     var = X.var()
             if not np.isfinite(var):
+                if self.kernel in ("linear", "precomputed"):  # gamma is not used
+                    return 1.0
                 raise ValueError(
                     "gamma='scale' needs the variance of X, which overflows (|X| up to "
                     f"{abs(X).max():.3g}): scale X, or give gamma as a number"
