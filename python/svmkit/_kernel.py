@@ -372,8 +372,16 @@ class _BaseKernel(BaseEstimator):
         check_is_fitted(self, "_model")
         X = self._validate_X(X, reset=False)
         return _core.kernel_decision_function(
-            as_core_matrix(X), self._model_dict(), check_n_jobs(self.n_jobs)
+            as_core_matrix(X), self._model_dict(), self._predict_threads(X)
         )
+
+    def _predict_threads(self, X: Any) -> int:
+        """n_jobs's thread count, or one thread when the kernel products are too few to split
+        (the same threshold as a fit's kernel rows)."""
+        n_threads = check_n_jobs(self.n_jobs)
+        if X.shape[0] * len(self.support_) * X.shape[1] < _ROW_WORK_PARALLEL_MIN:
+            return 1
+        return n_threads
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -616,7 +624,7 @@ class SVC(ClassifierMixin, _BaseKernel):
         model = dict(self._model_dict())
         model["prob_a"] = np.asarray(self.probA_, dtype=np.float64)
         model["prob_b"] = np.asarray(self.probB_, dtype=np.float64)
-        return _core.kernel_predict_proba(as_core_matrix(X), model, check_n_jobs(self.n_jobs))
+        return _core.kernel_predict_proba(as_core_matrix(X), model, self._predict_threads(X))
 
     @available_if(lambda self: self.probability)
     def predict_log_proba(self, X: Any) -> np.ndarray:
@@ -640,7 +648,7 @@ class SVC(ClassifierMixin, _BaseKernel):
             return self.classes_[np.argmax(self.decision_function(X), axis=1)]
         X = self._validate_X(X, reset=False)
         idx = _core.kernel_predict_class_indices(
-            as_core_matrix(X), self._model, check_n_jobs(self.n_jobs)
+            as_core_matrix(X), self._model, self._predict_threads(X)
         )
         return self.classes_[idx]
 
