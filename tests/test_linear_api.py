@@ -229,7 +229,8 @@ INTERRUPT_SCRIPT = textwrap.dedent(
 )
 
 
-def test_ctrl_c_stops_a_long_fit_quickly() -> None:
+def interrupt_latency() -> float:
+    """Seconds from a Ctrl-C sent 1.5 s into a long fit (in a child) to its KeyboardInterrupt."""
     proc = subprocess.Popen(
         [sys.executable, "-c", INTERRUPT_SCRIPT], stdout=subprocess.PIPE, text=True
     )
@@ -241,9 +242,13 @@ def test_ctrl_c_stops_a_long_fit_quickly() -> None:
     proc.wait(timeout=30)
     proc.stdout.close()
     assert line[0] == "interrupted", line
+    return float(line[1]) - sent
+
+
+def test_ctrl_c_stops_a_long_fit_quickly() -> None:
     # A generous bound (a busy machine can stall the child for seconds); the strict figure,
     # under a second, is measured by bench/bench_ctrl_c.py.
-    assert float(line[1]) - sent < 10.0, "KeyboardInterrupt came 10 s after Ctrl-C or later"
+    assert interrupt_latency() < 10.0, "KeyboardInterrupt came 10 s after Ctrl-C or later"
 
 
 def test_ctrl_c_in_process(cancer) -> None:
