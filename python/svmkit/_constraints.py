@@ -32,10 +32,12 @@ __all__ = [
     "KeyOf",
     "NJobs",
     "OneOf",
+    "OrNone",
     "RandomState",
     "Real",
     "Rule",
     "Str",
+    "COMMON_CHECKS",
     "DEGREE",
     "validate_args",
     "validate_params",
@@ -228,32 +230,31 @@ class AnyOf(Rule):
         raise TypeError(f"{name} must be {self.describe()}, got {value!r}")
 
 
-class CallableOrNone(Rule):
+class OrNone(Rule):
+    """None, or a value that passes `test` (described as `what` in the message)."""
+
     none_ok = True
 
-    def accepts_type(self, value: Any) -> bool:
-        return callable(value)
-
-    def describe(self) -> str:
-        return "callable or None"
-
-    def check(self, value: Any, name: str) -> None:
-        if value is not None and not callable(value):
-            raise TypeError(f"{name} must be callable or None, got {value!r}")
-
-
-class DictOrNone(Rule):
-    none_ok = True
+    def __init__(self, test: Any, what: str):
+        self.test, self.what = test, what
 
     def accepts_type(self, value: Any) -> bool:
-        return isinstance(value, dict)
+        return self.test(value)
 
     def describe(self) -> str:
-        return "a dict or None"
+        return f"{self.what} or None"
 
     def check(self, value: Any, name: str) -> None:
-        if value is not None and not isinstance(value, dict):
-            raise TypeError(f"{name} must be a dict or None, got {value!r}")
+        if value is not None and not self.test(value):
+            raise TypeError(f"{name} must be {self.describe()}, got {value!r}")
+
+
+def CallableOrNone() -> Rule:  # noqa: N802 (a rule, spelled like the others)
+    return OrNone(callable, "callable")
+
+
+def DictOrNone() -> Rule:  # noqa: N802
+    return OrNone(lambda v: isinstance(v, dict), "a dict")
 
 
 class RandomState(Rule):
@@ -278,25 +279,28 @@ class RandomState(Rule):
             raise ValueError(f"{name} must be >= 0 when an int, got {value!r}")
 
 
-class NJobs(Rule):
+class NJobs(Int):
     """scikit-learn's n_jobs: None, or a nonzero int (-1: every usable CPU)."""
 
-    none_ok = True
-
-    def accepts_type(self, value: Any) -> bool:
-        return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
+    def __init__(self):
+        super().__init__(none=True)
 
     def describe(self) -> str:
         return "a nonzero integer or None"
 
     def check(self, value: Any, name: str) -> None:
-        if value is None:
-            return
-        if not self.accepts_type(value):
-            raise TypeError(f"{name} must be of type int or None, got {value!r}")
+        super().check(value, name)
         if value == 0:
             raise ValueError(f"{name} must be a nonzero integer or None, got 0")
 
+
+# The parameters every estimator has, with one rule each.
+COMMON_CHECKS: dict[str, Rule] = {
+    "verbose": Int(ge=0, bool_ok=True),
+    "n_jobs": NJobs(),
+    "solver_options": DictOrNone(),
+    "callback": CallableOrNone(),
+}
 
 # The one rule for the polynomial degree, shared by SVC, SVR, fit_adagrad_dual and the C++
 # kernel (kernel.cpp refuses degree < 1 for the poly kernel): an int >= 1 for every kernel,

@@ -18,14 +18,13 @@ from sklearn.utils.validation import check_is_fitted
 
 from . import _core
 from ._constraints import (
+    COMMON_CHECKS,
     DEGREE,
     AnyOf,
     Bool,
-    CallableOrNone,
     DictOrNone,
     Int,
     KeyOf,
-    NJobs,
     OneOf,
     RandomState,
     Real,
@@ -178,6 +177,7 @@ def _ovo_problems(y_idx: np.ndarray, cost: np.ndarray, k: int) -> list:
 
 # Parameters shared by SVC and SVR, declared once (see _constraints.py).
 _KERNEL_CHECKS = {
+    **COMMON_CHECKS,
     "C": Real(gt=0.0),
     "kernel": OneOf(*_KERNELS),
     "degree": DEGREE,
@@ -186,14 +186,10 @@ _KERNEL_CHECKS = {
     "tol": Real(gt=0.0, none=True),
     "cache_size": Real(gt=0.0),
     "shrinking": Bool(),
-    "verbose": Int(ge=0, bool_ok=True),
     "max_iter": Int(ge=1, none=True, also=(-1,)),
     "solver": KeyOf(KERNEL_SOLVERS),
     "regularize_intercept": Bool(),
     "working_set": OneOf("second_order", "max_violating_pair"),
-    "n_jobs": NJobs(),
-    "solver_options": DictOrNone(),
-    "callback": CallableOrNone(),
     "sigma": Real(gt=0.0, none=True),
 }
 

@@ -11,12 +11,11 @@ from sklearn.utils.validation import check_is_fitted
 
 from . import _core
 from ._constraints import (
+    COMMON_CHECKS,
     AnyOf,
     Bool,
-    CallableOrNone,
     DictOrNone,
     Int,
-    NJobs,
     OneOf,
     RandomState,
     Real,
@@ -42,6 +41,7 @@ _PENALTIES = ("l2", "l1", "elasticnet")
 
 # Parameters shared by LinearSVC and LinearSVR, declared once (see _constraints.py).
 _LINEAR_CHECKS = {
+    **COMMON_CHECKS,
     "C": Real(gt=0.0, inf_ok=True),  # inf: the hard margin, solver="homotopy" only (below)
     "tol": Real(ge=0.0, none=True),
     "max_iter": Int(ge=0, none=True),
@@ -52,12 +52,8 @@ _LINEAR_CHECKS = {
     "sigma": Real(gt=0.0),
     "penalty": OneOf(*_PENALTIES),
     "l1_ratio": Real(ge=0.0, le=1.0),
-    "verbose": Int(ge=0, bool_ok=True),
     "random_state": RandomState(),
-    "n_jobs": NJobs(),
     "warm_start": Bool(),
-    "solver_options": DictOrNone(),
-    "callback": CallableOrNone(),
 }
 
 

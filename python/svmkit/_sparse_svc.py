@@ -11,11 +11,9 @@ from sklearn.utils.validation import check_is_fitted
 
 from . import _core
 from ._constraints import (
+    COMMON_CHECKS,
     Bool,
-    CallableOrNone,
-    DictOrNone,
     Int,
-    NJobs,
     OneOf,
     Real,
     merge_solver_options,
@@ -155,16 +153,13 @@ class SparseSVC(ClassifierMixin, BaseEstimator):
         self.verbose = verbose
 
     _parameter_checks = {
+        **COMMON_CHECKS,
         "C": Real(gt=0.0, none=True),
         "sparsity": Int(ge=1, none=True),
         "tune": Bool(none=True),
         "tol": Real(ge=0.0, none=True),
         "max_iter": Int(ge=0, none=True),
         "solver": OneOf(*_SOLVERS),
-        "n_jobs": NJobs(),
-        "solver_options": DictOrNone(),
-        "callback": CallableOrNone(),
-        "verbose": Int(ge=0, bool_ok=True),
     }
     # solver_options entries checked here: c <= 0 used to mean "c_ratio * C" in C++, so a
     # negative c was silently replaced; 0 (the C++ default) keeps that meaning.
