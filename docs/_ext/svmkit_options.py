@@ -55,7 +55,9 @@ class SvmkitOptions(Directive):
         solver = self.arguments[0]
         node = nodes.section()
         node.document = self.state.document
-        self.state.nested_parse(StringList(option_rows(solver), source=f"<options {solver}>"), 0, node)
+        self.state.nested_parse(
+            StringList(option_rows(solver), source=f"<options {solver}>"), 0, node
+        )
         return node.children
 
 

@@ -16,7 +16,10 @@ from svmkit.datasets import make_two_gaussians
 X, y = make_two_gaussians(n_samples=200, n_features=2, centroid_scale=6.0, random_state=1)
 y = np.where(y > 0, 1.0, -1.0)
 hard = svmkit.LinearSVC(
-    loss="hinge", solver="homotopy", C=float("inf"), max_iter=2000,
+    loss="hinge",
+    solver="homotopy",
+    C=float("inf"),
+    max_iter=2000,
     solver_options={"record_iterates": True},
 ).fit(X, y)
 res = hard.result_[0]

@@ -43,7 +43,9 @@ class ScaleParams:
 
 def _check_range(lower: float, upper: float, what: str) -> None:
     if not (np.isfinite(lower) and np.isfinite(upper)) or not lower < upper:
-        raise ScaleError(f"{what}: the lower limit must be below the upper one, got {lower} {upper}")
+        raise ScaleError(
+            f"{what}: the lower limit must be below the upper one, got {lower} {upper}"
+        )
 
 
 def find_params(
@@ -75,7 +77,9 @@ def _map(v: np.ndarray, lo: np.ndarray, hi: np.ndarray, lower: float, upper: flo
     return np.where(v == hi, upper, out)
 
 
-def apply_params(X: sp.csr_matrix, y: np.ndarray, params: ScaleParams) -> tuple[sp.csr_matrix, np.ndarray]:
+def apply_params(
+    X: sp.csr_matrix, y: np.ndarray, params: ScaleParams
+) -> tuple[sp.csr_matrix, np.ndarray]:
     """Scale X (and y when the parameters scale targets); constant features are dropped."""
     X = sp.csr_matrix(X, dtype=np.float64)
     n, d = X.shape
@@ -116,10 +120,10 @@ def apply_params(X: sp.csr_matrix, y: np.ndarray, params: ScaleParams) -> tuple[
 def write_params(params: ScaleParams, out: IO[str]) -> None:
     """svm-scale's parameter file; constant features are not listed."""
     if params.y_range is not None and params.y_source is not None:
-        out.write("y\n%.17g %.17g\n%.17g %.17g\n" % (*params.y_range, *params.y_source))
-    out.write("x\n%.17g %.17g\n" % (params.lower, params.upper))
+        out.write("y\n{:.17g} {:.17g}\n{:.17g} {:.17g}\n".format(*params.y_range, *params.y_source))
+    out.write(f"x\n{params.lower:.17g} {params.upper:.17g}\n")
     for j in np.flatnonzero(params.feature_max > params.feature_min):
-        out.write("%d %.17g %.17g\n" % (j + 1, params.feature_min[j], params.feature_max[j]))
+        out.write(f"{j + 1} {params.feature_min[j]:.17g} {params.feature_max[j]:.17g}\n")
 
 
 def _floats(line: str, count: int, where: str) -> list[float]:
@@ -191,5 +195,5 @@ def format_problem(X: sp.csr_matrix, y: np.ndarray, out: IO[str]) -> None:
     X = sp.csr_matrix(X)
     for i in range(X.shape[0]):
         a, b = X.indptr[i], X.indptr[i + 1]
-        items = " ".join("%d:%g" % (j + 1, v) for j, v in zip(X.indices[a:b], X.data[a:b]))
-        out.write(("%.17g %s\n" % (y[i], items)) if items else ("%.17g \n" % y[i]))
+        items = " ".join(f"{j + 1}:{v:g}" for j, v in zip(X.indices[a:b], X.data[a:b]))
+        out.write((f"{y[i]:.17g} {items}\n") if items else (f"{y[i]:.17g} \n"))

@@ -460,7 +460,9 @@ def cmd_scale(args: argparse.Namespace) -> int:
         upper = 1.0 if args.upper is None else args.upper
         params = _scale.find_params(X, y, lower, upper, args.y_range)
     elif params.feature_min.shape[0] > X.shape[1]:
-        X = X.__class__((X.data, X.indices, X.indptr), shape=(X.shape[0], params.feature_min.shape[0]))
+        X = X.__class__(
+            (X.data, X.indices, X.indptr), shape=(X.shape[0], params.feature_min.shape[0])
+        )
     scaled, y_out = _scale.apply_params(X, y, params)
     if scaled.nnz > X.nnz:
         print(
@@ -564,8 +566,12 @@ def build_parser() -> argparse.ArgumentParser:
         "svm-scale does (missing entries count as 0; constant features are dropped; zeros are "
         "not written). The scaled data is printed on stdout.",
     )
-    sc.add_argument("-l", dest="lower", type=_number, default=None, help="x lower limit (default -1)")
-    sc.add_argument("-u", dest="upper", type=_number, default=None, help="x upper limit (default +1)")
+    sc.add_argument(
+        "-l", dest="lower", type=_number, default=None, help="x lower limit (default -1)"
+    )
+    sc.add_argument(
+        "-u", dest="upper", type=_number, default=None, help="x upper limit (default +1)"
+    )
     sc.add_argument(
         "-y",
         dest="y_range",
@@ -576,7 +582,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="also scale the targets to [y_lower, y_upper] (default: no y scaling)",
     )
     sc.add_argument("-s", dest="save", default=None, help="save the scaling parameters to a file")
-    sc.add_argument("-r", dest="restore", default=None, help="restore scaling parameters from a file")
+    sc.add_argument(
+        "-r", dest="restore", default=None, help="restore scaling parameters from a file"
+    )
     sc.add_argument("data_file")
     sc.set_defaults(func=cmd_scale)
 
