@@ -1,7 +1,8 @@
-"""The `svmkit` command: train, predict, demo, bench (in the spirit of LIBLINEAR's train/predict).
+"""The `svmkit` command: train, predict, scale, demo, bench (in the spirit of LIBLINEAR's tools).
 
     svmkit train [options] data_file [model_file]
     svmkit predict [-q] test_file model_file output_file
+    svmkit scale [-l lower] [-u upper] [-y y_lower y_upper] [-s file | -r file] data_file
     svmkit demo [--quick]
     svmkit bench [args...]
 
@@ -438,9 +439,47 @@ def _number(text: str) -> float:
     return v
 
 
+def cmd_scale(args: argparse.Namespace) -> int:
+    """svm-scale: scale each feature of data_file to [lower, upper]; the result goes to stdout."""
+    from . import _scale
+    from .datasets import load_svmlight_file
+
+    if args.save and args.restore:
+        raise CliError("-s and -r cannot be combined (save new parameters, or restore old ones)")
+    if args.restore is not None:
+        if args.lower is not None or args.upper is not None or args.y_range is not None:
+            raise CliError("-l, -u and -y come from the restore file; do not give them with -r")
+        with open(args.restore, encoding="utf-8", errors="strict") as fh:
+            try:
+                params = _scale.read_params(fh.read().splitlines(), args.restore)
+            except UnicodeDecodeError:
+                raise CliError(f"{args.restore}: not a text file") from None
+    X, y = load_svmlight_file(args.data_file, zero_based=False)
+    if args.restore is None:
+        lower = -1.0 if args.lower is None else args.lower
+        upper = 1.0 if args.upper is None else args.upper
+        params = _scale.find_params(X, y, lower, upper, args.y_range)
+    elif params.feature_min.shape[0] > X.shape[1]:
+        X = X.__class__(
+            (X.data, X.indices, X.indptr), shape=(X.shape[0], params.feature_min.shape[0])
+        )
+    scaled, y_out = _scale.apply_params(X, y, params)
+    if scaled.nnz > X.nnz:
+        print(
+            f"{PROG}: warning: the scaled data has {scaled.nnz} nonzeros against {X.nnz} in the "
+            "original; for non-negative sparse features use -l 0 rather than the default -l -1",
+            file=sys.stderr,
+        )
+    if args.save is not None:
+        with open(args.save, "w", encoding="ascii") as fh:
+            _scale.write_params(params, fh)
+    _scale.format_problem(scaled, y_out, sys.stdout)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog=PROG, description="Support Vector Machine solvers (svmkit).")
-    sub = p.add_subparsers(dest="command", metavar="{train,predict,demo,bench}")
+    sub = p.add_subparsers(dest="command", metavar="{train,predict,scale,demo,bench}")
     sub.required = True
 
     t = sub.add_parser(
@@ -519,6 +558,35 @@ def build_parser() -> argparse.ArgumentParser:
     pr.add_argument("model_file")
     pr.add_argument("output_file")
     pr.set_defaults(func=cmd_predict)
+
+    sc = sub.add_parser(
+        "scale",
+        help="scale features as LIBSVM's svm-scale (output on stdout)",
+        description="Scale each feature of data_file linearly to [lower, upper] as LIBSVM's "
+        "svm-scale does (missing entries count as 0; constant features are dropped; zeros are "
+        "not written). The scaled data is printed on stdout.",
+    )
+    sc.add_argument(
+        "-l", dest="lower", type=_number, default=None, help="x lower limit (default -1)"
+    )
+    sc.add_argument(
+        "-u", dest="upper", type=_number, default=None, help="x upper limit (default +1)"
+    )
+    sc.add_argument(
+        "-y",
+        dest="y_range",
+        type=_number,
+        nargs=2,
+        metavar=("Y_LOWER", "Y_UPPER"),
+        default=None,
+        help="also scale the targets to [y_lower, y_upper] (default: no y scaling)",
+    )
+    sc.add_argument("-s", dest="save", default=None, help="save the scaling parameters to a file")
+    sc.add_argument(
+        "-r", dest="restore", default=None, help="restore scaling parameters from a file"
+    )
+    sc.add_argument("data_file")
+    sc.set_defaults(func=cmd_scale)
 
     d = sub.add_parser("demo", help="train the available solvers on built-in data")
     d.add_argument("--quick", action="store_true", help="smaller synthetic data")
