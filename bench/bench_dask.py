@@ -11,16 +11,26 @@ Runs (each a fresh LocalCluster, processes, 1 thread per worker):
   4. a dataset larger than each worker's memory_limit, fitted.
 
 Usage: python bench/bench_dask.py [--n 200000] [--d 100] [--chunks 8] [--repeats 2]
-                                  [--big-n 1500000] [--limit 1GiB]
+                                  [--big-n 1200000] [--limit 768MiB]
 Timings are noisy on a shared 2-core machine; compare ratios measured in one run.
 """
 
 from __future__ import annotations
 
 import argparse
+import platform
 import time
+from pathlib import Path
 
 import numpy as np
+
+LINES: list[str] = []
+
+
+def out(line: str = "") -> None:
+    """Print a result line and keep it for bench/results/dask.md."""
+    print(line, flush=True)
+    LINES.append(line)
 
 
 def make(n: int, d: int, chunks: int, seed: int = 0):
@@ -87,36 +97,41 @@ def timing(args) -> None:
         t_round = empty_round(client, parts.blocks)
         del parts
         rounds = r_d["rounds"]
-        print(f"data {args.n} x {args.d} float64 dense, {args.chunks} partitions, {args.loss}")
-        print(
+        out(f"data {args.n} x {args.d} float64 dense, {args.chunks} partitions, {args.loss}")
+        out(
             f"in-memory 2 threads: best {min(t_mem):.3f} s  ({r_l['iterations']} it, "
             f"{r_l['inner_iterations']} CG, {r_l['passes']} passes, "
             f"f = {r_l['objective']:.12e})"
         )
-        print(
+        out(
             f"dask 2x1:            best {min(t_dask):.3f} s  ({r_d['iterations']} it, "
             f"{r_d['inner_iterations']} CG, {r_d['passes']} passes, {rounds} rounds, "
             f"f = {r_d['objective']:.12e})"
         )
-        print(f"ratio dask / in-memory: {min(t_dask) / min(t_mem):.2f}")
-        print(
+        out(f"ratio dask / in-memory: {min(t_dask) / min(t_mem):.2f}")
+        out(
             f"relative objective difference: "
             f"{abs(r_d['objective'] - r_l['objective']) / abs(r_l['objective']):.2e}"
         )
-        print(
+        out(
             f"empty map-reduce round over {args.chunks} partitions: {t_round * 1e3:.1f} ms; "
             f"x {rounds} rounds = {t_round * rounds:.3f} s of the fit"
         )
-        print(
+        out(
             f"per outer iteration: {rounds / max(1, r_d['iterations']):.1f} rounds, "
             f"overhead ~ {t_round * rounds / max(1, r_d['iterations']) * 1e3:.0f} ms"
         )
-        print(
+        out(
             f"driver -> cluster: {r_d['bytes_sent']} B ({r_d['bytes_sent'] / rounds:.0f} B "
             f"per pass); cluster -> driver: {r_d['bytes_received']} B "
             f"({r_d['bytes_received'] / rounds:.0f} B per pass)"
         )
-        print(
+        it = max(1, r_d["iterations"])
+        out(
+            f"per outer iteration: {r_d['bytes_sent'] / it:.0f} B sent, "
+            f"{r_d['bytes_received'] / it:.0f} B received by the driver"
+        )
+        out(
             f"worker -> worker/driver transfers during one dask fit (transfer logs): "
             f"{out1 - out0} B ({(out1 - out0) / rounds:.0f} B per pass)"
         )
@@ -153,7 +168,7 @@ def big(args) -> None:
         dist = sd.LinearSVC(loss=args.loss, C=args.C, tol=args.tol, client=client).fit(X, y)
         el = time.perf_counter() - t
         r = dist.result_[0]
-        print(
+        out(
             f"big: X {args.big_n} x {args.d} float64 = {X.nbytes / 2**20:.0f} MiB; "
             f"memory_limit per worker {min(limit.values()) / 2**20:.0f} MiB; fitted in "
             f"{el:.2f} s (incl. generating the data on the workers), status "
@@ -170,13 +185,24 @@ def main() -> None:
     p.add_argument("--loss", default="logistic")
     p.add_argument("--C", type=float, default=1.0)
     p.add_argument("--tol", type=float, default=1e-4)
-    p.add_argument("--big-n", type=int, default=1_500_000)
-    p.add_argument("--limit", default="1GiB")
+    p.add_argument("--big-n", type=int, default=1_200_000)
+    p.add_argument("--limit", default="768MiB")
     p.add_argument("--skip-big", action="store_true")
+    p.add_argument("--write", action="store_true", help="write bench/results/dask.md")
     args = p.parse_args()
+    out(
+        f"Command: `python bench/bench_dask.py --n {args.n} --d {args.d} --chunks {args.chunks}"
+        f" --repeats {args.repeats} --big-n {args.big_n} --limit {args.limit}`"
+        f" ({platform.node() or 'host'}, 2 cores shared with other jobs: timings are noisy)"
+    )
+    out()
     timing(args)
     if not args.skip_big:
         big(args)
+    if args.write:
+        path = Path(__file__).resolve().parent / "results" / "dask_measured.txt"
+        path.write_text("\n".join(LINES) + "\n")
+        print(f"wrote {path}")
 
 
 if __name__ == "__main__":
