@@ -11,7 +11,7 @@ Runs (each a fresh LocalCluster, processes, 1 thread per worker):
   4. a dataset larger than each worker's memory_limit, fitted.
 
 Usage: python bench/bench_dask.py [--n 200000] [--d 100] [--chunks 8] [--repeats 2]
-                                  [--big-n 1200000] [--limit 768MiB]
+                                  [--big-n 1500000] [--limit 1GiB]
 Timings are noisy on a shared 2-core machine; compare ratios measured in one run.
 """
 
@@ -185,8 +185,8 @@ def main() -> None:
     p.add_argument("--loss", default="logistic")
     p.add_argument("--C", type=float, default=1.0)
     p.add_argument("--tol", type=float, default=1e-4)
-    p.add_argument("--big-n", type=int, default=1_200_000)
-    p.add_argument("--limit", default="768MiB")
+    p.add_argument("--big-n", type=int, default=1_500_000)
+    p.add_argument("--limit", default="1GiB")
     p.add_argument("--skip-big", action="store_true")
     p.add_argument("--write", action="store_true", help="write bench/results/dask.md")
     args = p.parse_args()

@@ -212,6 +212,25 @@ def test_regressor_lazy_score(client):
     assert abs(float(dist.score(Xd, yd).compute()) - local.score(X, y)) <= 1e-10
 
 
+def test_curvature_cache_is_dropped_after_fit(client):
+    """The workers keep at most two curvature vectors per partition during a fit and none
+    after it."""
+    from svmkit.dask import _tasks
+
+    X, y = make_data(n=200, seed=17)
+    Xd, yd, _ = to_dask(X, y)
+    seen = []
+
+    def probe(rec):
+        sizes = client.run(lambda: [len(v) for v in _tasks._CURVATURE.values()])
+        seen.append(max((max(v) for v in sizes.values() if v), default=0))
+        return True
+
+    sd.LinearSVC(tol=TOL, callback=probe, client=client).fit(Xd, yd)
+    assert seen and max(seen) <= 2
+    assert all(n == 0 for n in client.run(lambda: len(_tasks._CURVATURE)).values())
+
+
 def test_partition_passes_sum_to_the_objective():
     """The per-partition kernels plus the regularizer equal the in-memory objective kernels."""
     X, y = make_data(n=300, seed=12)

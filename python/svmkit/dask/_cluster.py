@@ -4,6 +4,7 @@ tree reduction and the distributed objective TRON drives."""
 from __future__ import annotations
 
 import pickle
+import uuid
 from typing import Any
 
 import numpy as np
@@ -124,8 +125,10 @@ def tree_sum(client: Any, futures: list, split_every: int, meter: TrafficMeter) 
 
 class DistributedObjective:
     """F(w) = 1/2 ||w||^2 [+ 1/2 b^2] + sum over partitions of their loss parts, with the
-    passes of svmkit.objective.hpp run as one task per partition. The curvature of the trial
-    and the current point stays on the workers (one future per partition)."""
+    passes of svmkit/objective.hpp run as one task per partition. The per-row curvature of
+    the current and the trial point stays on the worker that computed it (a cache that a
+    task refills from the partition when it misses, see _tasks.fun_grad), so that one pass
+    is one task per partition plus the reduction."""
 
     def __init__(
         self,
@@ -150,8 +153,10 @@ class DistributedObjective:
         self.split_every = split_every
         self.meter = meter
         self.passes = 0
-        self._trial: list | None = None
-        self._current: list | None = None
+        self.fit_id = uuid.uuid4().hex
+        self._points = 0
+        self._trial: tuple | None = None  # (point id, w)
+        self._current: tuple | None = None
 
     def _reg(self, w: np.ndarray) -> float:
         r = float(w[: self.d] @ w[: self.d])
@@ -162,15 +167,28 @@ class DistributedObjective:
     def fun_grad(self, w: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
         c, d = self.client, self.d
         w = np.ascontiguousarray(w, dtype=np.float64)
+        self._points += 1
+        point = self._points
+        keep = self._current[0] if self._current else None
         self.meter.arg(w, len(self.blocks))
-        trial = [
-            c.submit(_tasks.fun_grad, b, t, w, self.loss, self.intercept, pure=False)
-            for b, t in zip(self.blocks, self.targets)
+        small = [
+            c.submit(
+                _tasks.fun_grad,
+                b,
+                t,
+                w,
+                self.loss,
+                self.intercept,
+                (self.fit_id, p),
+                point,
+                keep,
+                pure=False,
+            )
+            for p, (b, t) in enumerate(zip(self.blocks, self.targets))
         ]
-        small = [c.submit(_tasks.packed, f, pure=False) for f in trial]
         tot = tree_sum(c, small, self.split_every, self.meter)
         self.passes += 1
-        self._trial = trial
+        self._trial = (point, w)
         dim = w.shape[0]
         grad = tot[1 : 1 + dim].copy()
         hdiag = tot[1 + dim :].copy()
@@ -187,10 +205,22 @@ class DistributedObjective:
     def hess_vec(self, s: np.ndarray) -> np.ndarray:
         c, d = self.client, self.d
         s = np.ascontiguousarray(s, dtype=np.float64)
-        self.meter.arg(s, len(self.blocks))
+        point, w = self._current
+        self.meter.arg((w, s), len(self.blocks))
         parts = [
-            c.submit(_tasks.hess_vec, b, fg, s, self.intercept, pure=False)
-            for b, fg in zip(self.blocks, self._current)
+            c.submit(
+                _tasks.hess_vec,
+                b,
+                t,
+                w,
+                s,
+                self.loss,
+                self.intercept,
+                (self.fit_id, p),
+                point,
+                pure=False,
+            )
+            for p, (b, t) in enumerate(zip(self.blocks, self.targets))
         ]
         out = tree_sum(c, parts, self.split_every, self.meter)
         self.passes += 1
@@ -200,4 +230,9 @@ class DistributedObjective:
         return out
 
     def release(self) -> None:
+        """Drops the workers' cached curvature of this fit."""
         self._trial = self._current = None
+        try:
+            self.client.run(_tasks.forget, self.fit_id)
+        except Exception:  # a lost worker has nothing left to drop
+            pass

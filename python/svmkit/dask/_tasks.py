@@ -4,6 +4,7 @@ that a partition's result does not depend on which worker computes it)."""
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import numpy as np
@@ -59,22 +60,81 @@ def regression_targets(block: tuple, C: float):
     return np.ascontiguousarray(np.asarray(block[1], dtype=np.float64)), C * block[2]
 
 
-def fun_grad(block: tuple, targets: tuple, w: np.ndarray, loss: tuple, intercept: tuple):
-    """([L, g, diag H] of the partition, its per-row curvature)."""
+# The per-row curvature D of the fits running on this worker process, by (fit, partition)
+# and point: at most the current point and the latest trial point of each partition. It is
+# a cache, not state: a task that misses it (a restarted worker, a partition recomputed
+# elsewhere) recomputes D from the partition and the point, with the same bits.
+_CURVATURE: dict = {}
+_LOCK = threading.Lock()
+
+
+def _store(slot: tuple, point: int, curv: np.ndarray, keep: int | None) -> None:
+    with _LOCK:
+        points = _CURVATURE.setdefault(slot, {})
+        for k in [k for k in points if k != keep]:
+            del points[k]
+        points[point] = curv
+
+
+def fun_grad(
+    block: tuple,
+    targets: tuple,
+    w: np.ndarray,
+    loss: tuple,
+    intercept: tuple,
+    slot: tuple,
+    point: int,
+    keep: int | None,
+) -> np.ndarray:
+    """[L, g, diag H] of the partition at w (the small vector that is reduced); D at w is
+    kept in this worker's cache under (slot, point), dropping the slot's points other than
+    keep (the current point)."""
     y, cost = targets
-    return _core.partition_fun_grad(
+    packed, curv = _core.partition_fun_grad(
         block[0], y, cost, *loss, *intercept, w, want_hdiag=True, want_curvature=True, n_threads=1
     )
+    _store(slot, point, curv, keep)
+    return packed
 
 
-def packed(result: tuple) -> np.ndarray:
-    """The small vector of a fun_grad result (what travels to the reduction)."""
-    return result[0]
+def hess_vec(
+    block: tuple,
+    targets: tuple,
+    w: np.ndarray,
+    s: np.ndarray,
+    loss: tuple,
+    intercept: tuple,
+    slot: tuple,
+    point: int,
+) -> np.ndarray:
+    """H_R s of the partition at the point w (whose D is cached under (slot, point))."""
+    with _LOCK:
+        curv = _CURVATURE.get(slot, {}).get(point)
+    if curv is None:
+        y, cost = targets
+        _, curv = _core.partition_fun_grad(
+            block[0],
+            y,
+            cost,
+            *loss,
+            *intercept,
+            w,
+            want_hdiag=False,
+            want_curvature=True,
+            n_threads=1,
+        )
+        with _LOCK:
+            _CURVATURE.setdefault(slot, {})[point] = curv
+    return _core.partition_hess_vec(block[0], curv, s, *intercept, n_threads=1)
 
 
-def hess_vec(block: tuple, fg: tuple, s: np.ndarray, intercept: tuple) -> np.ndarray:
-    """H_R s of the partition at the point of the fun_grad result fg."""
-    return _core.partition_hess_vec(block[0], fg[1], s, *intercept, n_threads=1)
+def forget(fit: str) -> int:
+    """Drops the cached curvature of a finished fit; returns the number of slots dropped."""
+    with _LOCK:
+        slots = [k for k in _CURVATURE if k[0] == fit]
+        for k in slots:
+            del _CURVATURE[k]
+    return len(slots)
 
 
 def add(*parts: np.ndarray) -> np.ndarray:
