@@ -87,7 +87,9 @@ def timing(args) -> None:
             t_mem.append(time.perf_counter() - t)
             out0 = worker_out_bytes(client)
             t = time.perf_counter()
-            dist = sd.LinearSVC(**params, client=client).fit(X, y)
+            est = sd.LinearSVC(**params)
+            est.client = client
+            dist = est.fit(X, y)
             t_dask.append(time.perf_counter() - t)
             out1 = worker_out_bytes(client)
         r_l, r_d = local.result_[0], dist.result_[0]
@@ -165,7 +167,9 @@ def big(args) -> None:
         X, y = make(args.big_n, args.d, 2 * args.chunks, seed=1)
         limit = client.run(lambda dask_worker: dask_worker.memory_manager.memory_limit)
         t = time.perf_counter()
-        dist = sd.LinearSVC(loss=args.loss, C=args.C, tol=args.tol, client=client).fit(X, y)
+        est = sd.LinearSVC(loss=args.loss, C=args.C, tol=args.tol)
+        est.client = client
+        dist = est.fit(X, y)
         el = time.perf_counter() - t
         r = dist.result_[0]
         out(

@@ -71,6 +71,11 @@ def to_dask(X, y, chunk=100, sw=None):
     return Xd, yd, swd
 
 
+def with_client(est, c):
+    est.client = c
+    return est
+
+
 def rel(a, b):
     return abs(a - b) / abs(b)
 
@@ -90,7 +95,7 @@ def test_classifier_matches_in_memory(client, loss, sparse):
     Xd, yd, _ = to_dask(X, y)
     params = dict(loss=loss, C=0.5, tol=TOL, solver="tron")
     local = svmkit.LinearSVC(**params).fit(X, y)
-    dist = sd.LinearSVC(**params, client=client).fit(Xd, yd)
+    dist = sd.LinearSVC(**params).fit(Xd, yd)
     assert_same_fit(local, dist)
     assert dist.result_[0]["passes"] == local.result_[0]["passes"]
 
@@ -103,7 +108,7 @@ def test_regressor_matches_in_memory(client, loss, sparse):
     Xd, yd, swd = to_dask(X, y, sw=sw)
     params = dict(loss=loss, C=2.0, epsilon=0.1, tol=TOL, solver="tron", intercept_scaling=2.0)
     local = svmkit.LinearSVR(**params).fit(X, y, sample_weight=sw)
-    dist = sd.LinearSVR(**params, client=client).fit(Xd, yd, sample_weight=swd)
+    dist = sd.LinearSVR(**params).fit(Xd, yd, sample_weight=swd)
     assert_same_fit(local, dist)
 
 
@@ -115,7 +120,7 @@ def test_squared_hinge_matches_liblinear(client):
 
     X, y = make_data(seed=4)
     Xd, yd, _ = to_dask(X, y)
-    dist = sd.LinearSVC(C=0.3, tol=1e-8, client=client).fit(Xd, yd)
+    dist = sd.LinearSVC(C=0.3, tol=1e-8).fit(Xd, yd)
     sk = SkSVC(C=0.3, dual=False, tol=1e-10, max_iter=10000).fit(X, y)
 
     def F(w, b):
@@ -138,7 +143,7 @@ def test_one_vs_rest_weights(client, sparse, cw):
     Xd, yd, swd = to_dask(X, y, chunk=150, sw=sw)
     params = dict(loss="logistic", tol=TOL, class_weight=cw)
     local = svmkit.LinearSVC(**params).fit(X, y, sample_weight=sw)
-    dist = sd.LinearSVC(**params, client=client).fit(Xd, yd, sample_weight=swd)
+    dist = sd.LinearSVC(**params).fit(Xd, yd, sample_weight=swd)
     assert dist.coef_.shape == (3, X.shape[1])
     np.testing.assert_array_equal(dist.classes_, local.classes_)
     assert_same_fit(local, dist)
@@ -153,7 +158,7 @@ def test_intercept_options(client):
     ):
         params.update(loss="smoothed_hinge", tol=TOL, sigma=0.5)
         local = svmkit.LinearSVC(**params).fit(X, y)
-        dist = sd.LinearSVC(**params, client=client).fit(Xd, yd)
+        dist = sd.LinearSVC(**params).fit(Xd, yd)
         assert_same_fit(local, dist)
 
 
@@ -161,7 +166,7 @@ def test_warm_start(client):
     X, y = make_data(seed=8)
     Xd, yd, _ = to_dask(X, y)
     local = svmkit.LinearSVC(C=1.0, tol=TOL, warm_start=True).fit(X, y)
-    dist = sd.LinearSVC(C=1.0, tol=TOL, warm_start=True, client=client).fit(Xd, yd)
+    dist = sd.LinearSVC(C=1.0, tol=TOL, warm_start=True).fit(Xd, yd)
     local.set_params(C=1.5).fit(X, y)
     dist.set_params(C=1.5).fit(Xd, yd)
     assert_same_fit(local, dist)
@@ -174,7 +179,7 @@ def test_many_partitions_tree_reduction(client):
     X, y = make_data(n=480, seed=9)
     Xd, yd, _ = to_dask(X, y, chunk=40)
     local = svmkit.LinearSVC(loss="logistic", tol=TOL).fit(X, y)
-    dist = sd.LinearSVC(loss="logistic", tol=TOL, split_every=3, client=client).fit(Xd, yd)
+    dist = sd.LinearSVC(loss="logistic", tol=TOL, split_every=3).fit(Xd, yd)
     assert_same_fit(local, dist)
 
 
@@ -185,7 +190,7 @@ def test_dataframe_input_lazy_predict_and_to_local(client, tmp_path):
     cols = [f"f{j}" for j in range(X.shape[1])]
     df = dd.from_pandas(pd.DataFrame(X, columns=cols), npartitions=3)
     ys = dd.from_pandas(pd.Series(y), npartitions=3)
-    dist = sd.LinearSVC(tol=TOL, client=client).fit(df, ys)
+    dist = sd.LinearSVC(tol=TOL).fit(df, ys)
     assert list(dist.feature_names_in_) == cols
     pred = dist.predict(df)
     dec = dist.decision_function(df)
@@ -205,7 +210,7 @@ def test_dataframe_input_lazy_predict_and_to_local(client, tmp_path):
 def test_regressor_lazy_score(client):
     X, y = make_data(seed=11, regression=True)
     Xd, yd, _ = to_dask(X, y)
-    dist = sd.LinearSVR(tol=TOL, client=client).fit(Xd, yd)
+    dist = sd.LinearSVR(tol=TOL).fit(Xd, yd)
     local = dist.to_local()
     assert type(local) is svmkit.LinearSVR
     assert isinstance(dist.predict(Xd), da.Array)
@@ -226,7 +231,7 @@ def test_curvature_cache_is_dropped_after_fit(client):
         seen.append(max((max(v) for v in sizes.values() if v), default=0))
         return True
 
-    sd.LinearSVC(tol=TOL, callback=probe, client=client).fit(Xd, yd)
+    sd.LinearSVC(tol=TOL, callback=probe).fit(Xd, yd)
     assert seen and max(seen) <= 2
     assert all(n == 0 for n in client.run(lambda: len(_tasks._CURVATURE)).values())
 
@@ -275,7 +280,7 @@ def test_worker_killed_during_fit(client):
     X, y = make_data(n=600, seed=16)
     Xd, yd, _ = to_dask(X, y, chunk=100)
     params = dict(loss="logistic", tol=TOL)
-    clean = sd.LinearSVC(**params, client=client).fit(Xd, yd)
+    clean = sd.LinearSVC(**params).fit(Xd, yd)
     pids = client.run(os.getpid)
     victim = sorted(pids)[0]
     killed = []
@@ -286,7 +291,7 @@ def test_worker_killed_during_fit(client):
             killed.append(victim)
         return True
 
-    hit = sd.LinearSVC(**params, callback=kill_once, client=client).fit(Xd, yd)
+    hit = sd.LinearSVC(**params, callback=kill_once).fit(Xd, yd)
     assert killed
     np.testing.assert_array_equal(hit.coef_, clean.coef_)
     np.testing.assert_array_equal(hit.intercept_, clean.intercept_)
@@ -300,11 +305,11 @@ def test_closed_client_fails_fast():
     cluster = LocalCluster(
         n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0"
     )
-    c = Client(cluster)
+    c = Client(cluster, set_as_default=False)
     c.close()
     t0 = time.perf_counter()
     with pytest.raises(sd.DaskFitError, match=r"client is not connected \(status 'closed'\)"):
-        sd.LinearSVC(client=c).fit(Xd, yd)
+        with_client(sd.LinearSVC(), c).fit(Xd, yd)
     assert time.perf_counter() - t0 < 10
     cluster.close()
 
@@ -315,51 +320,52 @@ def test_closed_scheduler_fails_fast():
     cluster = LocalCluster(
         n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0"
     )
-    c = Client(cluster)
+    c = Client(cluster, set_as_default=False)
     address = cluster.scheduler_address
     cluster.close()
     t0 = time.perf_counter()
     with pytest.raises(sd.DaskFitError, match=f"scheduler at {address}"):
-        sd.LinearSVC(client=c).fit(Xd, yd)
+        with_client(sd.LinearSVC(), c).fit(Xd, yd)
     assert time.perf_counter() - t0 < 10
     c.close()
 
 
-def test_no_default_client():
-    from distributed import default_client  # noqa: F401
+def test_not_a_client_and_clone(client):
+    from sklearn.base import clone
 
     X, y = make_data(n=100)
     Xd, yd, _ = to_dask(X, y, chunk=50)
-    # the module's client is not the default one inside this test only if none is set;
-    # passing a non-client object is the direct error path
     with pytest.raises(sd.DaskFitError, match="client is not connected"):
-        sd.LinearSVC(client=object()).fit(Xd, yd)
+        with_client(sd.LinearSVC(), object()).fit(Xd, yd)
+    est = with_client(sd.LinearSVC(C=2.0), client)
+    copy = clone(est)  # the client is an attribute, not a parameter: clone works
+    assert copy.get_params()["C"] == 2.0 and "client" not in copy.get_params()
 
 
 def test_input_errors(client):
     X, y = make_data(n=100)
     Xd, yd, _ = to_dask(X, y, chunk=50)
     with pytest.raises(TypeError, match="take X as a dask array or dask DataFrame"):
-        sd.LinearSVC(client=client).fit(X, y)
+        sd.LinearSVC().fit(X, y)
     with pytest.raises(ValueError, match="loss='hinge' is not available on Dask"):
-        sd.LinearSVC(loss="hinge", client=client).fit(Xd, yd)
+        sd.LinearSVC(loss="hinge").fit(Xd, yd)
     with pytest.raises(ValueError, match="solver 'smsvm' is not available on Dask"):
-        sd.LinearSVC(solver="smsvm", client=client).fit(Xd, yd)
+        sd.LinearSVC(solver="smsvm").fit(Xd, yd)
     with pytest.raises(ValueError, match="penalty='l1' is not available on Dask"):
-        sd.LinearSVC(penalty="l1", client=client).fit(Xd, yd)
+        sd.LinearSVC(penalty="l1").fit(Xd, yd)
     with pytest.raises(ValueError, match="y has 99 entries but X has 100 rows"):
-        sd.LinearSVC(client=client).fit(Xd, yd[:99])
+        sd.LinearSVC().fit(Xd, yd[:99])
     Xbad = X.copy()
     Xbad[3, 1] = np.nan
     with pytest.raises(ValueError, match="X contains NaN or infinity"):
-        sd.LinearSVC(client=client).fit(da.from_array(Xbad, chunks=(50, 12)), yd)
+        sd.LinearSVC().fit(da.from_array(Xbad, chunks=(50, 12)), yd)
     with pytest.raises(ValueError, match="sample_weight must be non-negative"):
-        sd.LinearSVC(client=client).fit(Xd, yd, sample_weight=-np.ones(100))
+        sd.LinearSVC().fit(Xd, yd, sample_weight=-np.ones(100))
     with pytest.raises(ValueError, match="unknown"):
-        sd.LinearSVC(client=client, solver_options={"no_such": 1}).fit(Xd, yd)
+        sd.LinearSVC(solver_options={"no_such": 1}).fit(Xd, yd)
     with pytest.raises(ValueError, match="only one class"):
-        sd.LinearSVC(client=client).fit(Xd, da.ones(100, chunks=50))
+        sd.LinearSVC().fit(Xd, da.ones(100, chunks=50))
     with pytest.raises(ValueError, match="y contains NaN or infinity"):
         yr = np.ones(100)
         yr[5] = np.inf
-        sd.LinearSVR(client=client).fit(Xd, da.from_array(yr, chunks=50))
+        sd.LinearSVR().fit(Xd, da.from_array(yr, chunks=50))

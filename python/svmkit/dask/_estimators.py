@@ -26,6 +26,10 @@ class _DaskMixin:
     """Fit machinery shared by the two estimators (the in-memory class is the other base)."""
 
     _local_class: type
+    # The distributed.Client to use (None: the current default client). An attribute, not a
+    # constructor parameter returned by get_params, because scikit-learn's clone deep-copies
+    # parameters and a Client cannot be copied (xgboost.dask does the same): est.client = c.
+    client: Any = None
 
     def _check_dask_params(self, estimator: str) -> None:
         check_scalar_param(self.split_every, "split_every", kind=numbers.Integral, low=2)
@@ -178,8 +182,10 @@ class LinearSVC(_DaskMixin, _LocalSVC):
     regularize_intercept, class_weight, sample_weight, warm_start, verbose, callback as in
     memory. SmSVM (the hinge loss) is not distributed. n_jobs only affects to_local().
 
-    Extra parameters: client (a distributed.Client; None: the default client) and
-    split_every (fan-in of the reduction tree, >= 2).
+    Extra parameter: split_every (fan-in of the reduction tree, >= 2). The client is the
+    attribute ``client`` (``est.client = distributed.Client(...)``; None, the default, uses
+    the current default client); it is not a constructor parameter because scikit-learn's
+    clone deep-copies parameters and a Client cannot be copied.
 
     predict, decision_function and score return lazy dask results (map_blocks over X's row
     blocks); to_local() returns the fitted svmkit.LinearSVC. Each result_ entry also has
@@ -211,7 +217,6 @@ class LinearSVC(_DaskMixin, _LocalSVC):
         warm_start: bool = False,
         solver_options: dict | None = None,
         callback: Callable[[dict], Any] | None = None,
-        client: Any = None,
         split_every: int = 8,
     ) -> None:
         super().__init__(
@@ -235,7 +240,6 @@ class LinearSVC(_DaskMixin, _LocalSVC):
             solver_options=solver_options,
             callback=callback,
         )
-        self.client = client
         self.split_every = split_every
 
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> LinearSVC:
@@ -330,8 +334,8 @@ class LinearSVR(_DaskMixin, _LocalSVR):
     As svmkit.dask.LinearSVC: TRON over persisted row partitions, for the losses
     "squared_epsilon_insensitive" and "smoothed_epsilon_insensitive" (the default
     "epsilon_insensitive" is not smooth and is refused: pass one of those two). predict and
-    score are lazy; to_local() returns the fitted svmkit.LinearSVR. Extra parameters: client,
-    split_every.
+    score are lazy; to_local() returns the fitted svmkit.LinearSVR. Extra parameter split_every
+    and attribute client as in svmkit.dask.LinearSVC.
     """
 
     _local_class = _LocalSVR
@@ -357,7 +361,6 @@ class LinearSVR(_DaskMixin, _LocalSVR):
         warm_start: bool = False,
         solver_options: dict | None = None,
         callback: Callable[[dict], Any] | None = None,
-        client: Any = None,
         split_every: int = 8,
     ) -> None:
         super().__init__(
@@ -380,7 +383,6 @@ class LinearSVR(_DaskMixin, _LocalSVR):
             solver_options=solver_options,
             callback=callback,
         )
-        self.client = client
         self.split_every = split_every
 
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> LinearSVR:
