@@ -369,3 +369,90 @@ def test_input_errors(client):
         yr = np.ones(100)
         yr[5] = np.inf
         sd.LinearSVR().fit(Xd, da.from_array(yr, chunks=50))
+
+
+class _LocalObjective:
+    """The partition kernels over the whole data in this process (no cluster): drives the
+    Python TRON port for a direct comparison with the C++ solver."""
+
+    def __init__(self, X, y, cost, loss, fit_intercept=True, scale=1.0, reg_b=True):
+        self.args = (X, y, cost, loss, 0.1, 0.0, fit_intercept, scale)
+        self.d, self.fi, self.reg_b, self.passes = X.shape[1], fit_intercept, reg_b, 0
+
+    def fun_grad(self, w):
+        packed, self._trial = _core.partition_fun_grad(*self.args, w, True, True, 1)
+        self.passes += 1
+        dim, d = w.shape[0], self.d
+        g, h = packed[1 : 1 + dim].copy(), packed[1 + dim :].copy()
+        g[:d] += w[:d]
+        h[:d] += 1.0
+        reg = w[:d] @ w[:d]
+        if self.fi and self.reg_b:
+            g[d] += w[d]
+            h[d] += 1.0
+            reg += w[d] ** 2
+        return 0.5 * reg + packed[0], g, h
+
+    def accept(self):
+        self._curv = self._trial
+
+    def hess_vec(self, s):
+        X = self.args[0]
+        out = _core.partition_hess_vec(X, self._curv, s, self.fi, self.args[7], 1)
+        self.passes += 1
+        out[: self.d] += s[: self.d]
+        if self.fi and self.reg_b:
+            out[self.d] += s[self.d]
+        return out
+
+
+@pytest.mark.parametrize(
+    "opts",
+    [{}, {"precondition": False}, {"cg_max_iter": 2, "cg_tol": 0.3}, {"max_iter": 2}],
+    ids=["default", "no-precond", "short-cg", "max-iter"],
+)
+def test_tron_port_takes_the_cpp_steps(opts):
+    """The driver's TRON (a port of cpp/src/tron.cpp) takes the C++ solver's steps: same
+    iterations, CG steps, passes and status, objective to rounding."""
+    from svmkit.dask._tron import tron
+
+    X, y = make_data(n=300, d=6, seed=18)
+    yy = np.where(y == 1, 1.0, -1.0)
+    cost = np.full(300, 0.7)
+    full = dict(_core.tron_defaults(), tol=1e-8, **opts)
+    ref = _core.fit_tron(X, yy, cost, "logistic", 0.1, 0.0, True, 1.0, True, None, full, None)
+    res = tron(_LocalObjective(X, yy, cost, "logistic"), X.shape[1] + 1, full)
+    for key in ("iterations", "inner_iterations", "passes", "status"):
+        assert res[key] == ref[key], key
+    assert rel(res["objective"], ref["objective"]) <= 1e-12
+    np.testing.assert_allclose(res["history"]["radius"], ref["history"]["radius"], rtol=1e-8)
+
+
+def test_fit_errors_name_the_cause():
+    """gather and resolve_client turn Dask's failures into DaskFitError with the cause."""
+    from distributed import KilledWorker
+    from svmkit.dask._cluster import gather, resolve_client
+
+    class Fake:
+        status = "running"
+        _start_arg = "tcp://10.0.0.1:8786"
+
+        def __init__(self, exc):
+            self.exc = exc
+
+        def gather(self, futures):
+            raise self.exc
+
+        def sync(self, *a, **k):
+            raise self.exc
+
+        scheduler = type("S", (), {"identity": None})()
+
+    worker = type("W", (), {"address": "tcp://10.0.0.7:40000"})()
+    lost = KilledWorker("fun_grad-1", worker, allowed_failures=3)
+    with pytest.raises(sd.DaskFitError, match=r"workers running it died .*tcp://10\.0\.0\.7"):
+        gather(Fake(lost), [])
+    with pytest.raises(sd.DaskFitError, match=r"lost the connection to the scheduler at tcp://10"):
+        gather(Fake(OSError("connection refused")), [])
+    with pytest.raises(sd.DaskFitError, match=r"scheduler at tcp://10.0.0.1:8786 does not answer"):
+        resolve_client(Fake(TimeoutError("no reply")))
