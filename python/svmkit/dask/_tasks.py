@@ -123,8 +123,9 @@ def hess_vec(
             want_curvature=True,
             n_threads=1,
         )
-        with _LOCK:
-            _CURVATURE.setdefault(slot, {})[point] = curv
+        # This worker missed: it is not where the slot's passes ran (a task stolen or a
+        # restarted worker); keeping only this point bounds its cache at one per slot.
+        _store(slot, point, curv, point)
     return _core.partition_hess_vec(block[0], curv, s, *intercept, n_threads=1)
 
 
