@@ -1,0 +1,109 @@
+// Per-partition objective passes for the distributed solvers (svmkit.dask). Conversion only:
+// the passes are svmkit/partition_passes.hpp.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <algorithm>
+
+#include "convert.hpp"
+#include "svmkit/partition_passes.hpp"
+
+namespace svmkit::py_bind {
+namespace {
+
+// The problem over one partition; y and cost only when given (the Hessian product needs
+// neither).
+LinearProblem partition_problem(const ViewHolder& view, const py::object& y, const py::object& cost,
+                                bool fit_intercept, double intercept_scaling,
+                                std::vector<py::object>& keep) {
+  LinearProblem p;
+  if (!y.is_none()) p = make_problem(view, y, cost, fit_intercept, intercept_scaling, true, keep);
+  p.X = view.view;
+  p.fit_intercept = fit_intercept;
+  p.intercept_scaling = intercept_scaling;
+  if (!(intercept_scaling > 0.0)) throw_invalid("intercept_scaling must be > 0");
+  return p;
+}
+
+// (packed, curvature): packed = [L_R, g_R, h_R] (h_R only with want_hdiag) so that the
+// driver sums the partitions' packed vectors; curvature = D over the partition's rows (or
+// None).
+py::tuple fun_grad(const py::object& X, const py::object& y, const py::object& cost,
+                   const std::string& loss, double sigma, double epsilon, bool fit_intercept,
+                   double intercept_scaling, const py::object& w, bool want_hdiag,
+                   bool want_curvature, int n_threads) {
+  ViewHolder view = to_view(X);
+  std::vector<py::object> keep;
+  const LinearProblem p = partition_problem(view, y, cost, fit_intercept, intercept_scaling, keep);
+  const LossSpec spec = make_loss(loss, sigma, epsilon);
+  validate_problem(p, spec, false);
+  const Index dim = solution_size(p);
+  const double* wp = double_ptr(w, dim, "w", keep);
+  py::array_t<double> packed(1 + dim * (want_hdiag ? 2 : 1));
+  py::object curv_obj = py::none();
+  double* curv = nullptr;
+  if (want_curvature) {
+    py::array_t<double> c(static_cast<py::ssize_t>(rows_of(p.X)));
+    curv = c.mutable_data();
+    curv_obj = c;
+  }
+  double* out = packed.mutable_data();
+  {
+    py::gil_scoped_release release;
+    out[0] = partition_fun_grad(p, spec, wp, out + 1, want_hdiag ? out + 1 + dim : nullptr, curv,
+                                n_threads);
+  }
+  return py::make_tuple(packed, curv_obj);
+}
+
+double fun(const py::object& X, const py::object& y, const py::object& cost,
+           const std::string& loss, double sigma, double epsilon, bool fit_intercept,
+           double intercept_scaling, const py::object& w, int n_threads) {
+  ViewHolder view = to_view(X);
+  std::vector<py::object> keep;
+  const LinearProblem p = partition_problem(view, y, cost, fit_intercept, intercept_scaling, keep);
+  const LossSpec spec = make_loss(loss, sigma, epsilon);
+  validate_problem(p, spec, false);
+  const double* wp = double_ptr(w, solution_size(p), "w", keep);
+  py::gil_scoped_release release;
+  return partition_fun(p, spec, wp, n_threads);
+}
+
+py::array_t<double> hess_vec(const py::object& X, const py::object& curvature, const py::object& s,
+                             bool fit_intercept, double intercept_scaling, int n_threads) {
+  ViewHolder view = to_view(X);
+  std::vector<py::object> keep;
+  const LinearProblem p =
+      partition_problem(view, py::none(), py::none(), fit_intercept, intercept_scaling, keep);
+  validate_view(p.X, "X");
+  const Index dim = solution_size(p);
+  const double* cp = double_ptr(curvature, rows_of(p.X), "curvature", keep);
+  const double* sp = double_ptr(s, dim, "s", keep);
+  py::array_t<double> out(dim);
+  double* o = out.mutable_data();
+  {
+    py::gil_scoped_release release;
+    partition_hess_vec(p, cp, sp, o, n_threads);
+  }
+  return out;
+}
+
+}  // namespace
+
+void bind_partition(py::module_& m) {
+  m.def("partition_fun_grad", &fun_grad, py::arg("X"), py::arg("y"), py::arg("cost"),
+        py::arg("loss"), py::arg("sigma"), py::arg("epsilon"), py::arg("fit_intercept"),
+        py::arg("intercept_scaling"), py::arg("w"), py::arg("want_hdiag"),
+        py::arg("want_curvature"), py::arg("n_threads") = 1,
+        "Loss part of F, its gradient (and Hessian diagonal) over one row partition, packed "
+        "as [L, g, h], and the per-row curvature D (svmkit/partition_passes.hpp).");
+  m.def("partition_fun", &fun, py::arg("X"), py::arg("y"), py::arg("cost"), py::arg("loss"),
+        py::arg("sigma"), py::arg("epsilon"), py::arg("fit_intercept"),
+        py::arg("intercept_scaling"), py::arg("w"), py::arg("n_threads") = 1,
+        "Loss part of F over one row partition.");
+  m.def("partition_hess_vec", &hess_vec, py::arg("X"), py::arg("curvature"), py::arg("s"),
+        py::arg("fit_intercept"), py::arg("intercept_scaling"), py::arg("n_threads") = 1,
+        "Loss part of H s over one row partition, with the curvature of a fun_grad pass.");
+}
+
+}  // namespace svmkit::py_bind

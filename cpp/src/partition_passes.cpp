@@ -1,0 +1,150 @@
+// Per-partition passes (see svmkit/partition_passes.hpp).
+#include "svmkit/partition_passes.hpp"
+
+#include <type_traits>
+#include <vector>
+
+namespace svmkit {
+namespace {
+
+// cost_i loss(u_i) and its first and second derivatives in z_i.
+template <class L>
+double row_terms(const L& loss, bool classification, double y, double c, double z, double* c1,
+                 double* c2) {
+  const double u = classification ? y * z : z - y;
+  *c1 = c * (classification ? y : 1.0) * loss.d1(u);
+  *c2 = c * loss.d2(u);
+  return c * loss.value(u);
+}
+
+template <class V, class L>
+double fun_grad_impl(const V& X, const L& loss, const LinearProblem& p, bool classification,
+                     const double* w, double* grad, double* hdiag, double* curv, int n_threads) {
+  const Index d = X.cols;
+  const double scale = p.intercept_scaling;
+  const double b = p.fit_intercept ? w[d] : 0.0;
+  const int nt = resolve_threads(n_threads);
+  const int chunks = pass_chunks(X, nt);
+  ReductionBuffers gbuf, hbuf;
+  auto& gbufs = gbuf.get(chunks, d);
+  auto& hbufs = hbuf.get(hdiag ? chunks : 0, d);
+  std::vector<double> part(static_cast<std::size_t>(3 * chunks), 0.0);
+  parallel_chunks(X.rows, chunks, [&](int c, Index begin, Index end) {
+    double* g = gbufs[c].data();
+    double* h = hdiag ? hbufs[c].data() : nullptr;
+    double lsum = 0.0, gb = 0.0, hb = 0.0;
+    for (Index i = begin; i < end; ++i) {
+      double c1, c2;
+      lsum += row_terms(loss, classification, p.y[i], p.cost[i], row_dot(X, i, w) + b * scale, &c1,
+                        &c2);
+      if (curv) curv[i] = c2;
+      gb += c1;
+      hb += c2;
+      if (h) {
+        for_each_in_row(X, i, [&](Index j, double x) {
+          g[j] += c1 * x;
+          h[j] += c2 * x * x;
+        });
+      } else if (c1 != 0.0) {
+        row_axpy(X, i, c1, g);
+      }
+    }
+    part[3 * c] = lsum;
+    part[3 * c + 1] = gb;
+    part[3 * c + 2] = hb;
+  });
+  reduce_chunks(gbufs, chunks, d, grad, nt);
+  if (hdiag) reduce_chunks(hbufs, chunks, d, hdiag, nt);
+  double loss_sum = 0.0, grad_b = 0.0, hdiag_b = 0.0;
+  for (int c = 0; c < chunks; ++c) {
+    loss_sum += part[3 * c];
+    grad_b += part[3 * c + 1];
+    hdiag_b += part[3 * c + 2];
+  }
+  if (p.fit_intercept) {
+    grad[d] = grad_b * scale;
+    if (hdiag) hdiag[d] = hdiag_b * scale * scale;
+  }
+  return loss_sum;
+}
+
+template <class V, class L>
+double fun_impl(const V& X, const L& loss, const LinearProblem& p, bool classification,
+                const double* w, int n_threads) {
+  const double b = p.fit_intercept ? w[X.cols] : 0.0;
+  const int nt = resolve_threads(n_threads);
+  const int chunks = pass_chunks(X, nt);
+  std::vector<double> part(static_cast<std::size_t>(chunks), 0.0);
+  parallel_chunks(X.rows, chunks, [&](int c, Index begin, Index end) {
+    double s = 0.0, c1, c2;
+    for (Index i = begin; i < end; ++i)
+      s += row_terms(loss, classification, p.y[i], p.cost[i],
+                     row_dot(X, i, w) + b * p.intercept_scaling, &c1, &c2);
+    part[c] = s;
+  });
+  double loss_sum = 0.0;
+  for (double s : part) loss_sum += s;
+  return loss_sum;
+}
+
+template <class V>
+void hess_vec_impl(const V& X, const LinearProblem& p, const double* curv, const double* s,
+                   double* out, int n_threads) {
+  const Index d = X.cols;
+  const double scale = p.intercept_scaling;
+  const double sb = p.fit_intercept ? s[d] : 0.0;
+  const int nt = resolve_threads(n_threads);
+  const int chunks = pass_chunks(X, nt);
+  ReductionBuffers buf;
+  auto& bufs = buf.get(chunks, d);
+  std::vector<double> part(static_cast<std::size_t>(chunks), 0.0);
+  parallel_chunks(X.rows, chunks, [&](int c, Index begin, Index end) {
+    double* acc = bufs[c].data();
+    double ob = 0.0;
+    for (Index i = begin; i < end; ++i) {
+      const double di = curv[i];
+      if (di == 0.0) continue;
+      const double a = di * (row_dot(X, i, s) + sb * scale);
+      row_axpy(X, i, a, acc);
+      ob += a;
+    }
+    part[c] = ob;
+  });
+  reduce_chunks(bufs, chunks, d, out, nt);
+  if (p.fit_intercept) {
+    double out_b = 0.0;
+    for (double v : part) out_b += v;
+    out[d] = out_b * scale;
+  }
+}
+
+}  // namespace
+
+double partition_fun_grad(const LinearProblem& p, const LossSpec& loss, const double* w,
+                          double* grad, double* hdiag, double* curvature, int n_threads) {
+  const bool classification = !is_regression(loss.kind);
+  return std::visit(
+      [&](const auto& X) {
+        return visit_loss(loss, [&](const auto& L) {
+          return fun_grad_impl(X, L, p, classification, w, grad, hdiag, curvature, n_threads);
+        });
+      },
+      p.X);
+}
+
+double partition_fun(const LinearProblem& p, const LossSpec& loss, const double* w, int n_threads) {
+  const bool classification = !is_regression(loss.kind);
+  return std::visit(
+      [&](const auto& X) {
+        return visit_loss(
+            loss, [&](const auto& L) { return fun_impl(X, L, p, classification, w, n_threads); });
+      },
+      p.X);
+}
+
+void partition_hess_vec(const LinearProblem& p, const double* curvature, const double* s,
+                        double* out, int n_threads) {
+  std::visit([&](const auto& X) { hess_vec_impl(X, p, curvature, s, out, n_threads); }, p.X);
+}
+
+}  // namespace svmkit

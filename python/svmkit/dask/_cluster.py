@@ -1,0 +1,238 @@
+"""Map-reduce over persisted partitions: the client checks, the partitions of a fit, the
+tree reduction and the distributed objective TRON drives."""
+
+from __future__ import annotations
+
+import pickle
+import uuid
+from typing import Any
+
+import numpy as np
+
+from . import _tasks
+
+
+class DaskFitError(RuntimeError):
+    """A distributed fit could not go on (lost scheduler, or a partition lost for good)."""
+
+
+def resolve_client(client: Any) -> Any:
+    """The client to use (the given one or the default one), checked to be connected.
+
+    Fails fast, without waiting for a connection timeout, when the client is closed or its
+    scheduler has gone away.
+    """
+    from distributed import get_client
+
+    if client is None:
+        try:
+            client = get_client()
+        except ValueError as e:
+            raise DaskFitError(
+                "svmkit.dask: no Dask client; create one (distributed.Client(...)) or pass "
+                "client= to the estimator"
+            ) from e
+    status = getattr(client, "status", None)
+    address = scheduler_address(client)
+    if status != "running":
+        raise DaskFitError(
+            f"svmkit.dask: the Dask client is not connected (status {status!r}); the scheduler "
+            f"at {address} is closed or unreachable"
+        )
+    try:
+        client.sync(client.scheduler.identity, callback_timeout=5)
+    except Exception as e:
+        raise DaskFitError(
+            f"svmkit.dask: the scheduler at {address} does not answer ({type(e).__name__}: {e})"
+        ) from e
+    return client
+
+
+def scheduler_address(client: Any) -> str:
+    """The scheduler's address as the client knows it (also once the client is closed)."""
+    for get in (
+        lambda: client.scheduler.address,
+        lambda: client.cluster.scheduler_address,
+        lambda: client._start_arg,  # the address the client was created with
+    ):
+        try:
+            a = get()
+        except Exception:
+            continue
+        if isinstance(a, str) and a:
+            return a
+    return "(unknown)"
+
+
+def gather(client: Any, futures: list) -> list:
+    """client.gather with the failures of a distributed fit turned into clear errors."""
+    from distributed import KilledWorker
+
+    try:
+        return client.gather(futures)
+    except KilledWorker as e:
+        raise DaskFitError(
+            "svmkit.dask: a partition could not be computed because the workers running it "
+            f"died ({e}); the fit was stopped"
+        ) from e
+    except (OSError, TimeoutError) as e:
+        address = scheduler_address(client)
+        raise DaskFitError(
+            f"svmkit.dask: lost the connection to the scheduler at {address} during the fit "
+            f"({type(e).__name__}: {e})"
+        ) from e
+    except Exception as e:
+        if type(e).__name__ in ("CancelledError", "FutureCancelledError"):
+            address = scheduler_address(client)
+            raise DaskFitError(
+                f"svmkit.dask: the fit's tasks were cancelled (scheduler at {address} closed "
+                f"or restarted): {e}"
+            ) from e
+        raise
+
+
+class TrafficMeter:
+    """Bytes between the driver and the cluster, counted as the pickled sizes of the task
+    arguments the driver sends and of the results it receives; and map-reduce rounds."""
+
+    def __init__(self) -> None:
+        self.sent = 0
+        self.received = 0
+        self.rounds = 0
+
+    def arg(self, value: Any, copies: int) -> None:
+        self.sent += copies * len(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+
+    def results(self, values: list) -> None:
+        self.received += sum(len(pickle.dumps(v, protocol=pickle.HIGHEST_PROTOCOL)) for v in values)
+
+
+def tree_sum(client: Any, futures: list, split_every: int, meter: TrafficMeter) -> np.ndarray:
+    """Sum of the partitions' small vectors: nodes of split_every children on the workers
+    until at most split_every remain, then the last level on the driver. The tree and the
+    order of every addition depend only on the number of partitions (deterministic)."""
+    level = list(futures)
+    while len(level) > split_every:
+        level = [
+            client.submit(_tasks.add, *level[i : i + split_every], pure=False)
+            for i in range(0, len(level), split_every)
+        ]
+    parts = gather(client, level)
+    meter.results(parts)
+    meter.rounds += 1
+    return _tasks.add(*parts)
+
+
+class DistributedObjective:
+    """F(w) = 1/2 ||w||^2 [+ 1/2 b^2] + sum over partitions of their loss parts, with the
+    passes of svmkit/objective.hpp run as one task per partition. The per-row curvature of
+    the current and the trial point stays on the worker that computed it (a cache that a
+    task refills from the partition when it misses, see _tasks.fun_grad), so that one pass
+    is one task per partition plus the reduction."""
+
+    def __init__(
+        self,
+        client: Any,
+        blocks: list,
+        targets: list,
+        loss: tuple,
+        fit_intercept: bool,
+        intercept_scaling: float,
+        regularize_intercept: bool,
+        n_features: int,
+        split_every: int,
+        meter: TrafficMeter,
+    ) -> None:
+        self.client = client
+        self.blocks = blocks
+        self.targets = targets
+        self.loss = loss
+        self.intercept = (bool(fit_intercept), float(intercept_scaling))
+        self.reg_b = bool(regularize_intercept)
+        self.d = n_features
+        self.split_every = split_every
+        self.meter = meter
+        self.passes = 0
+        self.fit_id = uuid.uuid4().hex
+        self._points = 0
+        self._trial: tuple | None = None  # (point id, w)
+        self._current: tuple | None = None
+
+    def _reg(self, w: np.ndarray) -> float:
+        r = float(w[: self.d] @ w[: self.d])
+        if self.intercept[0] and self.reg_b:
+            r += float(w[self.d] * w[self.d])
+        return r
+
+    def fun_grad(self, w: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
+        c, d = self.client, self.d
+        w = np.ascontiguousarray(w, dtype=np.float64)
+        self._points += 1
+        point = self._points
+        keep = self._current[0] if self._current else None
+        self.meter.arg(w, len(self.blocks))
+        small = [
+            c.submit(
+                _tasks.fun_grad,
+                b,
+                t,
+                w,
+                self.loss,
+                self.intercept,
+                (self.fit_id, p),
+                point,
+                keep,
+                pure=False,
+            )
+            for p, (b, t) in enumerate(zip(self.blocks, self.targets))
+        ]
+        tot = tree_sum(c, small, self.split_every, self.meter)
+        self.passes += 1
+        self._trial = (point, w)
+        dim = w.shape[0]
+        grad = tot[1 : 1 + dim].copy()
+        hdiag = tot[1 + dim :].copy()
+        grad[:d] += w[:d]
+        hdiag[:d] += 1.0
+        if self.intercept[0] and self.reg_b:
+            grad[d] += w[d]
+            hdiag[d] += 1.0
+        return 0.5 * self._reg(w) + float(tot[0]), grad, hdiag
+
+    def accept(self) -> None:
+        self._current, self._trial = self._trial, None
+
+    def hess_vec(self, s: np.ndarray) -> np.ndarray:
+        c, d = self.client, self.d
+        s = np.ascontiguousarray(s, dtype=np.float64)
+        point, w = self._current
+        self.meter.arg((w, s), len(self.blocks))
+        parts = [
+            c.submit(
+                _tasks.hess_vec,
+                b,
+                t,
+                w,
+                s,
+                self.loss,
+                self.intercept,
+                (self.fit_id, p),
+                point,
+                pure=False,
+            )
+            for p, (b, t) in enumerate(zip(self.blocks, self.targets))
+        ]
+        out = tree_sum(c, parts, self.split_every, self.meter)
+        self.passes += 1
+        out[:d] += s[:d]
+        if self.intercept[0] and self.reg_b:
+            out[d] += s[d]
+        return out
+
+    def release(self) -> None:
+        """Drops the workers' cached curvature of this fit."""
+        self._trial = self._current = None
+        try:
+            self.client.run(_tasks.forget, self.fit_id)
+        except Exception:  # a lost worker has nothing left to drop
+            pass

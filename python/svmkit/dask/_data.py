@@ -1,0 +1,106 @@
+"""Turning dask collections into persisted row partitions on the workers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from . import _tasks
+
+
+@dataclass
+class Partitions:
+    """A fit's data on the workers: one future per row partition holding (X as the core
+    views it, y, sample weights, rows, cols). The futures keep their lineage, so a partition
+    lost with its worker is recomputed from the source collection."""
+
+    blocks: list
+    n_samples: int
+    n_features: int
+    feature_names: np.ndarray | None
+
+
+def is_dask_frame(v: Any) -> bool:
+    """Whether v is a dask DataFrame or Series (without importing dask.dataframe, which
+    needs pandas and pyarrow, when it is not in use)."""
+    return type(v).__module__.startswith("dask.dataframe") or type(v).__module__.startswith(
+        "dask_expr"
+    )
+
+
+def as_dask_array(X: Any, name: str = "X") -> Any:
+    """X as a 2-D dask array with one block across the columns (rows stay as chunked)."""
+    import dask.array as da
+
+    if is_dask_frame(X):
+        X = X.to_dask_array(lengths=True)
+    elif not isinstance(X, da.Array):
+        raise TypeError(
+            f"svmkit.dask estimators take {name} as a dask array or dask DataFrame chunked by "
+            f"rows, got {type(X).__name__}; use svmkit.LinearSVC / svmkit.LinearSVR for "
+            "in-memory data"
+        )
+    if X.ndim != 2:
+        raise ValueError(f"svmkit.dask: {name} must be 2-D, got {X.ndim}-D")
+    if any(np.isnan(c) for c in X.chunks[0]):
+        X = X.compute_chunk_sizes()
+    if X.numblocks[1] > 1:
+        X = X.rechunk({1: -1})
+    return X
+
+
+def _as_vector(v: Any, chunks: tuple, name: str, n: int) -> Any:
+    """A 1-D dask array of length n chunked like X's rows."""
+    import dask.array as da
+
+    if is_dask_frame(v):
+        v = v.to_dask_array(lengths=True)
+    if not isinstance(v, da.Array):
+        v = np.asarray(v)
+        if v.ndim == 2 and v.shape[1] == 1:
+            v = v[:, 0]
+        if v.ndim != 1 or v.shape[0] != n:
+            raise ValueError(f"svmkit.dask: {name} must have shape ({n},), got {v.shape}")
+        return da.from_array(v, chunks=(chunks,))
+    if v.ndim == 2 and v.shape[1] == 1:
+        v = v[:, 0]
+    if v.ndim != 1:
+        raise ValueError(f"svmkit.dask: {name} must be 1-D, got {v.ndim}-D")
+    if any(np.isnan(c) for c in v.chunks[0]):
+        v = v.compute_chunk_sizes()
+    if v.shape[0] != n:
+        raise ValueError(f"svmkit.dask: {name} has {v.shape[0]} entries but X has {n} rows")
+    return v.rechunk((chunks,))
+
+
+def persist(client: Any, X: Any, y: Any, sample_weight: Any) -> Partitions:
+    """Persists the row partitions of (X, y, sample_weight) on the workers and waits for
+    them (so that bad input fails here, with the partition's message)."""
+    import dask
+
+    from ._cluster import gather
+
+    names = None
+    if hasattr(X, "columns") and all(isinstance(c, str) for c in X.columns):
+        names = np.asarray(list(X.columns), dtype=object)
+    X = as_dask_array(X)
+    n, d = int(X.shape[0]), int(X.shape[1])
+    if n == 0 or d == 0:
+        raise ValueError(f"svmkit.dask: X has shape ({n}, {d}); at least one sample and feature")
+    chunks = X.chunks[0]
+    y = _as_vector(y, chunks, "y", n)
+    xs = X.to_delayed().ravel()
+    ys = y.to_delayed().ravel()
+    if sample_weight is None:
+        ws = [None] * len(xs)
+    else:
+        ws = _as_vector(sample_weight, chunks, "sample_weight", n).to_delayed().ravel()
+    prep = dask.delayed(_tasks.prepare_block, pure=True)
+    blocks = client.compute([prep(xb, yb, wb) for xb, yb, wb in zip(xs, ys, ws)])
+    bad = [client.submit(_tasks.check_weights, b, pure=False) for b in blocks]
+    msgs = [m for m in gather(client, bad) if m]
+    if msgs:
+        raise ValueError(msgs[0])
+    return Partitions(blocks, n, d, names)

@@ -1,0 +1,440 @@
+"""svmkit.dask.LinearSVC and LinearSVR: the in-memory estimators' parameters and fitted
+attributes, fitted by map-reduce over row partitions persisted on a Dask cluster."""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any, Callable
+
+import numpy as np
+
+from .. import _core
+from .._linear import LinearSVC as _LocalSVC
+from .._linear import LinearSVR as _LocalSVR
+from .._progress import make_callback
+from .._status import check_status
+from .._validation import check_choice, check_scalar_param
+from . import _tasks
+from ._cluster import DistributedObjective, TrafficMeter, gather, resolve_client
+from ._data import as_dask_array, is_dask_frame, persist
+from ._tron import tron
+
+_SOLVERS = ("auto", "tron")
+
+
+class _DaskMixin:
+    """Fit machinery shared by the two estimators (the in-memory class is the other base)."""
+
+    _local_class: type
+    # The distributed.Client to use (None: the current default client). An attribute, not a
+    # constructor parameter returned by get_params, because scikit-learn's clone deep-copies
+    # parameters and a Client cannot be copied (xgboost.dask does the same): est.client = c.
+    client: Any = None
+
+    def _check_dask_params(self, estimator: str) -> None:
+        check_scalar_param(self.split_every, "split_every", kind=numbers.Integral, low=2)
+        if not isinstance(self.solver, str):
+            raise TypeError("solver must be a string")
+        if self.solver not in _SOLVERS:
+            raise ValueError(
+                f"svmkit.dask.{estimator}: solver {self.solver!r} is not available on Dask; "
+                "available: 'auto', 'tron' (TRON for the smooth losses; SmSVM is not "
+                "distributed yet)"
+            )
+        if self.penalty != "l2":
+            raise ValueError(
+                f"svmkit.dask.{estimator}: penalty={self.penalty!r} is not available on Dask "
+                "(TRON solves the l2 penalty)"
+            )
+        if self.loss not in _core_tron_losses():
+            raise ValueError(
+                f"svmkit.dask.{estimator}: loss={self.loss!r} is not available on Dask; TRON "
+                f"handles: {', '.join(sorted(_core_tron_losses()))}"
+            )
+
+    def _tron_options(self) -> dict:
+        """TRON's options: its C++ defaults, the user's solver_options, tol and max_iter.
+        Unknown names and out-of-range values are refused by the C++ option table (checked
+        by a zero-iteration fit on a one-row problem, which runs no pass of the data)."""
+        opts = dict(self.solver_options or {})
+        if self.tol is not None:
+            opts["tol"] = float(self.tol)
+        if self.max_iter is not None:
+            opts["max_iter"] = int(self.max_iter)
+        probe = dict(opts, max_iter=0, n_threads=1)
+        _core.fit_tron(
+            np.zeros((1, 1)),
+            np.ones(1),
+            np.ones(1),
+            "squared_hinge",
+            0.1,
+            0.0,
+            False,
+            1.0,
+            True,
+            None,
+            probe,
+            None,
+        )
+        full = dict(_core.tron_defaults())
+        full.update(opts)
+        return full
+
+    def _fit_binary(
+        self,
+        client: Any,
+        parts: Any,
+        targets: list,
+        loss: tuple,
+        w0: np.ndarray | None,
+        meter: TrafficMeter,
+    ) -> dict:
+        obj = DistributedObjective(
+            client,
+            parts.blocks,
+            targets,
+            loss,
+            self.fit_intercept,
+            self.intercept_scaling,
+            self.regularize_intercept,
+            parts.n_features,
+            int(self.split_every),
+            meter,
+        )
+        dim = parts.n_features + (1 if self.fit_intercept else 0)
+        try:
+            res = tron(
+                obj,
+                dim,
+                self._tron_options(),
+                w0=w0,
+                callback=make_callback("tron", self.verbose, self.callback),
+            )
+        finally:
+            obj.release()
+        res["bytes_sent"] = meter.sent
+        res["bytes_received"] = meter.received
+        res["rounds"] = meter.rounds
+        check_status(res, f"svmkit.dask.{type(self).__name__}", "tron", stacklevel=4)
+        return res
+
+    def _finish(self, parts: Any, results: list) -> None:
+        self.solver_ = "tron"
+        self.result_ = results
+        self.n_iter_ = int(max(r["iterations"] for r in results))
+        self.n_passes_ = int(sum(r["passes"] for r in results))
+        self.n_features_in_ = parts.n_features
+        if parts.feature_names is not None:
+            self.feature_names_in_ = parts.feature_names
+        elif hasattr(self, "feature_names_in_"):
+            del self.feature_names_in_
+
+    def to_local(self) -> Any:
+        """The fitted model as the ordinary in-memory estimator (same parameters and fitted
+        attributes; predicts on numpy / scipy data and saves with svmkit.save_model)."""
+        from sklearn.utils.validation import check_is_fitted
+
+        check_is_fitted(self, "coef_")
+        local_params = self._local_class().get_params()
+        est = self._local_class(
+            **{k: v for k, v in self.get_params(deep=False).items() if k in local_params}
+        )
+        for k, v in vars(self).items():
+            if k.endswith("_") and not k.startswith("_"):
+                setattr(est, k, v)
+        return est
+
+    def _decision_dask(self, X: Any) -> Any:
+        from sklearn.utils.validation import check_is_fitted
+
+        check_is_fitted(self, "coef_")
+        X = as_dask_array(X)
+        if X.shape[1] != self.n_features_in_:
+            raise ValueError(
+                f"X has {X.shape[1]} features, but {type(self).__name__} is expecting "
+                f"{self.n_features_in_} features as input"
+            )
+        coef = np.ascontiguousarray(np.atleast_2d(self.coef_), dtype=np.float64)
+        intercept = np.ascontiguousarray(np.atleast_1d(self.intercept_), dtype=np.float64)
+        return X, coef, intercept
+
+
+def _core_tron_losses() -> frozenset:
+    from .._solvers import LINEAR_SOLVERS
+
+    return LINEAR_SOLVERS["tron"].losses
+
+
+class LinearSVC(_DaskMixin, _LocalSVC):
+    """svmkit.LinearSVC on a Dask cluster (same parameters, objective and fitted attributes).
+
+    X is a dask array (dense blocks or scipy.sparse CSR blocks) or a dask DataFrame, chunked
+    by rows; y (and sample_weight) a dask array / Series or numpy array of matching length.
+    The row partitions are persisted on the workers and never gathered: TRON's outer loop
+    runs on the client, each of its passes (F and grad F with diag H; H s) is one task per
+    partition calling svmkit._core.partition_* followed by a tree reduction of the
+    (n_features + 1)-vectors (split_every children per node). The fit takes the in-memory
+    TRON's steps (only the summation order differs), so its objective matches the in-memory
+    fit's. One-vs-rest fits one binary problem after the other.
+
+    Supported: solver "auto" / "tron" with the smooth losses (squared_hinge, smoothed_hinge,
+    gaussian_smoothed_hinge, logistic) and penalty "l2"; fit_intercept, intercept_scaling,
+    regularize_intercept, class_weight, sample_weight, warm_start, verbose, callback as in
+    memory. SmSVM (the hinge loss) is not distributed. n_jobs only affects to_local().
+
+    Extra parameter: split_every (fan-in of the reduction tree, >= 2). The client is the
+    attribute ``client`` (``est.client = distributed.Client(...)``; None, the default, uses
+    the current default client); it is not a constructor parameter because scikit-learn's
+    clone deep-copies parameters and a Client cannot be copied.
+
+    predict, decision_function and score return lazy dask results (map_blocks over X's row
+    blocks); to_local() returns the fitted svmkit.LinearSVC. Each result_ entry also has
+    bytes_sent / bytes_received (pickled sizes of the driver's task arguments and of the
+    reduced vectors it received, cumulative over the fit) and rounds (map-reduce rounds).
+    """
+
+    _local_class = _LocalSVC
+
+    def __init__(
+        self,
+        penalty: str = "l2",
+        loss: str = "squared_hinge",
+        *,
+        C: float = 1.0,
+        tol: float | None = None,
+        max_iter: int | None = None,
+        fit_intercept: bool = True,
+        intercept_scaling: float = 1.0,
+        regularize_intercept: bool = True,
+        class_weight: Any = None,
+        solver: str = "auto",
+        sigma: float = 0.1,
+        l1_ratio: float = 0.5,
+        multi_class: str = "ovr",
+        verbose: int = 0,
+        random_state: Any = None,
+        n_jobs: int | None = None,
+        warm_start: bool = False,
+        solver_options: dict | None = None,
+        callback: Callable[[dict], Any] | None = None,
+        split_every: int = 8,
+    ) -> None:
+        super().__init__(
+            penalty=penalty,
+            loss=loss,
+            C=C,
+            tol=tol,
+            max_iter=max_iter,
+            fit_intercept=fit_intercept,
+            intercept_scaling=intercept_scaling,
+            regularize_intercept=regularize_intercept,
+            class_weight=class_weight,
+            solver=solver,
+            sigma=sigma,
+            l1_ratio=l1_ratio,
+            multi_class=multi_class,
+            verbose=verbose,
+            random_state=random_state,
+            n_jobs=n_jobs,
+            warm_start=warm_start,
+            solver_options=solver_options,
+            callback=callback,
+        )
+        self.split_every = split_every
+
+    def fit(self, X: Any, y: Any, sample_weight: Any = None) -> LinearSVC:
+        """Fit on dask data (see the class docstring)."""
+        self._check_common_params()
+        check_choice(self.loss, "loss", self._LOSSES)
+        check_choice(self.multi_class, "multi_class", ("ovr",))
+        self._check_dask_params("LinearSVC")
+        self._tron_options()
+        client = resolve_client(self.client)
+        parts = persist(client, X, y, sample_weight)
+        counts = gather(client, [client.submit(_tasks.label_counts, b) for b in parts.blocks])
+        labels = np.concatenate([c[0] for c in counts])
+        classes = np.unique(labels)
+        if classes.shape[0] < 2:
+            raise ValueError(
+                "LinearSVC needs samples of at least two classes in the data, but the data "
+                f"contains only one class: {classes[0]!r}"
+            )
+        totals = np.zeros(classes.shape[0])
+        for lab, cnt in counts:
+            np.add.at(totals, np.searchsorted(classes, lab), cnt)
+        cw = self._class_weights_from_counts(classes, totals)
+        C = float(self.C)
+        binary = classes.shape[0] == 2
+        n_rows = 1 if binary else classes.shape[0]
+        loss = (self.loss, float(self.sigma), 0.0)
+        meter = TrafficMeter()
+        results = []
+        for k in range(n_rows):
+            targets = [
+                client.submit(_tasks.class_targets, b, classes, 1 if binary else k, C, cw)
+                for b in parts.blocks
+            ]
+            w0 = self._warm_start_vector(k, parts.n_features, n_rows)
+            results.append(self._fit_binary(client, parts, targets, loss, w0, meter))
+            del targets
+        coef = np.empty((n_rows, parts.n_features))
+        intercept = np.zeros(n_rows)
+        for k, res in enumerate(results):
+            coef[k], intercept[k] = self._split_solution(res["solution"], parts.n_features)
+        self.classes_ = classes
+        self.coef_ = coef
+        self.intercept_ = intercept
+        self._finish(parts, results)
+        return self
+
+    def _class_weights_from_counts(self, classes: np.ndarray, counts: np.ndarray) -> np.ndarray:
+        cw = self.class_weight
+        if isinstance(cw, str) and cw == "balanced":
+            # scikit-learn's compute_class_weight("balanced"): n / (n_classes * count).
+            return counts.sum() / (classes.shape[0] * counts.astype(np.float64))
+        # None and dicts: the in-memory rule (labels are not needed for those).
+        return self._class_weights(classes, classes)
+
+    def decision_function(self, X: Any) -> Any:
+        """Lazy decision values: shape (n,) for two classes, else (n, n_classes)."""
+        X, coef, intercept = self._decision_dask(X)
+        k = coef.shape[0]
+        out = X.map_blocks(
+            _tasks.decision, coef, intercept, chunks=(X.chunks[0], (k,)), dtype=np.float64
+        )
+        return out[:, 0] if k == 1 else out
+
+    def predict(self, X: Any) -> Any:
+        """Lazy predicted labels."""
+        X, coef, intercept = self._decision_dask(X)
+        return X.map_blocks(
+            _tasks.predict_block,
+            coef,
+            intercept,
+            self.classes_,
+            drop_axis=1,
+            chunks=(X.chunks[0],),
+            dtype=self.classes_.dtype,
+        )
+
+    def score(self, X: Any, y: Any, sample_weight: Any = None) -> Any:
+        """Lazy (weighted) accuracy."""
+        pred = self.predict(X)
+        y = _like(y, pred)
+        hit = (pred == y).astype(np.float64)
+        if sample_weight is None:
+            return hit.mean()
+        sw = _like(sample_weight, pred).astype(np.float64)
+        return (hit * sw).sum() / sw.sum()
+
+
+class LinearSVR(_DaskMixin, _LocalSVR):
+    """svmkit.LinearSVR on a Dask cluster (same parameters, objective and fitted attributes).
+
+    As svmkit.dask.LinearSVC: TRON over persisted row partitions, for the losses
+    "squared_epsilon_insensitive" and "smoothed_epsilon_insensitive" (the default
+    "epsilon_insensitive" is not smooth and is refused: pass one of those two). predict and
+    score are lazy; to_local() returns the fitted svmkit.LinearSVR. Extra parameter split_every
+    and attribute client as in svmkit.dask.LinearSVC.
+    """
+
+    _local_class = _LocalSVR
+
+    def __init__(
+        self,
+        *,
+        epsilon: float = 0.0,
+        loss: str = "squared_epsilon_insensitive",
+        C: float = 1.0,
+        tol: float | None = None,
+        max_iter: int | None = None,
+        fit_intercept: bool = True,
+        intercept_scaling: float = 1.0,
+        regularize_intercept: bool = True,
+        solver: str = "auto",
+        sigma: float = 0.1,
+        penalty: str = "l2",
+        l1_ratio: float = 0.5,
+        verbose: int = 0,
+        random_state: Any = None,
+        n_jobs: int | None = None,
+        warm_start: bool = False,
+        solver_options: dict | None = None,
+        callback: Callable[[dict], Any] | None = None,
+        split_every: int = 8,
+    ) -> None:
+        super().__init__(
+            epsilon=epsilon,
+            loss=loss,
+            C=C,
+            tol=tol,
+            max_iter=max_iter,
+            fit_intercept=fit_intercept,
+            intercept_scaling=intercept_scaling,
+            regularize_intercept=regularize_intercept,
+            solver=solver,
+            sigma=sigma,
+            penalty=penalty,
+            l1_ratio=l1_ratio,
+            verbose=verbose,
+            random_state=random_state,
+            n_jobs=n_jobs,
+            warm_start=warm_start,
+            solver_options=solver_options,
+            callback=callback,
+        )
+        self.split_every = split_every
+
+    def fit(self, X: Any, y: Any, sample_weight: Any = None) -> LinearSVR:
+        """Fit on dask data (see the class docstring)."""
+        self._check_common_params()
+        check_choice(self.loss, "loss", self._LOSSES)
+        check_scalar_param(self.epsilon, "epsilon", low=0.0)
+        self._check_dask_params("LinearSVR")
+        self._tron_options()
+        client = resolve_client(self.client)
+        parts = persist(client, X, y, sample_weight)
+        bad = gather(client, [client.submit(_tasks.bad_targets, b) for b in parts.blocks])
+        if any(bad):
+            raise ValueError("svmkit.dask: y contains NaN or infinity")
+        targets = [client.submit(_tasks.regression_targets, b, float(self.C)) for b in parts.blocks]
+        loss = (self.loss, float(self.sigma), float(self.epsilon))
+        w0 = self._warm_start_vector(0, parts.n_features, 1)
+        res = self._fit_binary(client, parts, targets, loss, w0, TrafficMeter())
+        w, b = self._split_solution(res["solution"], parts.n_features)
+        self.coef_ = w
+        self.intercept_ = np.array([b])
+        self._finish(parts, [res])
+        return self
+
+    def predict(self, X: Any) -> Any:
+        """Lazy predicted values w.x + b."""
+        X, coef, intercept = self._decision_dask(X)
+        out = X.map_blocks(
+            _tasks.decision, coef, intercept, chunks=(X.chunks[0], (1,)), dtype=np.float64
+        )
+        return out[:, 0]
+
+    def score(self, X: Any, y: Any, sample_weight: Any = None) -> Any:
+        """Lazy (weighted) coefficient of determination R^2."""
+        pred = self.predict(X)
+        y = _like(y, pred).astype(np.float64)
+        sw = 1.0 if sample_weight is None else _like(sample_weight, pred).astype(np.float64)
+        total = (sw * np.ones_like(pred)).sum()
+        mean = (sw * y).sum() / total
+        ss_res = (sw * (y - pred) ** 2).sum()
+        ss_tot = (sw * (y - mean) ** 2).sum()
+        return 1.0 - ss_res / ss_tot
+
+
+def _like(v: Any, ref: Any) -> Any:
+    """v as a 1-D dask array chunked like ref."""
+    import dask.array as da
+
+    if is_dask_frame(v):
+        v = v.to_dask_array(lengths=True)
+    if not isinstance(v, da.Array):
+        v = da.from_array(np.asarray(v), chunks=ref.chunks)
+    if v.ndim == 2 and v.shape[1] == 1:
+        v = v[:, 0]
+    return v.rechunk(ref.chunks)

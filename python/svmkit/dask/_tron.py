@@ -1,0 +1,224 @@
+"""TRON's outer loop on the driver, over an objective whose passes run on the workers.
+
+A line-by-line port of cpp/src/tron.cpp (trust region of Lin and More as in LIBLINEAR, Steihaug
+CG with the diagonal preconditioner, the same constants, stopping rule and statuses) so that
+the distributed fit takes the same steps as the in-memory one; only the order in which the
+partitions' sums are added differs. The objective supplies F, grad F and diag H at a trial
+point (`fun_grad`), makes that point current (`accept`) and the product H s at the current
+point (`hess_vec`), each one map-reduce over the partitions.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any, Callable
+
+import numpy as np
+
+from .._core import SolverStatus
+
+
+def _trust_region_cg(obj, g, m, delta, cg_tol, max_cg, poll):
+    """Steihaug CG on min g.s + 1/2 s'Hs, ||s||_M <= delta; returns (s, r, iterations,
+    interrupted)."""
+    n = g.shape[0]
+    s = np.zeros(n)
+    r = -g
+    z = r / m
+    d = z.copy()
+    ztr = float(z @ r)
+    tol = cg_tol * math.sqrt(ztr)
+    it = 0
+    while it < max_cg:
+        if math.sqrt(ztr) <= tol:
+            break
+        if poll():
+            return s, r, it, True
+        it += 1
+        hd = obj.hess_vec(d)
+        dhd = float(d @ hd)
+        alpha = ztr / dhd if dhd != 0.0 else math.inf
+        sms = float(s @ (m * s))
+        smd = float(s @ (m * d))
+        dmd = float(d @ (m * d))
+        nxt = sms + 2.0 * alpha * smd + alpha * alpha * dmd
+        if not (dhd > 0.0) or nxt > delta * delta:
+            gap = max(0.0, delta * delta - sms)
+            rad = math.sqrt(smd * smd + dmd * gap)
+            tau = gap / (smd + rad) if smd >= 0.0 else (rad - smd) / dmd
+            s = s + tau * d
+            r = r - tau * hd
+            break
+        s = s + alpha * d
+        r = r - alpha * hd
+        z = r / m
+        ztr_new = float(z @ r)
+        beta = ztr_new / ztr
+        d = z + beta * d
+        ztr = ztr_new
+    return s, r, it, False
+
+
+def _record(it, f, gnorm, step, cg_it, delta, passes, t, accepted) -> dict:
+    return {
+        "iteration": it,
+        "objective": f,
+        "optimality": gnorm,
+        "step": step,
+        "inner_iterations": cg_it,
+        "active_size": -1,
+        "smoothing": math.nan,
+        "radius": delta,
+        "gap": math.nan,
+        "passes": passes,
+        "time": t,
+        "accepted": accepted,
+    }
+
+
+def tron(
+    obj: Any,
+    dim: int,
+    opt: dict,
+    w0: np.ndarray | None = None,
+    callback: Callable[[dict], Any] | None = None,
+    poll: Callable[[], bool] = lambda: False,
+) -> dict:
+    """Runs TRON (options as svmkit.solver_defaults("tron")); returns the result dict of
+    _core.fit_tron (status, solution, objective, optimality, iterations, inner_iterations,
+    passes, time, history, message)."""
+    start = time.perf_counter()
+    w = np.zeros(dim)
+    f, g, hdiag = obj.fun_grad(w)
+    obj.accept()
+    gnorm0 = float(np.linalg.norm(g))
+    if w0 is not None:
+        w = np.array(w0, dtype=np.float64)
+        f, g, hdiag = obj.fun_grad(w)
+        obj.accept()
+    gnorm = float(np.linalg.norm(g))
+    aw = float(opt["preconditioner_weight"])
+    m = np.ones(dim)
+
+    def precond(h):
+        return (1.0 - aw) + aw * h if opt["precondition"] else m
+
+    m = precond(hdiag)
+    delta = math.sqrt(float(np.sum(g * g / m)))
+    stop = max(float(opt["tol"]) * gnorm0, float(opt["abs_tol"]))
+    max_cg = int(opt["cg_max_iter"]) if int(opt["cg_max_iter"]) > 0 else dim
+    status = SolverStatus.max_iter
+    if not (math.isfinite(f) and math.isfinite(gnorm)):
+        status = SolverStatus.numerical_error
+    elif gnorm <= stop:
+        status = SolverStatus.converged
+    history: list[dict] = []
+    it = inner = 0
+    first = True
+    while status == SolverStatus.max_iter and it < int(opt["max_iter"]):
+        it += 1
+        s, r, cg_it, interrupted = _trust_region_cg(
+            obj, g, m, delta, float(opt["cg_tol"]), max_cg, poll
+        )
+        inner += cg_it
+        if interrupted:
+            status = SolverStatus.interrupted
+            break
+        w_new = w + s
+        gs = float(g @ s)
+        prered = -0.5 * (gs - float(s @ r))
+        f_new, g_new, hdiag_new = obj.fun_grad(w_new)
+        actred = f - f_new
+        snorm = math.sqrt(float(s @ (m * s)))
+        if first:
+            delta = min(delta, snorm)
+            first = False
+        curv = f_new - f - gs
+        a = opt["sigma3"] if curv <= 0.0 else max(opt["sigma1"], -0.5 * (gs / curv))
+        if actred < opt["eta0"] * prered:
+            delta = min(a * snorm, opt["sigma2"] * delta)
+        elif actred < opt["eta1"] * prered:
+            delta = max(opt["sigma1"] * delta, min(a * snorm, opt["sigma2"] * delta))
+        elif actred < opt["eta2"] * prered:
+            delta = max(opt["sigma1"] * delta, min(a * snorm, opt["sigma3"] * delta))
+        else:
+            delta = max(delta, min(a * snorm, opt["sigma3"] * delta))
+        accepted = math.isfinite(f_new) and actred > opt["eta0"] * prered
+        if accepted:
+            w, g, hdiag = w_new, g_new, hdiag_new
+            obj.accept()
+            f = f_new
+            gnorm = float(np.linalg.norm(g))
+            m = precond(hdiag)
+        if opt["record_history"] or callback is not None:
+            rec = _record(
+                it,
+                f,
+                gnorm,
+                snorm if accepted else 0.0,
+                cg_it,
+                delta,
+                obj.passes,
+                time.perf_counter() - start,
+                accepted,
+            )
+            if opt["record_history"]:
+                history.append(rec)
+            if callback is not None:
+                out = callback(rec)
+                if out is not None and not out:
+                    status = SolverStatus.interrupted
+                    break
+        if not (math.isfinite(f) and math.isfinite(gnorm)):
+            status = SolverStatus.numerical_error
+            break
+        if gnorm <= stop:
+            status = SolverStatus.converged
+            break
+        if f < -1.0e32:
+            status = SolverStatus.numerical_error
+            break
+        if (abs(actred) <= 0.0 and prered <= 0.0) or (
+            abs(actred) <= 1e-12 * abs(f) and abs(prered) <= 1e-12 * abs(f)
+        ):
+            status = SolverStatus.line_search_failed
+            break
+    return {
+        "status": status,
+        "message": "",
+        "solution": w,
+        "objective": f,
+        "optimality": gnorm,
+        "iterations": it,
+        "inner_iterations": inner,
+        "passes": obj.passes,
+        "time": time.perf_counter() - start,
+        "history": _history_columns(history),
+    }
+
+
+_INT_FIELDS = ("iteration", "inner_iterations", "active_size", "passes")
+
+
+def _history_columns(history: list[dict]) -> dict:
+    """The history as columns, like the C++ result's."""
+    keys = (
+        "iteration",
+        "objective",
+        "optimality",
+        "step",
+        "inner_iterations",
+        "active_size",
+        "smoothing",
+        "radius",
+        "gap",
+        "passes",
+        "time",
+        "accepted",
+    )
+    out = {}
+    for k in keys:
+        dtype = np.int64 if k in _INT_FIELDS else (bool if k == "accepted" else np.float64)
+        out[k] = np.array([h[k] for h in history], dtype=dtype)
+    return out

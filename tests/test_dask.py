@@ -1,0 +1,458 @@
+"""svmkit.dask: distributed TRON on a LocalCluster (2 worker processes, 1 thread each).
+
+The distributed fit must reach the in-memory fit's objective (within 1e-8 relative) on dense
+and sparse data for every TRON loss, with the intercept, class and sample weights, warm start
+and one-vs-rest; survive a killed worker with the same result; and fail fast with a clear
+error on a closed client or scheduler. One cluster is shared by the module.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+pytest.importorskip("dask", reason="svmkit.dask needs dask[distributed] (the 'dask' extra)")
+pytest.importorskip("distributed", reason="svmkit.dask needs dask[distributed] (the 'dask' extra)")
+
+import dask.array as da  # noqa: E402
+import svmkit  # noqa: E402
+import svmkit.dask as sd  # noqa: E402
+from distributed import Client, LocalCluster  # noqa: E402
+from svmkit import _core  # noqa: E402
+
+CLF_LOSSES = ["squared_hinge", "smoothed_hinge", "gaussian_smoothed_hinge", "logistic"]
+REG_LOSSES = ["squared_epsilon_insensitive", "smoothed_epsilon_insensitive"]
+TOL = 1e-6  # tight enough that both fits end next to the optimum (objectives agree to 1e-8)
+
+
+@pytest.fixture(scope="module")
+def client():
+    cluster = LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
+    )
+    c = Client(cluster)
+    yield c
+    c.close()
+    cluster.close()
+
+
+def make_data(n=400, d=8, sparse=False, classes=2, seed=0, regression=False):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d))
+    if sparse:
+        X[rng.random((n, d)) < 0.7] = 0.0
+    w = rng.standard_normal(d)
+    z = X @ w + 0.3 * rng.standard_normal(n)
+    if regression:
+        y = z + 0.5
+    elif classes == 2:
+        y = np.where(z > 0.2, 1, -1)
+    else:
+        y = np.digitize(z, np.quantile(z, np.linspace(0, 1, classes + 1)[1:-1]))
+    Xm = sp.csr_matrix(X) if sparse else X
+    return Xm, y
+
+
+def to_dask(X, y, chunk=100, sw=None):
+    if sp.issparse(X):
+        blocks = [X[i : i + chunk] for i in range(0, X.shape[0], chunk)]
+        Xd = da.concatenate(
+            [da.from_array(b, chunks=b.shape, asarray=False) for b in blocks], axis=0
+        )
+    else:
+        Xd = da.from_array(X, chunks=(chunk, X.shape[1]))
+    yd = da.from_array(y, chunks=chunk)
+    swd = None if sw is None else da.from_array(sw, chunks=chunk)
+    return Xd, yd, swd
+
+
+def with_client(est, c):
+    est.client = c
+    return est
+
+
+def rel(a, b):
+    return abs(a - b) / abs(b)
+
+
+def assert_same_fit(local, dist):
+    for r_l, r_d in zip(local.result_, dist.result_):
+        assert rel(r_d["objective"], r_l["objective"]) <= 1e-8
+        assert r_d["status"] == r_l["status"]
+    np.testing.assert_allclose(dist.coef_, local.coef_, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(dist.intercept_, local.intercept_, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("sparse", [False, True], ids=["dense", "csr"])
+@pytest.mark.parametrize("loss", CLF_LOSSES)
+def test_classifier_matches_in_memory(client, loss, sparse):
+    X, y = make_data(sparse=sparse, seed=1)
+    Xd, yd, _ = to_dask(X, y)
+    params = dict(loss=loss, C=0.5, tol=TOL, solver="tron")
+    local = svmkit.LinearSVC(**params).fit(X, y)
+    dist = sd.LinearSVC(**params).fit(Xd, yd)
+    assert_same_fit(local, dist)
+    assert dist.result_[0]["passes"] == local.result_[0]["passes"]
+
+
+@pytest.mark.parametrize("sparse", [False, True], ids=["dense", "csr"])
+@pytest.mark.parametrize("loss", REG_LOSSES)
+def test_regressor_matches_in_memory(client, loss, sparse):
+    X, y = make_data(sparse=sparse, seed=2, regression=True)
+    sw = np.random.default_rng(3).uniform(0.5, 2.0, y.shape[0])
+    Xd, yd, swd = to_dask(X, y, sw=sw)
+    params = dict(loss=loss, C=2.0, epsilon=0.1, tol=TOL, solver="tron", intercept_scaling=2.0)
+    local = svmkit.LinearSVR(**params).fit(X, y, sample_weight=sw)
+    dist = sd.LinearSVR(**params).fit(Xd, yd, sample_weight=swd)
+    assert_same_fit(local, dist)
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+def test_squared_hinge_matches_liblinear(client):
+    """An independent reference: scikit-learn's LinearSVC (LIBLINEAR, primal, regularized
+    bias) minimizes the same objective."""
+    from sklearn.svm import LinearSVC as SkSVC
+
+    X, y = make_data(seed=4)
+    Xd, yd, _ = to_dask(X, y)
+    dist = sd.LinearSVC(C=0.3, tol=1e-8).fit(Xd, yd)
+    sk = SkSVC(C=0.3, dual=False, tol=1e-10, max_iter=10000).fit(X, y)
+
+    def F(w, b):
+        yy = np.where(y == 1, 1.0, -1.0)
+        return 0.5 * (w @ w + b * b) + 0.3 * np.sum(np.maximum(0, 1 - yy * (X @ w + b)) ** 2)
+
+    f_sk = F(sk.coef_[0], sk.intercept_[0])
+    assert rel(dist.result_[0]["objective"], f_sk) <= 1e-8
+    assert rel(F(dist.coef_[0], dist.intercept_[0]), f_sk) <= 1e-8
+
+
+@pytest.mark.parametrize(
+    "sparse, cw",
+    [(False, {0: 2.0, 2: 0.5}), (True, "balanced")],
+    ids=["dense-dict", "csr-balanced"],
+)
+def test_one_vs_rest_weights(client, sparse, cw):
+    X, y = make_data(n=450, sparse=sparse, classes=3, seed=5)
+    sw = np.random.default_rng(6).uniform(0.2, 3.0, y.shape[0])
+    Xd, yd, swd = to_dask(X, y, chunk=150, sw=sw)
+    params = dict(loss="logistic", tol=TOL, class_weight=cw)
+    local = svmkit.LinearSVC(**params).fit(X, y, sample_weight=sw)
+    dist = sd.LinearSVC(**params).fit(Xd, yd, sample_weight=swd)
+    assert dist.coef_.shape == (3, X.shape[1])
+    np.testing.assert_array_equal(dist.classes_, local.classes_)
+    assert_same_fit(local, dist)
+
+
+def test_intercept_options(client):
+    X, y = make_data(seed=7)
+    Xd, yd, _ = to_dask(X, y)
+    for params in (
+        dict(regularize_intercept=False, intercept_scaling=3.0),
+        dict(fit_intercept=False),
+    ):
+        params.update(loss="smoothed_hinge", tol=TOL, sigma=0.5)
+        local = svmkit.LinearSVC(**params).fit(X, y)
+        dist = sd.LinearSVC(**params).fit(Xd, yd)
+        assert_same_fit(local, dist)
+
+
+def test_warm_start(client):
+    X, y = make_data(seed=8)
+    Xd, yd, _ = to_dask(X, y)
+    local = svmkit.LinearSVC(C=1.0, tol=TOL, warm_start=True).fit(X, y)
+    dist = sd.LinearSVC(C=1.0, tol=TOL, warm_start=True).fit(Xd, yd)
+    local.set_params(C=1.5).fit(X, y)
+    dist.set_params(C=1.5).fit(Xd, yd)
+    assert_same_fit(local, dist)
+    assert dist.result_[0]["iterations"] == local.result_[0]["iterations"]
+
+
+def test_many_partitions_tree_reduction(client):
+    """12 partitions with split_every=3: two levels of reduction tasks on the workers (12 -> 4
+    -> 2), the last addition on the driver."""
+    X, y = make_data(n=480, seed=9)
+    Xd, yd, _ = to_dask(X, y, chunk=40)
+    local = svmkit.LinearSVC(loss="logistic", tol=TOL).fit(X, y)
+    dist = sd.LinearSVC(loss="logistic", tol=TOL, split_every=3).fit(Xd, yd)
+    assert_same_fit(local, dist)
+
+
+def test_dataframe_input_lazy_predict_and_to_local(client, tmp_path):
+    pd = pytest.importorskip("pandas")
+    dd = pytest.importorskip("dask.dataframe")
+    X, y = make_data(n=400, seed=10)
+    cols = [f"f{j}" for j in range(X.shape[1])]
+    df = dd.from_pandas(pd.DataFrame(X, columns=cols), npartitions=3)
+    ys = dd.from_pandas(pd.Series(y), npartitions=3)
+    dist = sd.LinearSVC(tol=TOL).fit(df, ys)
+    assert list(dist.feature_names_in_) == cols
+    pred = dist.predict(df)
+    dec = dist.decision_function(df)
+    score = dist.score(df, ys)
+    assert isinstance(pred, da.Array) and isinstance(dec, da.Array)
+    local = dist.to_local()
+    assert type(local) is svmkit.LinearSVC
+    Xf = pd.DataFrame(X, columns=cols)
+    np.testing.assert_array_equal(pred.compute(), local.predict(Xf))
+    np.testing.assert_allclose(dec.compute(), local.decision_function(Xf), rtol=1e-12)
+    assert abs(float(score.compute()) - local.score(Xf, y)) <= 1e-12
+    path = tmp_path / "m.txt"
+    svmkit.save_model(local, path)
+    np.testing.assert_array_equal(svmkit.load_model(path).predict(X), local.predict(Xf))
+
+
+def test_regressor_lazy_score(client):
+    X, y = make_data(seed=11, regression=True)
+    Xd, yd, _ = to_dask(X, y)
+    dist = sd.LinearSVR(tol=TOL).fit(Xd, yd)
+    local = dist.to_local()
+    assert type(local) is svmkit.LinearSVR
+    assert isinstance(dist.predict(Xd), da.Array)
+    assert abs(float(dist.score(Xd, yd).compute()) - local.score(X, y)) <= 1e-10
+
+
+def test_curvature_cache_is_dropped_after_fit(client):
+    """The workers keep at most two curvature vectors per partition during a fit and none
+    after it."""
+    from svmkit.dask import _tasks
+
+    X, y = make_data(n=200, seed=17)
+    Xd, yd, _ = to_dask(X, y)
+    seen = []
+
+    def probe(rec):
+        sizes = client.run(lambda: [len(v) for v in _tasks._CURVATURE.values()])
+        seen.append(max((max(v) for v in sizes.values() if v), default=0))
+        return True
+
+    sd.LinearSVC(tol=TOL, callback=probe).fit(Xd, yd)
+    assert seen and max(seen) <= 2
+    assert all(n == 0 for n in client.run(lambda: len(_tasks._CURVATURE)).values())
+
+
+def test_partition_passes_sum_to_the_objective():
+    """The per-partition kernels plus the regularizer equal the in-memory objective kernels."""
+    X, y = make_data(n=300, seed=12)
+    yy = np.where(y == 1, 1.0, -1.0)
+    cost = np.random.default_rng(13).uniform(0.5, 1.5, 300)
+    w = np.random.default_rng(14).standard_normal(X.shape[1] + 1) * 0.3
+    s = np.random.default_rng(15).standard_normal(X.shape[1] + 1)
+    ref = _core.objective_eval(X, yy, cost, "logistic", 0.1, 0.0, True, 2.0, True, w, s, 1)
+    tot = np.zeros(1 + 2 * w.shape[0])
+    hv = np.zeros(w.shape[0])
+    for lo in range(0, 300, 70):
+        sl = slice(lo, lo + 70)
+        packed, curv = _core.partition_fun_grad(
+            X[sl], yy[sl], cost[sl], "logistic", 0.1, 0.0, True, 2.0, w, True, True
+        )
+        tot += packed
+        hv += _core.partition_hess_vec(X[sl], curv, s, True, 2.0)
+    dim = w.shape[0]
+    assert rel(tot[0] + 0.5 * w @ w, ref["f"]) <= 1e-13
+    np.testing.assert_allclose(tot[1 : 1 + dim] + w, ref["grad"], rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(tot[1 + dim :] + 1.0, ref["hess_diag"], rtol=1e-12)
+    np.testing.assert_allclose(hv + s, ref["hess_vec"], rtol=1e-12, atol=1e-12)
+
+
+def test_partition_kernel_errors():
+    X = np.zeros((3, 2))
+    with pytest.raises(ValueError, match="curvature has length 2, expected 3"):
+        _core.partition_hess_vec(X, np.zeros(2), np.zeros(3), True, 1.0)
+    with pytest.raises(ValueError, match="w has length 2, expected 3"):
+        _core.partition_fun_grad(
+            X, np.ones(3), np.ones(3), "logistic", 0.1, 0.0, True, 1.0, np.zeros(2), True, True
+        )
+    with pytest.raises(ValueError, match="intercept_scaling must be > 0"):
+        _core.partition_hess_vec(X, np.zeros(3), np.zeros(3), True, 0.0)
+
+
+def test_worker_killed_during_fit(client):
+    """A worker killed (SIGKILL) after the first iteration: its partitions and curvature are
+    recomputed from the source on the surviving or restarted worker and the fit ends with the
+    same result as an undisturbed one (the passes are deterministic per partition and the
+    reduction order is fixed)."""
+    X, y = make_data(n=600, seed=16)
+    Xd, yd, _ = to_dask(X, y, chunk=100)
+    params = dict(loss="logistic", tol=TOL)
+    clean = sd.LinearSVC(**params).fit(Xd, yd)
+    pids = client.run(os.getpid)
+    victim = sorted(pids)[0]
+    killed = []
+
+    def kill_once(rec):
+        if not killed:
+            os.kill(pids[victim], signal.SIGKILL)
+            killed.append(victim)
+        return True
+
+    hit = sd.LinearSVC(**params, callback=kill_once).fit(Xd, yd)
+    assert killed
+    np.testing.assert_array_equal(hit.coef_, clean.coef_)
+    np.testing.assert_array_equal(hit.intercept_, clean.intercept_)
+    assert hit.result_[0]["objective"] == clean.result_[0]["objective"]
+    client.wait_for_workers(2, timeout=60)
+
+
+def test_closed_client_fails_fast():
+    X, y = make_data(n=100)
+    Xd, yd, _ = to_dask(X, y, chunk=50)
+    cluster = LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0"
+    )
+    c = Client(cluster, set_as_default=False)
+    c.close()
+    t0 = time.perf_counter()
+    with pytest.raises(sd.DaskFitError, match=r"client is not connected \(status 'closed'\)"):
+        with_client(sd.LinearSVC(), c).fit(Xd, yd)
+    assert time.perf_counter() - t0 < 10
+    cluster.close()
+
+
+def test_closed_scheduler_fails_fast():
+    X, y = make_data(n=100)
+    Xd, yd, _ = to_dask(X, y, chunk=50)
+    cluster = LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0"
+    )
+    c = Client(cluster, set_as_default=False)
+    address = cluster.scheduler_address
+    cluster.close()
+    t0 = time.perf_counter()
+    with pytest.raises(sd.DaskFitError, match=f"scheduler at {address}"):
+        with_client(sd.LinearSVC(), c).fit(Xd, yd)
+    assert time.perf_counter() - t0 < 10
+    c.close()
+
+
+def test_not_a_client_and_clone(client):
+    from sklearn.base import clone
+
+    X, y = make_data(n=100)
+    Xd, yd, _ = to_dask(X, y, chunk=50)
+    with pytest.raises(sd.DaskFitError, match="client is not connected"):
+        with_client(sd.LinearSVC(), object()).fit(Xd, yd)
+    est = with_client(sd.LinearSVC(C=2.0), client)
+    copy = clone(est)  # the client is an attribute, not a parameter: clone works
+    assert copy.get_params()["C"] == 2.0 and "client" not in copy.get_params()
+
+
+def test_input_errors(client):
+    X, y = make_data(n=100)
+    Xd, yd, _ = to_dask(X, y, chunk=50)
+    with pytest.raises(TypeError, match="take X as a dask array or dask DataFrame"):
+        sd.LinearSVC().fit(X, y)
+    with pytest.raises(ValueError, match="loss='hinge' is not available on Dask"):
+        sd.LinearSVC(loss="hinge").fit(Xd, yd)
+    with pytest.raises(ValueError, match="solver 'smsvm' is not available on Dask"):
+        sd.LinearSVC(solver="smsvm").fit(Xd, yd)
+    with pytest.raises(ValueError, match="penalty='l1' is not available on Dask"):
+        sd.LinearSVC(penalty="l1").fit(Xd, yd)
+    with pytest.raises(ValueError, match="y has 99 entries but X has 100 rows"):
+        sd.LinearSVC().fit(Xd, yd[:99])
+    Xbad = X.copy()
+    Xbad[3, 1] = np.nan
+    with pytest.raises(ValueError, match="X contains NaN or infinity"):
+        sd.LinearSVC().fit(da.from_array(Xbad, chunks=(50, 12)), yd)
+    with pytest.raises(ValueError, match="sample_weight must be non-negative"):
+        sd.LinearSVC().fit(Xd, yd, sample_weight=-np.ones(100))
+    with pytest.raises(ValueError, match="unknown"):
+        sd.LinearSVC(solver_options={"no_such": 1}).fit(Xd, yd)
+    with pytest.raises(ValueError, match="only one class"):
+        sd.LinearSVC().fit(Xd, da.ones(100, chunks=50))
+    with pytest.raises(ValueError, match="y contains NaN or infinity"):
+        yr = np.ones(100)
+        yr[5] = np.inf
+        sd.LinearSVR().fit(Xd, da.from_array(yr, chunks=50))
+
+
+class _LocalObjective:
+    """The partition kernels over the whole data in this process (no cluster): drives the
+    Python TRON port for a direct comparison with the C++ solver."""
+
+    def __init__(self, X, y, cost, loss, fit_intercept=True, scale=1.0, reg_b=True):
+        self.args = (X, y, cost, loss, 0.1, 0.0, fit_intercept, scale)
+        self.d, self.fi, self.reg_b, self.passes = X.shape[1], fit_intercept, reg_b, 0
+
+    def fun_grad(self, w):
+        packed, self._trial = _core.partition_fun_grad(*self.args, w, True, True, 1)
+        self.passes += 1
+        dim, d = w.shape[0], self.d
+        g, h = packed[1 : 1 + dim].copy(), packed[1 + dim :].copy()
+        g[:d] += w[:d]
+        h[:d] += 1.0
+        reg = w[:d] @ w[:d]
+        if self.fi and self.reg_b:
+            g[d] += w[d]
+            h[d] += 1.0
+            reg += w[d] ** 2
+        return 0.5 * reg + packed[0], g, h
+
+    def accept(self):
+        self._curv = self._trial
+
+    def hess_vec(self, s):
+        X = self.args[0]
+        out = _core.partition_hess_vec(X, self._curv, s, self.fi, self.args[7], 1)
+        self.passes += 1
+        out[: self.d] += s[: self.d]
+        if self.fi and self.reg_b:
+            out[self.d] += s[self.d]
+        return out
+
+
+@pytest.mark.parametrize(
+    "opts",
+    [{}, {"precondition": False}, {"cg_max_iter": 2, "cg_tol": 0.3}, {"max_iter": 2}],
+    ids=["default", "no-precond", "short-cg", "max-iter"],
+)
+def test_tron_port_takes_the_cpp_steps(opts):
+    """The driver's TRON (a port of cpp/src/tron.cpp) takes the C++ solver's steps: same
+    iterations, CG steps, passes and status, objective to rounding."""
+    from svmkit.dask._tron import tron
+
+    X, y = make_data(n=300, d=6, seed=18)
+    yy = np.where(y == 1, 1.0, -1.0)
+    cost = np.full(300, 0.7)
+    full = dict(_core.tron_defaults(), tol=1e-8, **opts)
+    ref = _core.fit_tron(X, yy, cost, "logistic", 0.1, 0.0, True, 1.0, True, None, full, None)
+    res = tron(_LocalObjective(X, yy, cost, "logistic"), X.shape[1] + 1, full)
+    for key in ("iterations", "inner_iterations", "passes", "status"):
+        assert res[key] == ref[key], key
+    assert rel(res["objective"], ref["objective"]) <= 1e-12
+    np.testing.assert_allclose(res["history"]["radius"], ref["history"]["radius"], rtol=1e-8)
+
+
+def test_fit_errors_name_the_cause():
+    """gather and resolve_client turn Dask's failures into DaskFitError with the cause."""
+    from distributed import KilledWorker
+    from svmkit.dask._cluster import gather, resolve_client
+
+    class Fake:
+        status = "running"
+        _start_arg = "tcp://10.0.0.1:8786"
+
+        def __init__(self, exc):
+            self.exc = exc
+
+        def gather(self, futures):
+            raise self.exc
+
+        def sync(self, *a, **k):
+            raise self.exc
+
+        scheduler = type("S", (), {"identity": None})()
+
+    worker = type("W", (), {"address": "tcp://10.0.0.7:40000"})()
+    lost = KilledWorker("fun_grad-1", worker, allowed_failures=3)
+    with pytest.raises(sd.DaskFitError, match=r"workers running it died .*tcp://10\.0\.0\.7"):
+        gather(Fake(lost), [])
+    with pytest.raises(sd.DaskFitError, match=r"lost the connection to the scheduler at tcp://10"):
+        gather(Fake(OSError("connection refused")), [])
+    with pytest.raises(sd.DaskFitError, match=r"scheduler at tcp://10.0.0.1:8786 does not answer"):
+        resolve_client(Fake(TimeoutError("no reply")))
