@@ -321,7 +321,7 @@ class Cdn {
   // One coordinate: returns false when j is shrunk out of the active set.
   bool visit(Index j, double shrink_margin, double* violation);
   // Armijo backtracking along z = lambda d; b follows the trial point. Returns the step taken.
-  double line_search(Index j, double d, double g, double g_loss, double loss_old);
+  double line_search(Index j, double d, double g, double g_loss);
   // One outer iteration over active_ coordinates; returns the stopping measure.
   double sweep(double shrink_margin, double* max_violation, bool* interrupted);
   SolveResult finish(SolveResult res, double measure);
@@ -353,10 +353,13 @@ class Cdn {
 };
 
 template <class Cols, class Cost>
-double Cdn<Cols, Cost>::line_search(Index j, double d, double g, double g_loss, double loss_old) {
+double Cdn<Cols, Cost>::line_search(Index j, double d, double g, double g_loss) {
   const double wj = w_[j], l1 = this->l1(j), l2 = this->l2(j);
   const double delta = g * d + l1 * (std::fabs(wj + d) - std::fabs(wj));
   double z = d, at = 0.0;  // trial step and the step b currently reflects
+  // The loss over column j's rows at z = 0, summed in the first exact evaluation's pass (most
+  // steps pass the bound test and never need it).
+  double loss_old = 0.0;
   for (int t = 0; t < opt_.max_line_search; ++t) {
     const double pen = l1 * (std::fabs(wj + z) - std::fabs(wj)) + l2 * (wj * z + 0.5 * z * z);
     const double bound = pen + g_loss * z + col_sq_[j] * z * z;
@@ -370,12 +373,26 @@ double Cdn<Cols, Cost>::line_search(Index j, double d, double g, double g_loss, 
     // Exact loss change over the rows of column j, moving b to the trial point on the way.
     const double move = z - at;
     double ln[2] = {0.0, 0.0};
-    cols_.each2(j, b_.data(), [&](auto lane, Index i, double v) {
-      const double bi = b_[i] - move * v;
-      b_[i] = bi;
-      const double bp = bi > 0.0 ? bi : 0.0;
-      ln[lane] += cost_[i] * bp * bp;
-    });
+    if (t == 0) {
+      double lo[2] = {0.0, 0.0};
+      cols_.each2(j, b_.data(), [&](auto lane, Index i, double v) {
+        const double b0 = b_[i];
+        const double bi = b0 - move * v;
+        b_[i] = bi;
+        const double p0 = b0 > 0.0 ? b0 : 0.0;
+        const double bp = bi > 0.0 ? bi : 0.0;
+        lo[lane] += cost_[i] * p0 * p0;
+        ln[lane] += cost_[i] * bp * bp;
+      });
+      loss_old = lo[0] + lo[1];
+    } else {
+      cols_.each2(j, b_.data(), [&](auto lane, Index i, double v) {
+        const double bi = b_[i] - move * v;
+        b_[i] = bi;
+        const double bp = bi > 0.0 ? bi : 0.0;
+        ln[lane] += cost_[i] * bp * bp;
+      });
+    }
     const double loss_new = ln[0] + ln[1];
     entries_ += static_cast<double>(cols_.length(j));
     at = z;
@@ -392,7 +409,7 @@ template <class Cols, class Cost>
 bool Cdn<Cols, Cost>::visit(Index j, double shrink_margin, double* violation) {
   // Branch-free: whether b_i > 0 is close to a coin flip over the rows of a column, and a
   // mispredicted branch costs more than the arithmetic it would skip.
-  double gs[2] = {0.0, 0.0}, hs[2] = {0.0, 0.0}, ls[2] = {0.0, 0.0};
+  double gs[2] = {0.0, 0.0}, hs[2] = {0.0, 0.0};
   if constexpr (std::is_same_v<Cost, UniformCost>) {
     cols_.each2(j, b_.data(), [&](auto lane, Index i, double v) {
       const double bi = b_[i];
@@ -400,12 +417,10 @@ bool Cdn<Cols, Cost>::visit(Index j, double shrink_margin, double* violation) {
       const double on = bi > 0.0 ? v : 0.0;
       gs[lane] += v * bp;
       hs[lane] += on * v;
-      ls[lane] += bp * bp;
     });
     for (int q = 0; q < 2; ++q) {
       gs[q] *= cost_.c;
       hs[q] *= cost_.c;
-      ls[q] *= cost_.c;
     }
   } else {
     cols_.each2(j, b_.data(), [&](auto lane, Index i, double v) {
@@ -414,11 +429,9 @@ bool Cdn<Cols, Cost>::visit(Index j, double shrink_margin, double* violation) {
       const double on = bi > 0.0 ? c * v : 0.0;
       gs[lane] += c * v * bp;
       hs[lane] += on * v;
-      ls[lane] += c * bp * bp;
     });
   }
   double g = gs[0] + gs[1], h = hs[0] + hs[1];
-  const double loss_old = ls[0] + ls[1];
   entries_ += static_cast<double>(cols_.length(j));
   const double wj = w_[j], l1 = this->l1(j), l2 = this->l2(j);
   const double g_loss = -2.0 * g;
@@ -451,7 +464,7 @@ bool Cdn<Cols, Cost>::visit(Index j, double shrink_margin, double* violation) {
     d = -wj;
   if (std::fabs(d) < kTinyStep) return true;
   ++steps_;
-  const double z = line_search(j, d, g, g_loss, loss_old);
+  const double z = line_search(j, d, g, g_loss);
   w_[j] = wj + z;
   max_change_ = std::max(max_change_, std::fabs(z));
   return true;
