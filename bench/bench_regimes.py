@@ -487,11 +487,11 @@ SAME_RULE = {"dual_cd": (1, 3, 13), "l1_cd": (5,)}
 
 def same_tol_eps(est, d: Data, loss: str, penalty: str) -> dict[int, float]:
     """{liblinear -s value: eps} that stops where svmkit's default solver for the cell stops."""
-    from svmkit._solvers import auto_solver_name, solver_defaults
+    from svmkit._solvers import pick_solver, solver_defaults
 
-    solver = est.solver
-    if solver == "auto":
-        solver = auto_solver_name(loss, penalty, d.Xtr.shape[0], d.Xtr.shape[1])
+    solver = pick_solver(
+        est.solver, loss, penalty, "bench", d.Xtr.shape, True, X=d.Xtr, C=float(est.C)
+    ).name
     if solver not in SAME_RULE:
         return {}
     tol = est.tol if est.tol is not None else solver_defaults(solver)["tol"]
