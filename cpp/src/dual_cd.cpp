@@ -18,6 +18,7 @@
 #include <random>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "svmkit/data.hpp"
@@ -367,7 +368,9 @@ SolveResult solve_view(const V& X, const LinearProblem& p, const LossSpec& spec,
   res.objective = primal_objective(s, p, spec, opt.n_threads);
   res.passes += 1;
   if (!std::isfinite(res.objective)) res.status = SolverStatus::numerical_error;
-  res.solution.assign(s.w.begin(), s.w.begin() + s.d + (p.fit_intercept ? 1 : 0));
+  // w is the solution (w then b): hand it over instead of copying (n_features doubles).
+  s.w.resize(static_cast<std::size_t>(s.d + (p.fit_intercept ? 1 : 0)));
+  res.solution = std::move(s.w);
   return res;
 }
 
