@@ -327,7 +327,12 @@ def hinge_dual_scale(X: Any, C: float) -> float | None:
     if C is None or not np.isfinite(C) or getattr(X, "nnz", None) is not None or X.shape[0] == 0:
         return None
     X = np.asarray(X)
-    return float(C) * float(np.einsum("ij,ij->", X, X, dtype=np.float64)) / X.shape[0]
+    total = 0.0
+    step = max(1, (1 << 16) // max(1, X.shape[1]))  # blocks of ~64k values: no copy of X
+    for i in range(0, X.shape[0], step):
+        block = X[i : i + step]
+        total += float(np.einsum("ij,ij->", block, block, dtype=np.float64))
+    return float(C) * total / X.shape[0]
 
 
 def is_tall(n_samples: int, n_features: int) -> bool:
