@@ -10,7 +10,12 @@ import svmkit
 from sklearn.datasets import load_diabetes
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import LinearSVR as SkLinearSVR
-from svmkit._solvers import LINEAR_SOLVERS, auto_solver_name
+from svmkit._solvers import (
+    HINGE_DUAL_SCALE,
+    LINEAR_SOLVERS,
+    auto_solver_name,
+    hinge_dual_scale,
+)
 
 rng = np.random.default_rng(0)
 
@@ -64,6 +69,47 @@ def test_auto_rule_for_each_regime(loss, penalty, regime, params, expected) -> N
         expected,
         None,
     )
+
+
+def test_auto_hinge_large_scale_dense_uses_smsvm() -> None:
+    """Dense hinge problems with C * mean ||x||^2 above HINGE_DUAL_SCALE and n >= d go to SmSVM
+    (the dual stalls there); wide, sparse or moderately scaled ones stay on dual_cd."""
+    X, y = data(*TALL)  # standard normal, 20 features: mean ||x||^2 ~ 20
+    scale = hinge_dual_scale(X, 1.0)
+    assert 10.0 < scale < HINGE_DUAL_SCALE
+    picks = {}
+    for name, Xc, C in [
+        ("tall C=1", X, 1.0),
+        ("tall C=100", X, 100.0),
+        ("tall scaled features", X * np.logspace(0, 2, X.shape[1]), 1.0),
+        ("wide C=100", data(*WIDE)[0], 100.0),
+        ("sparse C=1000", sp.csr_matrix(X), 1000.0),
+    ]:
+        yc = y if Xc.shape[0] == X.shape[0] else data(*WIDE)[1]
+        clf = svmkit.LinearSVC(loss="hinge", C=C, max_iter=5)
+        with _quiet():
+            clf.fit(Xc, yc)
+        picks[name] = clf.solver_
+    assert picks == {
+        "tall C=1": "dual_cd",
+        "tall C=100": "smsvm",
+        "tall scaled features": "smsvm",
+        "wide C=100": "dual_cd",
+        "sparse C=1000": "dual_cd",
+    }
+    # The rule itself, at the threshold: strictly above it is "badly scaled".
+    n, d = X.shape
+    assert auto_solver_name("hinge", "l2", n, d, True, HINGE_DUAL_SCALE) == "dual_cd"
+    assert auto_solver_name("hinge", "l2", n, d, True, 2 * HINGE_DUAL_SCALE) == "smsvm"
+    assert auto_solver_name("hinge", "l2", d, n, True, 2 * HINGE_DUAL_SCALE) == "dual_cd"
+    assert hinge_dual_scale(sp.csr_matrix(X), 1.0) is None
+    assert hinge_dual_scale(X, float("inf")) is None
+    assert hinge_dual_scale(X, 2.0) == pytest.approx(2.0 * np.mean(np.sum(X * X, axis=1)))
+    # A named solver is honoured whatever the scale.
+    clf = svmkit.LinearSVC(loss="hinge", C=100.0, solver="dual_cd", max_iter=5)
+    with _quiet():
+        clf.fit(X, y)
+    assert clf.solver_ == "dual_cd"
 
 
 def test_auto_l1_squared_hinge_uses_the_l1_solver_when_present() -> None:

@@ -395,3 +395,28 @@ def test_every_input_layout(layout: str) -> None:
     )
     rel = 1e-5 if layout == "csr_f32" else 1e-9
     assert res["objective"] == pytest.approx(ref["objective"], rel=rel)
+
+
+@pytest.mark.parametrize("reg_b", [True, False])
+def test_empty_columns_are_zero_and_match_qp(reg_b):
+    """Sparse input where most features have no entry (text data with d >> n): the solver keeps
+    only the nonempty columns; the result must still be the optimum of the full problem, with
+    w_j = 0 on every empty feature, also from a warm start that puts weight on them."""
+    rng = np.random.default_rng(7)
+    n, m = 60, 400
+    X = sp.random(n, m, density=0.01, random_state=8, format="csr")
+    X = X[:, rng.permutation(m)]  # empty columns anywhere, including the last ones
+    empty = np.asarray(X.getnnz(axis=0) == 0)
+    assert empty.sum() > 100
+    y = np.where(rng.random(n) < 0.5, 1.0, -1.0)
+    cost = np.full(n, 2.0)
+    w0 = np.zeros(m + 1)
+    w0[np.flatnonzero(empty)[:5]] = 3.0
+    for start in (None, w0):
+        res = fit(X, y, cost, l1=1.0, l2=0.1, reg_b=reg_b, w0=start, **TIGHT)
+        w, b = split(res, m)
+        assert np.all(w[empty] == 0.0)
+        f = objective(X, y, cost, w, b, l1=1.0, l2=0.1, reg_b=reg_b)
+        f_qp = qp_objective(X, y, cost, 1.0, 0.1, reg_b=reg_b)
+        assert f <= f_qp + 1e-7 * abs(f_qp)
+        assert abs(f - res["objective"]) <= 1e-9 * abs(f)

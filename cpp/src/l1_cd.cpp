@@ -50,12 +50,18 @@ constexpr Index kPrefetch = 16;
 
 // Sparse column-major copy: column j holds (row, y_row * x_row,j) for rows of nonzero cost,
 // rows renumbered to the kept ones, sorted by row, duplicates merged (explicit zeros are kept:
-// they cost time, not accuracy).
+// they cost time, not accuracy). Only the features with a stored entry in a kept row get a
+// column (on text data with d >> n most features are empty, and an empty column's optimum is
+// w_j = 0: the loss does not depend on it and l1 + l2 > 0), so every per-coordinate vector of
+// the solver is O(nonempty columns), not O(n_features). The bias column, when present, is last.
 template <class Idx>
 struct SparseColumns {
   std::vector<Index> ptr;  // n_cols + 1 offsets
   std::vector<Idx> row;    // kept-row number of each entry
   std::vector<double> val;
+  std::vector<Index> feature;  // column j's index in the solution (w then b)
+  Index n_cols() const { return static_cast<Index>(feature.size()); }
+  Index original(Index j) const { return feature[j]; }
   template <class Fn>
   void each(Index j, Fn&& fn) const {
     const Idx* r = row.data();
@@ -88,7 +94,10 @@ struct SparseColumns {
 // Dense column-major copy: column j at val[j * rows], values y_i * x_ij over the kept rows.
 struct DenseColumns {
   Index rows = 0;
+  Index cols = 0;  // features, plus the bias column
   std::vector<double> val;
+  Index n_cols() const { return cols; }
+  Index original(Index j) const { return j; }
   template <class Fn>
   void each(Index j, Fn&& fn) const {
     const double* c = val.data() + j * rows;
@@ -132,47 +141,60 @@ void check_copy_budget(double bytes, const L1CdOptions& opt) {
                   "; raise the option max_copy_mb or use another solver");
 }
 
-// Builds the sparse copy from CSR input (one counting pass, one filling pass).
+// Builds the sparse copy from CSR input (one counting pass, one filling pass). The counts
+// over all features are the one transient O(n_features) buffer.
 template <class Idx, class T, class I>
 SparseColumns<Idx> sparse_copy(const CsrView<T, I>& X, const LinearProblem& p, const KeptRows& k,
                                const L1CdOptions& opt) {
   const Index n_kept = static_cast<Index>(k.original.size());
-  const Index nc = X.cols + (p.fit_intercept ? 1 : 0);
+  std::vector<Index> next(static_cast<std::size_t>(X.cols), 0);  // counts, then fill cursors
   Index nnz = 0;
   for (Index r = 0; r < n_kept; ++r) {
     const Index i = k.original[r];
+    for (I q = X.indptr[i]; q < X.indptr[i + 1]; ++q) ++next[static_cast<Index>(X.indices[q])];
     nnz += static_cast<Index>(X.indptr[i + 1] - X.indptr[i]);
   }
+  Index nonempty = 0;
+  for (Index j = 0; j < X.cols; ++j) nonempty += next[j] > 0 ? 1 : 0;
+  const Index nc = nonempty + (p.fit_intercept ? 1 : 0);
   if (p.fit_intercept) nnz += n_kept;
-  check_copy_budget(static_cast<double>(nnz) * (sizeof(double) + sizeof(Idx)) + 8.0 * (nc + 1),
+  check_copy_budget(static_cast<double>(nnz) * (sizeof(double) + sizeof(Idx)) + 16.0 * (nc + 1),
                     opt);
   SparseColumns<Idx> c;
-  c.ptr.assign(static_cast<std::size_t>(nc + 1), 0);
-  for (Index r = 0; r < n_kept; ++r) {
-    const Index i = k.original[r];
-    for (I q = X.indptr[i]; q < X.indptr[i + 1]; ++q) ++c.ptr[static_cast<Index>(X.indices[q]) + 1];
+  c.ptr.reserve(static_cast<std::size_t>(nc + 1));
+  c.feature.reserve(static_cast<std::size_t>(nc));
+  c.ptr.push_back(0);
+  for (Index j = 0; j < X.cols; ++j) {
+    if (next[j] == 0) continue;
+    const Index begin = c.ptr.back();
+    c.ptr.push_back(begin + next[j]);
+    c.feature.push_back(j);
+    next[j] = begin;
   }
-  if (p.fit_intercept) c.ptr[nc] = n_kept;
-  for (Index j = 0; j < nc; ++j) c.ptr[j + 1] += c.ptr[j];
+  Index bias_next = c.ptr.back();
+  if (p.fit_intercept) {
+    c.ptr.push_back(bias_next + n_kept);
+    c.feature.push_back(X.cols);
+  }
   c.row.resize(static_cast<std::size_t>(nnz));
   c.val.resize(static_cast<std::size_t>(nnz));
-  std::vector<Index> fill(c.ptr.begin(), c.ptr.end() - 1);
   // Rows in increasing order: each column comes out sorted by row, duplicates adjacent.
   for (Index r = 0; r < n_kept; ++r) {
     const Index i = k.original[r];
     const double yi = p.y[i];
     for (I q = X.indptr[i]; q < X.indptr[i + 1]; ++q) {
-      const Index pos = fill[static_cast<Index>(X.indices[q])]++;
+      const Index pos = next[static_cast<Index>(X.indices[q])]++;
       c.row[pos] = static_cast<Idx>(r);
       c.val[pos] = yi * static_cast<double>(X.data[q]);
     }
     if (p.fit_intercept) {
-      const Index pos = fill[nc - 1]++;
+      const Index pos = bias_next++;
       c.row[pos] = static_cast<Idx>(r);
       c.val[pos] = yi * p.intercept_scaling;
     }
   }
-  // Merge duplicates and drop zeros in place.
+  next = std::vector<Index>();  // release before the solver allocates
+  // Merge duplicates in place.
   Index out = 0;
   for (Index j = 0; j < nc; ++j) {
     const Index b = c.ptr[j], e = c.ptr[j + 1];
@@ -201,6 +223,7 @@ DenseColumns dense_copy(const V& X, const LinearProblem& p, const KeptRows& k,
   check_copy_budget(8.0 * static_cast<double>(n_kept) * static_cast<double>(nc), opt);
   DenseColumns c;
   c.rows = n_kept;
+  c.cols = nc;
   c.val.resize(static_cast<std::size_t>(n_kept * nc));
   for (Index r = 0; r < n_kept; ++r) {
     const Index i = k.original[r];
@@ -216,7 +239,10 @@ DenseColumns dense_copy(const V& X, const LinearProblem& p, const KeptRows& k,
 void shuffle(std::vector<Index>& a, Index n, std::mt19937_64& rng) {
   for (Index s = 0; s + 1 < n; ++s) {
     const auto span = static_cast<std::uint64_t>(n - s);
-    const Index t = s + static_cast<Index>(rng() % span);
+    const std::uint64_t r = rng();
+    // Multiply-shift instead of a division (spans below 2^32, i.e. always in practice).
+    const std::uint64_t u = span <= 0xffffffffULL ? ((r >> 32) * span) >> 32 : r % span;
+    const Index t = s + static_cast<Index>(u);
     std::swap(a[s], a[t]);
   }
 }
@@ -225,25 +251,22 @@ void shuffle(std::vector<Index>& a, Index n, std::mt19937_64& rng) {
 template <class Cols, class Cost>
 class Cdn {
  public:
-  Cdn(const Cols& cols, Cost cost, Index n_kept, Index n_cols, Index n_samples,
+  Cdn(const Cols& cols, Cost cost, Index n_kept, Index n_solution, Index n_samples,
       const LinearProblem& p, const L1CdPenalty& pen, const L1CdOptions& opt, const Callbacks& cb,
       double total_entries)
       : cols_(cols),
         cost_(cost),
         b_(static_cast<std::size_t>(n_kept), 1.0),
-        nc_(n_cols),
+        nc_(cols.n_cols()),
+        n_solution_(n_solution),
         n_samples_(n_samples),
         opt_(opt),
         cb_(cb),
         total_entries_(std::max(1.0, total_entries)),
         rng_(static_cast<std::uint64_t>(opt.seed)) {
-    l1_.assign(static_cast<std::size_t>(nc_), pen.l1);
-    l2_.assign(static_cast<std::size_t>(nc_), pen.l2);
-    if (p.fit_intercept && !p.regularize_intercept) {
-      l1_[nc_ - 1] = 0.0;
-      l2_[nc_ - 1] = 0.0;
-      free_bias_ = true;
-    }
+    pen_l1_ = pen.l1;
+    pen_l2_ = pen.l2;
+    free_bias_ = p.fit_intercept && !p.regularize_intercept;
     // sum_i cost_i x_ij^2: the curvature bound of the squared hinge along coordinate j.
     col_sq_.assign(static_cast<std::size_t>(nc_), 0.0);
     for (Index j = 0; j < nc_; ++j) {
@@ -276,7 +299,7 @@ class Cdn {
     double f = 0.0;
     for (std::size_t i = 0; i < b_.size(); ++i)
       if (b_[i] > 0.0) f += cost_[static_cast<Index>(i)] * b_[i] * b_[i];
-    for (Index j = 0; j < nc_; ++j) f += l1_[j] * std::fabs(w_[j]) + 0.5 * l2_[j] * w_[j] * w_[j];
+    for (Index j = 0; j < nc_; ++j) f += l1(j) * std::fabs(w_[j]) + 0.5 * l2(j) * w_[j] * w_[j];
     return f;
   }
   // The stopping measure at w = 0 (every b_i = 1), the reference of a warm start.
@@ -285,7 +308,7 @@ class Cdn {
     for (Index j = 0; j < nc_; ++j) {
       double g = 0.0;
       cols_.each(j, [&](Index i, double v) { g += cost_[i] * v; });
-      total += std::max(0.0, std::fabs(-2.0 * g) - l1_[j]);
+      total += std::max(0.0, std::fabs(-2.0 * g) - l1(j));
     }
     entries_ += total_entries_;
     return total;
@@ -298,7 +321,7 @@ class Cdn {
   // One coordinate: returns false when j is shrunk out of the active set.
   bool visit(Index j, double shrink_margin, double* violation);
   // Armijo backtracking along z = lambda d; b follows the trial point. Returns the step taken.
-  double line_search(Index j, double d, double g, double g_loss, double loss_old);
+  double line_search(Index j, double d, double g, double g_loss);
   // One outer iteration over active_ coordinates; returns the stopping measure.
   double sweep(double shrink_margin, double* max_violation, bool* interrupted);
   SolveResult finish(SolveResult res, double measure);
@@ -306,13 +329,19 @@ class Cdn {
   const Cols& cols_;
   Cost cost_;
   std::vector<double> b_;  // residuals 1 - y_i w.x_i of the kept rows
-  Index nc_;
+  Index nc_;               // columns of the store (nonempty features, then the bias)
+  Index n_solution_;       // n_features (+ 1 with an intercept)
   Index n_samples_;
   const L1CdOptions& opt_;
   const Callbacks& cb_;
   double total_entries_;
   std::mt19937_64 rng_;
-  std::vector<double> w_, l1_, l2_, col_sq_;
+  // The penalty weights of coordinate j: one pair for all, except a free bias (the last column).
+  double l1(Index j) const { return free_bias_ && j == nc_ - 1 ? 0.0 : pen_l1_; }
+  double l2(Index j) const { return free_bias_ && j == nc_ - 1 ? 0.0 : pen_l2_; }
+
+  std::vector<double> w_, col_sq_;
+  double pen_l1_ = 0.0, pen_l2_ = 0.0;
   std::vector<Index> order_;  // order_[0 .. active_) are the active coordinates
   Index active_ = 0;
   bool free_bias_ = false;
@@ -324,10 +353,13 @@ class Cdn {
 };
 
 template <class Cols, class Cost>
-double Cdn<Cols, Cost>::line_search(Index j, double d, double g, double g_loss, double loss_old) {
-  const double wj = w_[j], l1 = l1_[j], l2 = l2_[j];
+double Cdn<Cols, Cost>::line_search(Index j, double d, double g, double g_loss) {
+  const double wj = w_[j], l1 = this->l1(j), l2 = this->l2(j);
   const double delta = g * d + l1 * (std::fabs(wj + d) - std::fabs(wj));
   double z = d, at = 0.0;  // trial step and the step b currently reflects
+  // The loss over column j's rows at z = 0, summed in the first exact evaluation's pass (most
+  // steps pass the bound test and never need it).
+  double loss_old = 0.0;
   for (int t = 0; t < opt_.max_line_search; ++t) {
     const double pen = l1 * (std::fabs(wj + z) - std::fabs(wj)) + l2 * (wj * z + 0.5 * z * z);
     const double bound = pen + g_loss * z + col_sq_[j] * z * z;
@@ -341,12 +373,26 @@ double Cdn<Cols, Cost>::line_search(Index j, double d, double g, double g_loss, 
     // Exact loss change over the rows of column j, moving b to the trial point on the way.
     const double move = z - at;
     double ln[2] = {0.0, 0.0};
-    cols_.each2(j, b_.data(), [&](auto lane, Index i, double v) {
-      const double bi = b_[i] - move * v;
-      b_[i] = bi;
-      const double bp = bi > 0.0 ? bi : 0.0;
-      ln[lane] += cost_[i] * bp * bp;
-    });
+    if (t == 0) {
+      double lo[2] = {0.0, 0.0};
+      cols_.each2(j, b_.data(), [&](auto lane, Index i, double v) {
+        const double b0 = b_[i];
+        const double bi = b0 - move * v;
+        b_[i] = bi;
+        const double p0 = b0 > 0.0 ? b0 : 0.0;
+        const double bp = bi > 0.0 ? bi : 0.0;
+        lo[lane] += cost_[i] * p0 * p0;
+        ln[lane] += cost_[i] * bp * bp;
+      });
+      loss_old = lo[0] + lo[1];
+    } else {
+      cols_.each2(j, b_.data(), [&](auto lane, Index i, double v) {
+        const double bi = b_[i] - move * v;
+        b_[i] = bi;
+        const double bp = bi > 0.0 ? bi : 0.0;
+        ln[lane] += cost_[i] * bp * bp;
+      });
+    }
     const double loss_new = ln[0] + ln[1];
     entries_ += static_cast<double>(cols_.length(j));
     at = z;
@@ -363,7 +409,7 @@ template <class Cols, class Cost>
 bool Cdn<Cols, Cost>::visit(Index j, double shrink_margin, double* violation) {
   // Branch-free: whether b_i > 0 is close to a coin flip over the rows of a column, and a
   // mispredicted branch costs more than the arithmetic it would skip.
-  double gs[2] = {0.0, 0.0}, hs[2] = {0.0, 0.0}, ls[2] = {0.0, 0.0};
+  double gs[2] = {0.0, 0.0}, hs[2] = {0.0, 0.0};
   if constexpr (std::is_same_v<Cost, UniformCost>) {
     cols_.each2(j, b_.data(), [&](auto lane, Index i, double v) {
       const double bi = b_[i];
@@ -371,12 +417,10 @@ bool Cdn<Cols, Cost>::visit(Index j, double shrink_margin, double* violation) {
       const double on = bi > 0.0 ? v : 0.0;
       gs[lane] += v * bp;
       hs[lane] += on * v;
-      ls[lane] += bp * bp;
     });
     for (int q = 0; q < 2; ++q) {
       gs[q] *= cost_.c;
       hs[q] *= cost_.c;
-      ls[q] *= cost_.c;
     }
   } else {
     cols_.each2(j, b_.data(), [&](auto lane, Index i, double v) {
@@ -385,13 +429,11 @@ bool Cdn<Cols, Cost>::visit(Index j, double shrink_margin, double* violation) {
       const double on = bi > 0.0 ? c * v : 0.0;
       gs[lane] += c * v * bp;
       hs[lane] += on * v;
-      ls[lane] += c * bp * bp;
     });
   }
   double g = gs[0] + gs[1], h = hs[0] + hs[1];
-  const double loss_old = ls[0] + ls[1];
   entries_ += static_cast<double>(cols_.length(j));
-  const double wj = w_[j], l1 = l1_[j], l2 = l2_[j];
+  const double wj = w_[j], l1 = this->l1(j), l2 = this->l2(j);
   const double g_loss = -2.0 * g;
   g = g_loss + l2 * wj;
   h = 2.0 * h + l2 + kCurvatureFloor;
@@ -422,7 +464,7 @@ bool Cdn<Cols, Cost>::visit(Index j, double shrink_margin, double* violation) {
     d = -wj;
   if (std::fabs(d) < kTinyStep) return true;
   ++steps_;
-  const double z = line_search(j, d, g, g_loss, loss_old);
+  const double z = line_search(j, d, g, g_loss);
   w_[j] = wj + z;
   max_change_ = std::max(max_change_, std::fabs(z));
   return true;
@@ -460,7 +502,7 @@ SolveResult Cdn<Cols, Cost>::run(const double* w0) {
   w_.assign(static_cast<std::size_t>(nc_), 0.0);
   double reference = -1.0;  // cold start: the first iteration's measure
   if (w0) {
-    std::copy(w0, w0 + nc_, w_.begin());
+    for (Index j = 0; j < nc_; ++j) w_[j] = w0[cols_.original(j)];
     reference = measure_at_zero();
     recompute_residuals();
   }
@@ -538,7 +580,9 @@ SolveResult Cdn<Cols, Cost>::finish(SolveResult res, double measure) {
   if (!std::isfinite(res.objective)) res.status = SolverStatus::numerical_error;
   res.inner_iterations = steps_;
   res.passes = static_cast<long long>(std::ceil(entries_ / total_entries_));
-  res.solution = w_;
+  // Features without a column sit at their optimum 0.
+  res.solution.assign(static_cast<std::size_t>(n_solution_), 0.0);
+  for (Index j = 0; j < nc_; ++j) res.solution[cols_.original(j)] = w_[j];
   return res;
 }
 

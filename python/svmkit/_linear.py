@@ -218,12 +218,13 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         random_state orders the coordinates; warm_start is ignored (starts from alpha = 0).
         "auto" (the default) picks by a deterministic rule on the loss, the penalty and the
         shape of X (svmkit._solvers.auto_solver_name; the fitted solver_ names the choice):
-        hinge + l2: "smsvm" on very tall data (n_samples >= 100,000 and >= 100 n_features),
-        "dual_cd" otherwise; squared_hinge + l2: "tron" when
-        n_samples >= n_features, "dual_cd" when there are more features than samples
-        (scikit-learn's dual="auto"); squared_hinge + l1/elasticnet: "l1_cd"; hinge + l1 or
-        elasticnet: "smsvm"; other losses: "tron". With regularize_intercept=False dual_cd is
-        never chosen (it regularizes the bias).
+        hinge + l2: "smsvm" on very tall data (n_samples >= 100,000 and >= 100 n_features)
+        and on dense data with n_samples >= n_features and C * mean ||x_i||^2 > 200 (large C
+        or large feature scales, where the dual stalls), "dual_cd" otherwise;
+        squared_hinge + l2: "tron" when n_samples >= n_features, "dual_cd" when there are
+        more features than samples (scikit-learn's dual="auto"); squared_hinge +
+        l1/elasticnet: "l1_cd"; hinge + l1 or elasticnet: "smsvm"; other losses: "tron".
+        With regularize_intercept=False dual_cd is never chosen (it regularizes the bias).
         SmSVM minimizes (1 - rho)/2 ||w||^2 + rho ||w||_1 + C sum_i s_i c_{y_i} hinge_i with
         rho = 0 ("l2"), 1 ("l1") or l1_ratio ("elasticnet"): paper 000's lambda = (1 - rho)
         / (C N) and mu = rho / (C N). The bias is never l1-penalized (l2 as set by
@@ -335,7 +336,14 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
             self, X, y, accept_sparse="csr", dtype=[np.float64, np.float32], order=None
         )
         spec = pick_solver(
-            self.solver, self.loss, self.penalty, "LinearSVC", X.shape, self.regularize_intercept
+            self.solver,
+            self.loss,
+            self.penalty,
+            "LinearSVC",
+            X.shape,
+            self.regularize_intercept,
+            X=X,
+            C=float(self.C),
         )
         self.solver_ = spec.name
         check_classification_y(y)

@@ -23,7 +23,7 @@ from . import _core
 
 # Passes below this many stored entries per chunk stay on one thread in C++
 # (kEntriesPerChunk, data.hpp); rows likewise (kRowsPerChunk).
-_ENTRIES_PER_CHUNK = 1 << 17
+_ENTRIES_PER_CHUNK = 1 << 20
 _ROWS_PER_CHUNK = 1024
 # Below this many stored entries in all fits together a pool costs more than it saves.
 _MIN_POOL_WORK = 1 << 16

@@ -193,8 +193,11 @@ inline Index stored_entries(const CsrView<T, I>& X) {
 
 // Chunks for a pass over X: one per thread, but at least kEntriesPerChunk stored entries and
 // kRowsPerChunk rows each. A fork/join costs microseconds and, on a loaded machine, up to a
-// scheduler time slice, so passes that take less than that stay on one thread.
-constexpr Index kEntriesPerChunk = Index{1} << 17;
+// scheduler time slice (milliseconds: the helper thread waits for a core), so a chunk must be
+// worth several milliseconds of work for the split to pay when a core is taken: 2^20 entries
+// (a sparse pass reads 1-2 ns per entry when idle). At 2^17 a sparse 8,000 x 5,000 TRON fit
+// (400k entries) ran 1.9-2.2x slower with 2 threads than with 1 on the shared 2-core machine.
+constexpr Index kEntriesPerChunk = Index{1} << 20;
 
 // Adds the first n_chunks buffers into out (length len), in chunk order. The sum is split
 // over threads only when it reads at least kEntriesPerChunk values per thread.

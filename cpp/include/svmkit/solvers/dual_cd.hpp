@@ -14,7 +14,7 @@
 // Method: Hsieh, Chang, Lin, Keerthi, Sundararajan, "A Dual Coordinate Descent Method for
 // Large-scale Linear SVM" (ICML 2008), the basic method and its shrinking variant, and Ho and Lin,
 // "Large-scale Linear Support Vector Regression" (JMLR 2012) for the regression duals: each
-// outer iteration visits the active coordinates in a random order (std::mt19937_64 seeded by
+// outer iteration visits the active coordinates in a random order (SplitMix64 seeded by
 // `seed`), takes the exact one-variable minimizer (a Newton step on a quadratic, projected
 // onto the box; for SVR the soft-thresholded step), and keeps w up to date. Coordinates at a
 // bound whose gradient pushes against it by more than last iteration's largest violation are
@@ -50,7 +50,7 @@ namespace svmkit {
   X(bool, shrinking, true, unbounded(), unbounded(),                                             \
     "shrink coordinates stuck at a bound (reactivated before convergence is declared)")          \
   X(long long, seed, 0, at_least(0), unbounded(),                                                \
-    "seed of the solver's own std::mt19937_64 (the order of the coordinates)")                   \
+    "seed of the solver's own SplitMix64 generator (the order of the coordinates)")           \
   X(int, n_threads, 0, unbounded(), unbounded(),                                                 \
     "threads of the final objective pass; <= 0 uses the default (svmkit/parallel.hpp)")         \
   X(bool, record_history, true, unbounded(), unbounded(),                                        \
