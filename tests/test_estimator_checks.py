@@ -18,6 +18,9 @@ ESTIMATORS = [
     svmkit.LinearSVC(loss="hinge", solver="dual_cd", tol=1e-11, max_iter=20000),
     svmkit.LinearSVC(solver="dual_cd", tol=1e-11, max_iter=20000),
     svmkit.LinearSVR(loss="epsilon_insensitive", solver="dual_cd", tol=1e-11, max_iter=20000),
+    svmkit.NuSVC(),
+    svmkit.NuSVR(),
+    svmkit.OneClassSVM(),
 ]
 
 
