@@ -52,7 +52,8 @@ def regression(n: int, d: int = 50):
 
 def full_coef(est, n):
     c = np.zeros(n)
-    c[est.support_] = est.dual_coef_[0]
+    dc = est.dual_coef_
+    c[est.support_] = (dc.toarray() if sp.issparse(dc) else dc)[0]
     return c
 
 
@@ -63,7 +64,7 @@ def libsvm_coef(model, n):
 
 
 def dual_objective(kind, coef, X, y, gamma, kernel, nu, C):
-    K = pairwise_kernels(X, metric=kernel, gamma=gamma)
+    K = pairwise_kernels(X, metric=kernel, gamma=gamma, filter_params=True)
     if kind == "nu_svc":  # coef = y a / r with e'a = nu n
         r = nu * len(coef) / np.abs(coef).sum()
         return 0.5 * r * r * (coef @ K @ coef)

@@ -954,7 +954,6 @@ class NuSolver {
       set_flags(t);
     }
     active_ = l_;
-    init_gradient();
   }
 
   SolveResult run() {
@@ -965,6 +964,7 @@ class NuSolver {
     long long counter = interval, iter = 0;
     SolverStatus status = SolverStatus::max_iter;
     double gap = kInf;
+    init_gradient();
     while (opt_.max_iter < 0 || iter < opt_.max_iter) {
       if (--counter == 0) {
         counter = interval;
@@ -1042,6 +1042,9 @@ class NuSolver {
   void init_gradient() {
     G_ = p_;
     Gbar_.assign(l_, 0.0);
+    // nu-SVR's start has a+_i = a-_i with equal bounds: Q a = 0 and the upper-bounded pairs
+    // cancel in Gbar, so no kernel row is needed (LIBSVM computes them all).
+    if (paired_start_) return;
     for (Index t = 0; t < l_; ++t) {
       if (at_lower(t)) continue;
       const float* Qt = Q_.row(t, l_);
@@ -1128,8 +1131,10 @@ class NuSolver {
     *pi = *pj = -1;
     for (int g = 0; g < 2; ++g) {
       if (g == 1 && !two_groups_) break;
-      Index i = -1;
-      const double gmax = first_of_group(g, &i);
+      Index i = next_i_;
+      double gmax = next_gmax_;
+      if (g == 1 || !next_valid_) gmax = first_of_group(g, &i);
+      if (g == 0) next_valid_ = false;
       double value = kInf;
       Index j = -1;
       const double gmax2 = second_of_group(g, i, gmax, &value, &j);
@@ -1166,10 +1171,21 @@ class NuSolver {
     set_flags(j);
     const double di = ni - old_i, dj = nj - old_j;
     if (di == 0.0 && dj == 0.0) return;
-    team_.chunks(active_, sweep_chunks(active_), [&](int, Index b0, Index e0) {
-      Index w = -1;  // the fused maximum is not used: the nu selection sweeps per group
-      smo_update_gradient(G_.data(), Qi, Qj, di, dj, s_.data(), flags_[0].data(), b0, e0, &w);
+    // The sweep also finds group +1's next i (the same order and tie rule as first_of_group).
+    const int chunks = team_.chunks(active_, sweep_chunks(active_), [&](int c, Index b0, Index e0) {
+      Index w = -1;
+      const double m =
+          smo_update_gradient(G_.data(), Qi, Qj, di, dj, s_.data(), flags_[0].data(), b0, e0, &w);
+      part_[c] = {m, 0.0, w};
     });
+    next_gmax_ = -kInf;
+    next_i_ = -1;
+    for (int c = 0; c < chunks; ++c)
+      if (part_[c].at >= 0 && part_[c].a >= next_gmax_) {
+        next_gmax_ = part_[c].a;
+        next_i_ = part_[c].at;
+      }
+    next_valid_ = true;
     update_gbar(i, old_i);
     update_gbar(j, old_j);
   }
@@ -1211,6 +1227,7 @@ class NuSolver {
   }
 
   void shrink() {
+    next_valid_ = false;
     double m[2][2];
     extremes(m);
     if (!unshrunk_ && std::max(m[0][0] + m[0][1], m[1][0] + m[1][1]) <= 10.0 * opt_.tol) {
@@ -1243,11 +1260,13 @@ class NuSolver {
     std::swap(orig_[a], orig_[b]);
     std::swap(flags_[0][a], flags_[0][b]);
     std::swap(flags_[1][a], flags_[1][b]);
+    next_valid_ = false;
   }
 
   // Rebuilds the gradient of the shrunk variables and makes every variable active.
   void unshrink_all() {
     if (active_ == l_) return;
+    next_valid_ = false;
     for (Index t = active_; t < l_; ++t) G_[t] = Gbar_[t] + p_[t];
     for (Index k = 0; k < active_; ++k) {
       if (at_upper(k) || at_lower(k)) continue;
@@ -1325,7 +1344,8 @@ class NuSolver {
   int nt_;
 
  public:
-  bool two_groups_ = true;  // false for one-class (every s = +1)
+  bool two_groups_ = true;     // false for one-class (every s = +1)
+  bool paired_start_ = false;  // nu-SVR: variables t and t + l/2 start equal (see init_gradient)
 
  private:
   std::vector<Part> part_;
@@ -1336,6 +1356,9 @@ class NuSolver {
   bool unshrunk_ = false;
   double r_[2] = {0.0, 0.0};
   std::vector<double> alpha_out_;
+  bool next_valid_ = false;  // next_i_ / next_gmax_: group +1's first index, from the update
+  Index next_i_ = -1;
+  double next_gmax_ = -kInf;
 };
 
 // Fills a[t] for the t of one group in order, each min(U_t, what is left of total).
@@ -1408,6 +1431,7 @@ SolveResult solve_smo_nu(const NuProblem& pr, const SmoOptions& opt, const Callb
           }
           RegQ<View> Q(V, pr.kernel, team, xrow, 0.0, cache_bytes);
           NuSolver solver(Q, std::move(s), std::move(p), std::move(U), std::move(a), opt, cb, team);
+          solver.paired_start_ = true;
           SolveResult res = solver.run();
           const auto& al = solver.alpha_original();
           auto& ex = std::get<SmoExtras>(res.extras);
