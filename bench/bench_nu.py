@@ -5,7 +5,9 @@ Cases (seeded generators, 5,000 training samples): dense 5,000 x 50 NuSVC (rbf),
 Anchors, measured side by side in this process on the same data with the same nu, C, gamma,
 tol (1e-3) and cache size (200 MB):
   sklearn  - scikit-learn NuSVC / OneClassSVM / NuSVR (its LIBSVM copy, single-threaded)
-  libsvm   - libsvm-official from PyPI (-s 1 / 2 / 4; OpenMP kernel rows, OMP_NUM_THREADS)
+  libsvm   - libsvm-official from PyPI (-s 1 / 2 / 4), with --libsvm-threads OpenMP threads
+             (default 1: on a machine shared with other jobs its OpenMP kernel rows, one
+             parallel region per row, stall for seconds; 1 thread is its fastest there)
 svmkit runs with n_jobs=2. The solvers alternate run by run; the best of --repeats runs is
 reported. t/sklearn and t/libsvm are svmkit's time over the anchor's (targets: <= 0.5 and
 <= 1.0). "dual obj" is 1/2 a'Qa + p'a in LIBSVM's nu scaling, recomputed from each model's
@@ -27,8 +29,10 @@ from libsvm.svmutil import svm_train
 from sklearn import svm as sksvm
 from sklearn.datasets import make_classification, make_friedman1
 from sklearn.metrics.pairwise import pairwise_kernels
+from threadpoolctl import threadpool_limits
 
 CACHE = 200.0
+LIBSVM_THREADS = 1
 TOL = 1e-3
 
 
@@ -95,7 +99,8 @@ def run_case(table, name, kind, X, y, kernel, gamma, nu, C, repeats):
     ylib = np.ones(n) if kind == "one_class" else np.asarray(y, dtype=float)
 
     def lib():
-        return svm_train(ylib, X, opts)
+        with threadpool_limits(LIBSVM_THREADS, user_api="openmp"):
+            return svm_train(ylib, X, opts)
 
     runs = {"svmkit": [], "sklearn": [], "libsvm": []}
     for _ in range(repeats):  # alternate so that load changes hit all three alike
@@ -114,7 +119,7 @@ def run_case(table, name, kind, X, y, kernel, gamma, nu, C, repeats):
     labels = {
         "svmkit": "svmkit (2 threads)",
         "sklearn": "scikit-learn",
-        "libsvm": "libsvm-official",
+        "libsvm": f"libsvm-official ({LIBSVM_THREADS} thread{'s' if LIBSVM_THREADS > 1 else ''})",
     }
     t_mine = best["svmkit"].seconds
     for k in ("svmkit", "sklearn", "libsvm"):
@@ -132,7 +137,10 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--repeats", type=int, default=2)
+    ap.add_argument("--libsvm-threads", type=int, default=1)
     args = ap.parse_args()
+    global LIBSVM_THREADS
+    LIBSVM_THREADS = args.libsvm_threads
     n = 1500 if args.quick else 5000
     warnings.simplefilter("ignore")
     table = Table(
