@@ -354,3 +354,38 @@ def test_core_errors():
         fit(cost=np.where(y > 0, 1.0, 0.01))
     with pytest.raises(ValueError, match="zero for every sample"):
         svmkit.OneClassSVM().fit(X, sample_weight=np.zeros(len(y)))
+
+
+@pytest.mark.parametrize(
+    "est",
+    [
+        svmkit.OneClassSVM(gamma=0.5, tol=1e-10),
+        svmkit.NuSVC(gamma=0.5, nu=0.1, tol=1e-10),
+        svmkit.NuSVR(gamma=0.5, tol=1e-10),
+    ],
+    ids=["OneClassSVM", "NuSVC", "NuSVR"],
+)
+def test_sample_weight_equals_repetition(est):
+    """scikit-learn's equivalence checks (the defaults' gamma='scale' changes with repetition
+    and the defaults' nu=0.5 is infeasible on NuSVC's check data; see test_estimator_checks)."""
+    from sklearn.utils.estimator_checks import (
+        check_sample_weight_equivalence_on_dense_data,
+        check_sample_weight_equivalence_on_sparse_data,
+    )
+
+    check_sample_weight_equivalence_on_dense_data(type(est).__name__, est)
+    check_sample_weight_equivalence_on_sparse_data(type(est).__name__, est)
+
+
+def test_history_callback_and_interrupt():
+    from sklearn.exceptions import ConvergenceWarning
+
+    X, y = _binary()
+    seen = []
+    opts = {"history_every": 5}
+    m = svmkit.NuSVC(nu=0.3, tol=TOL, solver_options=opts, callback=lambda r: seen.append(r) or 1)
+    m.fit(X, y)
+    assert seen and all(r["iteration"] % 5 == 0 for r in seen[:-1])
+    assert m.result_[0]["history"]
+    with pytest.warns(ConvergenceWarning, match="stopped by the callback"):
+        svmkit.OneClassSVM(solver_options={"history_every": 2}, callback=lambda r: False).fit(X)
