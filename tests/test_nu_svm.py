@@ -179,6 +179,7 @@ def test_nu_svc_sample_and_class_weights():
     np.testing.assert_allclose(c.decision_function(X), ref.decision_function(X), atol=1e-5)
 
 
+@pytest.mark.filterwarnings("ignore::FutureWarning")  # scikit-learn's probability deprecation
 def test_nu_svc_probability():
     X, y = load_iris(return_X_y=True)
     a = svmkit.NuSVC(nu=0.2, probability=True, random_state=0).fit(X, y)
