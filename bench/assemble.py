@@ -12,6 +12,7 @@ ORDER = [
     "smsvm_table3",
     "smo",
     "smo_tables",
+    "nu",
     "nssvm",
     "first_order",
     "homotopy",

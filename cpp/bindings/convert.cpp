@@ -217,6 +217,7 @@ void add_extras(py::dict& d, const SolveResult&, const SmoExtras& e) {
   d["kernel_rows"] = e.kernel_rows;
   d["cache_hits"] = e.cache_hits;
   d["cache_peak_mb"] = e.cache_peak_mb;
+  d["nu_r"] = e.nu_r;
 }
 void add_extras(py::dict& d, const SolveResult& r, const HomotopyExtras& e) {
   d["certificate_bound"] = e.certificate_bound;

@@ -16,6 +16,7 @@ void bind_nssvm(py::module_& m);
 void bind_first_order(py::module_& m);
 void bind_smsvm(py::module_& m);
 void bind_kernel(py::module_& m);
+void bind_nu(py::module_& m);
 void bind_dual_cd(py::module_& m);
 void bind_l1_cd(py::module_& m);
 void bind_threads(py::module_& m);
@@ -63,6 +64,7 @@ PYBIND11_MODULE(_core, m) {
   svmkit::py_bind::bind_first_order(m);
   svmkit::py_bind::bind_smsvm(m);
   svmkit::py_bind::bind_kernel(m);
+  svmkit::py_bind::bind_nu(m);
   svmkit::py_bind::bind_dual_cd(m);
   svmkit::py_bind::bind_l1_cd(m);
   svmkit::py_bind::bind_threads(m);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "svmkit/kernel_cache.hpp"
+#include "svmkit/solvers/smo_nu.hpp"
 #include "svmkit/thread_team.hpp"
 #include "svmkit/vec_math.hpp"
 
@@ -911,6 +912,572 @@ SolveResult solve_smo(const KernelProblem& pr, const SmoOptions& opt, const Call
         auto& ex = std::get<SmoExtras>(res.extras);
         ex.dual_coef.resize(n);
         for (Index i = 0; i < n; ++i) ex.dual_coef[i] = pr.y[i] * res.solution[i];
+        return res;
+      },
+      pr.X);
+}
+
+// ------------------------------------------------------------------------------------------
+// nu formulations (solvers/smo_nu.hpp): nu-SVC, one-class and nu-SVR on the row sources
+// above. A separate solver since the pair is taken within a sign group, the start is a
+// nonzero feasible point and rho, r come from the two groups.
+namespace {
+
+class NuSolver {
+ public:
+  // alpha: the feasible start; groups: 1 (one-class, every s = +1) or 2.
+  NuSolver(QRows& Q, std::vector<double> s, std::vector<double> p, std::vector<double> U,
+           std::vector<double> alpha, const SmoOptions& opt, const Callbacks& cb, ThreadTeam& team)
+      : Q_(Q),
+        l_(static_cast<Index>(s.size())),
+        s_(std::move(s)),
+        p_(std::move(p)),
+        U_(std::move(U)),
+        alpha_(std::move(alpha)),
+        opt_(opt),
+        cb_(cb),
+        second_order_(opt.working_set == "second_order"),
+        team_(team),
+        nt_(team.size()) {
+    part_.resize(static_cast<std::size_t>(nt_));
+    QD_.resize(l_);
+    orig_.resize(l_);
+    flags_[0].resize(l_);
+    flags_[1].resize(l_);
+    for (Index t = 0; t < l_; ++t) {
+      QD_[t] = Q_.diag(t);
+      orig_[t] = t;
+      if (!(std::fabs(QD_[t]) <= kMaxKernelValue))
+        throw_invalid(
+            "the kernel values K(x, x) overflow (|K| > 1e100 or not finite): scale X "
+            "or choose smaller gamma/coef0/degree");
+      set_flags(t);
+    }
+    active_ = l_;
+  }
+
+  SolveResult run() {
+    const auto start = Clock::now();
+    SolveResult base;
+    const long long interval =
+        std::max<long long>(1, std::min<long long>(l_, opt_.shrink_interval));
+    long long counter = interval, iter = 0;
+    SolverStatus status = SolverStatus::max_iter;
+    double gap = kInf;
+    init_gradient();
+    while (opt_.max_iter < 0 || iter < opt_.max_iter) {
+      if (--counter == 0) {
+        counter = interval;
+        if (opt_.shrinking) shrink();
+      }
+      Index i = -1, j = -1;
+      gap = select(&i, &j);
+      if (!std::isfinite(gap)) {
+        status = SolverStatus::numerical_error;
+        break;
+      }
+      if (gap < opt_.tol || j < 0) {
+        unshrink_all();
+        gap = select(&i, &j);
+        if (gap < opt_.tol || j < 0) {
+          status = SolverStatus::converged;
+          break;
+        }
+        counter = 1;
+      }
+      ++iter;
+      update_pair(i, j);
+      if (iter % opt_.poll_interval == 0 && cb_.poll()) {
+        status = SolverStatus::interrupted;
+        break;
+      }
+      if (iter % opt_.history_every == 0 && !report(base, iter, gap, start)) {
+        status = SolverStatus::interrupted;
+        break;
+      }
+    }
+    unshrink_all();
+    Index i = -1, j = -1;
+    gap = select(&i, &j);
+    base.status = status;
+    base.iterations = iter;
+    base.optimality = gap;
+    base.objective = objective();
+    if (!std::isfinite(base.objective) || !std::isfinite(gap))
+      base.status = SolverStatus::numerical_error;
+    base.time = std::chrono::duration<double>(Clock::now() - start).count();
+    report(base, iter, gap, start);
+    if (!opt_.record_history) base.history.clear();
+    SmoExtras ex;
+    group_rho(&r_[0], &r_[1]);
+    ex.kernel_rows = Q_.computed;
+    ex.cache_hits = Q_.hits;
+    ex.cache_peak_mb = Q_.peak_mb;
+    base.extras = std::move(ex);
+    alpha_out_.assign(l_, 0.0);
+    for (Index t = 0; t < l_; ++t) alpha_out_[orig_[t]] = alpha_[t];
+    return base;
+  }
+
+  const std::vector<double>& alpha_original() const { return alpha_out_; }
+  double r_plus() const { return r_[0]; }   // r of the s = +1 group
+  double r_minus() const { return r_[1]; }  // r of the s = -1 group
+
+ private:
+  bool at_upper(Index t) const { return alpha_[t] >= U_[t]; }
+  bool at_lower(Index t) const { return alpha_[t] <= 0.0; }
+  int group(Index t) const { return s_[t] > 0 ? 0 : 1; }
+  // flags_[g][t]: bit 0 = t in I_up, bit 1 = t in I_low, both 0 when t is not in group g
+  // (so SMO's sweeps of vec_math.hpp run over one group by their flags alone).
+  void set_flags(Index t) {
+    const bool up = s_[t] > 0 ? alpha_[t] < U_[t] : alpha_[t] > 0.0;
+    const bool low = s_[t] > 0 ? alpha_[t] > 0.0 : alpha_[t] < U_[t];
+    const auto f = static_cast<std::uint8_t>((up ? 1 : 0) | (low ? 2 : 0));
+    flags_[group(t)][t] = f;
+    flags_[1 - group(t)][t] = 0;
+  }
+  int sweep_chunks(Index count) const { return count >= kSweepParallelMin ? nt_ : 1; }
+
+  // G = p + Q a at the start, and Gbar = sum over upper-bounded t of U_t Q_t.
+  void init_gradient() {
+    G_ = p_;
+    Gbar_.assign(l_, 0.0);
+    // nu-SVR's start has a+_i = a-_i with equal bounds: Q a = 0 and the upper-bounded pairs
+    // cancel in Gbar, so no kernel row is needed (LIBSVM computes them all).
+    if (paired_start_) return;
+    for (Index t = 0; t < l_; ++t) {
+      if (at_lower(t)) continue;
+      const float* Qt = Q_.row(t, l_);
+      const double a = alpha_[t];
+      const bool up = at_upper(t);
+      const double u = U_[t];
+      team_.chunks(l_, sweep_chunks(l_), [&](int, Index b, Index e) {
+        for (Index k = b; k < e; ++k) G_[k] += a * static_cast<double>(Qt[k]);
+        if (up)
+          for (Index k = b; k < e; ++k) Gbar_[k] += u * static_cast<double>(Qt[k]);
+      });
+    }
+  }
+
+  // max over I_up of group g of -s G (and its index), over the active variables.
+  double first_of_group(int g, Index* at) {
+    const std::uint8_t* f = flags_[g].data();
+    const int chunks = team_.chunks(active_, sweep_chunks(active_), [&](int c, Index b, Index e) {
+      double m = -kInf;
+      Index w = -1;
+      for (Index t = b; t < e; ++t)
+        if (f[t] & 1) {
+          const double v = -s_[t] * G_[t];
+          if (v >= m) {
+            m = v;
+            w = t;
+          }
+        }
+      part_[c] = {m, 0.0, w};
+    });
+    double best = -kInf;
+    *at = -1;
+    for (int c = 0; c < chunks; ++c)
+      if (part_[c].at >= 0 && part_[c].a >= best) {
+        best = part_[c].a;
+        *at = part_[c].at;
+      }
+    return best;
+  }
+
+  // The partner in group g of i (gmax = -s_i G_i): returns the selection value (lower is
+  // better; +inf: none) in *value, the partner in *at, and max_{I_low(g)} s G.
+  double second_of_group(int g, Index i, double gmax, double* value, Index* at) {
+    const std::uint8_t* f = flags_[g].data();
+    double gmax2 = -kInf;
+    *value = kInf;
+    *at = -1;
+    if (second_order_ && i >= 0) {
+      const float* Qi = Q_.row(i, active_);
+      const double si = s_[i], qdi = QD_[i], tau = opt_.tau;
+      const int chunks = team_.chunks(active_, sweep_chunks(active_), [&](int c, Index b, Index e) {
+        double m2 = -kInf;
+        Index w = -1;
+        const double v = smo_select_second_order(G_.data(), s_.data(), QD_.data(), Qi, f, gmax, qdi,
+                                                 si, tau, b, e, &m2, &w);
+        part_[c] = {m2, v, w};
+      });
+      for (int c = 0; c < chunks; ++c) {
+        gmax2 = std::max(gmax2, part_[c].a);
+        if (part_[c].at >= 0 && part_[c].b <= *value) {
+          *value = part_[c].b;
+          *at = part_[c].at;
+        }
+      }
+      return gmax2;
+    }
+    // max_violating_pair (or no i in this group): the extreme of I_low.
+    Index w = -1;
+    for (Index t = 0; t < active_; ++t)
+      if ((f[t] & 2) && s_[t] * G_[t] >= gmax2) {
+        gmax2 = s_[t] * G_[t];
+        w = t;
+      }
+    if (i >= 0 && w >= 0 && gmax + gmax2 > 0.0) {
+      *value = -(gmax + gmax2);
+      *at = w;
+    }
+    return gmax2;
+  }
+
+  // Picks the pair (both in one group); returns the KKT gap over the active variables.
+  double select(Index* pi, Index* pj) {
+    double gap = 0.0, best = kInf;
+    *pi = *pj = -1;
+    for (int g = 0; g < 2; ++g) {
+      if (g == 1 && !two_groups_) break;
+      Index i = next_i_;
+      double gmax = next_gmax_;
+      if (g == 1 || !next_valid_) gmax = first_of_group(g, &i);
+      if (g == 0) next_valid_ = false;
+      double value = kInf;
+      Index j = -1;
+      const double gmax2 = second_of_group(g, i, gmax, &value, &j);
+      if (i >= 0 && std::isfinite(gmax2)) gap = std::max(gap, gmax + gmax2);
+      if (!std::isfinite(gmax) && i >= 0) gap = gmax;  // non-finite gradients
+      if (j >= 0 && value <= best) {
+        best = value;
+        *pi = i;
+        *pj = j;
+      }
+    }
+    return gap;
+  }
+
+  void update_pair(Index i, Index j) {
+    const float* Qi = Q_.row(i, active_);
+    const float* Qj = Q_.row(j, active_);
+    const double si = s_[i], sj = s_[j];
+    double a = QD_[i] + QD_[j] - 2.0 * si * sj * static_cast<double>(Qi[j]);
+    if (a <= 0.0) a = opt_.tau;
+    const double b = -si * G_[i] + sj * G_[j];
+    const double max_i = si > 0 ? U_[i] - alpha_[i] : alpha_[i];
+    const double max_j = sj > 0 ? alpha_[j] : U_[j] - alpha_[j];
+    double t = std::max(0.0, b / a);
+    t = std::min(t, std::min(max_i, max_j));
+    const double old_i = alpha_[i], old_j = alpha_[j];
+    double ni = t == max_i ? (si > 0 ? U_[i] : 0.0) : old_i + si * t;
+    double nj = t == max_j ? (sj > 0 ? 0.0 : U_[j]) : old_j - sj * t;
+    ni = std::min(std::max(ni, 0.0), U_[i]);
+    nj = std::min(std::max(nj, 0.0), U_[j]);
+    alpha_[i] = ni;
+    alpha_[j] = nj;
+    set_flags(i);
+    set_flags(j);
+    const double di = ni - old_i, dj = nj - old_j;
+    if (di == 0.0 && dj == 0.0) return;
+    // The sweep also finds group +1's next i (the same order and tie rule as first_of_group).
+    const int chunks = team_.chunks(active_, sweep_chunks(active_), [&](int c, Index b0, Index e0) {
+      Index w = -1;
+      const double m =
+          smo_update_gradient(G_.data(), Qi, Qj, di, dj, s_.data(), flags_[0].data(), b0, e0, &w);
+      part_[c] = {m, 0.0, w};
+    });
+    next_gmax_ = -kInf;
+    next_i_ = -1;
+    for (int c = 0; c < chunks; ++c)
+      if (part_[c].at >= 0 && part_[c].a >= next_gmax_) {
+        next_gmax_ = part_[c].a;
+        next_i_ = part_[c].at;
+      }
+    next_valid_ = true;
+    update_gbar(i, old_i);
+    update_gbar(j, old_j);
+  }
+
+  void update_gbar(Index i, double old) {
+    const bool was = old >= U_[i], now = at_upper(i);
+    if (was == now) return;
+    const float* Qi = Q_.row(i, l_);
+    const double c = now ? U_[i] : -U_[i];
+    for (Index k = 0; k < l_; ++k) Gbar_[k] += c * static_cast<double>(Qi[k]);
+  }
+
+  // Extreme gradients per group: m[g][0] = max_{I_up(g)} -s G, m[g][1] = max_{I_low(g)} s G.
+  void extremes(double m[2][2]) const {
+    m[0][0] = m[0][1] = m[1][0] = m[1][1] = -kInf;
+    for (Index t = 0; t < active_; ++t) {
+      const int g = group(t);
+      const std::uint8_t f = flags_[g][t];
+      if (f & 1) m[g][0] = std::max(m[g][0], -s_[t] * G_[t]);
+      if (f & 2) m[g][1] = std::max(m[g][1], s_[t] * G_[t]);
+    }
+  }
+
+  // A bounded variable that cannot join a violating pair of its group: in I_up only, it is
+  // no i while -s G stays below min_{I_low} -s G; in I_low only, no j while above the max.
+  bool shrinkable(Index t, const double m[2][2]) const {
+    const int g = group(t);
+    const double sg = s_[t] * G_[t];
+    switch (flags_[g][t]) {
+      case 0:
+        return true;  // U_t = 0: never moves
+      case 1:
+        return sg > m[g][1];
+      case 2:
+        return sg < -m[g][0];
+      default:
+        return false;  // free
+    }
+  }
+
+  void shrink() {
+    next_valid_ = false;
+    double m[2][2];
+    extremes(m);
+    if (!unshrunk_ && std::max(m[0][0] + m[0][1], m[1][0] + m[1][1]) <= 10.0 * opt_.tol) {
+      unshrunk_ = true;
+      unshrink_all();
+      extremes(m);
+    }
+    for (Index t = 0; t < active_; ++t) {
+      if (!shrinkable(t, m)) continue;
+      --active_;
+      while (active_ > t) {
+        if (!shrinkable(active_, m)) {
+          swap(t, active_);
+          break;
+        }
+        --active_;
+      }
+    }
+  }
+
+  void swap(Index a, Index b) {
+    Q_.swap(a, b);
+    std::swap(s_[a], s_[b]);
+    std::swap(p_[a], p_[b]);
+    std::swap(U_[a], U_[b]);
+    std::swap(alpha_[a], alpha_[b]);
+    std::swap(G_[a], G_[b]);
+    std::swap(Gbar_[a], Gbar_[b]);
+    std::swap(QD_[a], QD_[b]);
+    std::swap(orig_[a], orig_[b]);
+    std::swap(flags_[0][a], flags_[0][b]);
+    std::swap(flags_[1][a], flags_[1][b]);
+    next_valid_ = false;
+  }
+
+  // Rebuilds the gradient of the shrunk variables and makes every variable active.
+  void unshrink_all() {
+    if (active_ == l_) return;
+    next_valid_ = false;
+    for (Index t = active_; t < l_; ++t) G_[t] = Gbar_[t] + p_[t];
+    for (Index k = 0; k < active_; ++k) {
+      if (at_upper(k) || at_lower(k)) continue;
+      const float* Qk = Q_.row(k, l_);
+      const double a = alpha_[k];
+      for (Index t = active_; t < l_; ++t) G_[t] += a * static_cast<double>(Qk[t]);
+    }
+    active_ = l_;
+  }
+
+  double objective() const {
+    double f = 0.0;
+    for (Index t = 0; t < l_; ++t) f += alpha_[t] * (G_[t] + p_[t]);
+    return 0.5 * f;
+  }
+
+  // r of each group: the mean of s G over its free variables, else the midpoint of the
+  // interval the bounded ones allow (+-infinity sides dropped).
+  void group_rho(double* r_plus, double* r_minus) const {
+    double ub[2] = {kInf, kInf}, lb[2] = {-kInf, -kInf}, sum[2] = {0.0, 0.0};
+    Index nfree[2] = {0, 0};
+    for (Index t = 0; t < l_; ++t) {
+      const int g = group(t);
+      const double sg = s_[t] * G_[t];
+      const bool up = at_upper(t), low = at_lower(t);
+      if (up && low) continue;  // U_t = 0: no information
+      if ((up && s_[t] < 0) || (low && s_[t] > 0))
+        ub[g] = std::min(ub[g], sg);
+      else if (up || low)
+        lb[g] = std::max(lb[g], sg);
+      else {
+        ++nfree[g];
+        sum[g] += sg;
+      }
+    }
+    double r[2];
+    for (int g = 0; g < 2; ++g) {
+      if (nfree[g] > 0)
+        r[g] = sum[g] / static_cast<double>(nfree[g]);
+      else if (std::isfinite(ub[g]) && std::isfinite(lb[g]))
+        r[g] = 0.5 * (ub[g] + lb[g]);
+      else
+        r[g] = std::isfinite(ub[g]) ? ub[g] : (std::isfinite(lb[g]) ? lb[g] : 0.0);
+    }
+    *r_plus = r[0];
+    *r_minus = -r[1];  // group -1 holds s G = -G: its r is defined on G itself
+  }
+
+  bool report(SolveResult& base, long long iter, double gap, Clock::time_point start) {
+    IterationRecord rec;
+    rec.iteration = iter;
+    rec.objective = objective();
+    rec.optimality = gap;
+    rec.active_size = active_;
+    rec.inner_iterations = Q_.computed;
+    rec.time = std::chrono::duration<double>(Clock::now() - start).count();
+    if (opt_.record_history) base.history.push_back(rec);
+    if (cb_.on_iteration) return cb_.on_iteration(rec);
+    return true;
+  }
+
+  struct Part {
+    double a, b;
+    Index at;
+  };
+  static constexpr Index kSweepParallelMin = 8192;
+
+  QRows& Q_;
+  Index l_;
+  std::vector<double> s_, p_, U_, alpha_;
+  const SmoOptions& opt_;
+  const Callbacks& cb_;
+  bool second_order_;
+  ThreadTeam& team_;
+  int nt_;
+
+ public:
+  bool two_groups_ = true;     // false for one-class (every s = +1)
+  bool paired_start_ = false;  // nu-SVR: variables t and t + l/2 start equal (see init_gradient)
+
+ private:
+  std::vector<Part> part_;
+  std::vector<double> G_, Gbar_, QD_;
+  std::vector<std::uint8_t> flags_[2];
+  std::vector<Index> orig_;
+  Index active_ = 0;
+  bool unshrunk_ = false;
+  double r_[2] = {0.0, 0.0};
+  std::vector<double> alpha_out_;
+  bool next_valid_ = false;  // next_i_ / next_gmax_: group +1's first index, from the update
+  Index next_i_ = -1;
+  double next_gmax_ = -kInf;
+};
+
+// Fills a[t] for the t of one group in order, each min(U_t, what is left of total).
+void greedy_fill(const std::vector<double>& U, const std::vector<double>& s, double sign,
+                 double total, std::vector<double>& a) {
+  for (std::size_t t = 0; t < U.size(); ++t) {
+    if (s[t] != sign) continue;
+    a[t] = std::min(U[t], total);
+    total -= a[t];
+  }
+}
+
+}  // namespace
+
+SolveResult solve_smo_nu(const NuProblem& pr, const SmoOptions& opt, const Callbacks& cb) {
+  validate_options(opt);
+  const Index n = pr.n >= 0 ? pr.n : rows_of(pr.X);
+  if (!(pr.nu > 0.0 && pr.nu <= 1.0)) throw_invalid("nu must be in (0, 1]");
+  // The checks of solve_smo's problem (labels +-1 for nu-SVC only).
+  KernelProblem kp;
+  kp.X = pr.X;
+  kp.rows = pr.rows;
+  kp.n = n;
+  kp.cost = pr.cost;
+  kp.kernel = pr.kernel;
+  kp.formulation =
+      pr.formulation == NuFormulation::nu_svc ? SmoFormulation::svc : SmoFormulation::svr;
+  std::vector<double> ones;
+  if (pr.formulation == NuFormulation::one_class) {
+    ones.assign(static_cast<std::size_t>(std::max<Index>(n, 0)), 1.0);
+    kp.y = ones.data();
+  } else {
+    kp.y = pr.y;
+  }
+  validate_problem(kp, n, opt.check_input);
+  double total = 0.0, pos = 0.0;
+  for (Index i = 0; i < n; ++i) {
+    total += pr.cost[i];
+    if (kp.y[i] > 0) pos += pr.cost[i];
+  }
+  if (!(total > 0.0)) throw_invalid("the sample costs are all zero");
+  if (pr.formulation == NuFormulation::nu_svc && pr.nu * total / 2.0 > std::min(pos, total - pos))
+    throw_invalid(
+        "specified nu is infeasible: nu * (n_+ + n_-) / 2 > min(n_+, n_-) (weighted "
+        "class sizes " +
+        std::to_string(pos) + " and " + std::to_string(total - pos) +
+        "); choose nu <= 2 min(n_+, n_-) / (n_+ + n_-)");
+  const int nt = resolve_threads(opt.n_threads);
+  const double cache_bytes = opt.cache_size * 1048576.0;
+  std::vector<Index> xrow(static_cast<std::size_t>(n));
+  for (Index i = 0; i < n; ++i) xrow[i] = pr.rows ? pr.rows[i] : i;
+  ThreadTeam team(nt);
+  const double nu_total = pr.nu * total;
+
+  return std::visit(
+      [&](const auto& V) -> SolveResult {
+        using View = std::decay_t<decltype(V)>;
+        if (pr.formulation == NuFormulation::nu_svr) {
+          const Index l = 2 * n;
+          std::vector<double> s(l), p(l), U(l), a(l, 0.0);
+          double left = nu_total / 2.0;
+          for (Index i = 0; i < n; ++i) {
+            s[i] = 1.0;
+            s[i + n] = -1.0;
+            p[i] = -pr.y[i];
+            p[i + n] = pr.y[i];
+            U[i] = U[i + n] = pr.cost[i];
+            a[i] = a[i + n] = std::min(left, pr.cost[i]);
+            left -= a[i];
+          }
+          RegQ<View> Q(V, pr.kernel, team, xrow, 0.0, cache_bytes);
+          NuSolver solver(Q, std::move(s), std::move(p), std::move(U), std::move(a), opt, cb, team);
+          solver.paired_start_ = true;
+          SolveResult res = solver.run();
+          const auto& al = solver.alpha_original();
+          auto& ex = std::get<SmoExtras>(res.extras);
+          // Free a+: w.x - y = r_+ = -b - eps; free a-: y - w.x = r_- = b - eps.
+          ex.bias = -(solver.r_plus() - solver.r_minus()) / 2.0;
+          ex.nu_r = (solver.r_plus() + solver.r_minus()) / 2.0;
+          ex.dual_coef.resize(n);
+          for (Index i = 0; i < n; ++i) ex.dual_coef[i] = al[i] - al[i + n];
+          res.solution = ex.dual_coef;
+          return res;
+        }
+        const bool svc = pr.formulation == NuFormulation::nu_svc;
+        std::vector<double> s(n), p(n, 0.0), U(n), a(n, 0.0);
+        for (Index i = 0; i < n; ++i) {
+          s[i] = svc ? pr.y[i] : 1.0;
+          U[i] = pr.cost[i];
+        }
+        greedy_fill(U, s, 1.0, svc ? nu_total / 2.0 : nu_total, a);
+        if (svc) greedy_fill(U, s, -1.0, nu_total / 2.0, a);
+        ClassQ<View> Q(V, pr.kernel, team, xrow, s, 0.0, cache_bytes);
+        NuSolver solver(Q, s, std::move(p), std::move(U), std::move(a), opt, cb, team);
+        solver.two_groups_ = svc;
+        SolveResult res = solver.run();
+        const auto& al = solver.alpha_original();
+        auto& ex = std::get<SmoExtras>(res.extras);
+        ex.dual_coef.resize(n);
+        if (!svc) {
+          ex.bias = -solver.r_plus();
+          ex.nu_r = solver.r_plus();
+          ex.dual_coef = al;
+        } else {
+          const double r = (solver.r_plus() + solver.r_minus()) / 2.0;
+          const double rho = (solver.r_plus() - solver.r_minus()) / 2.0;
+          ex.nu_r = r;
+          if (!(r > 0.0) || !std::isfinite(r)) {
+            res.status = SolverStatus::numerical_error;
+            res.message = "nu-SVC: the margin scale r is not positive (r = " + std::to_string(r) +
+                          "); the classes cannot be separated at this nu";
+            ex.bias = 0.0;
+            for (Index i = 0; i < n; ++i) ex.dual_coef[i] = s[i] * al[i];
+          } else {
+            ex.bias = -rho / r;
+            for (Index i = 0; i < n; ++i) ex.dual_coef[i] = s[i] * al[i] / r;
+          }
+        }
+        res.solution = ex.dual_coef;
         return res;
       },
       pr.X);

@@ -8,6 +8,7 @@ from ._adagrad_dual import fit_adagrad_dual
 from ._kernel import SVC, SVR
 from ._linear import LinearSVC, LinearSVR
 from ._model_io import load_model, save_model
+from ._nu import NuSVC, NuSVR, OneClassSVM
 from ._path import smsvm_path
 from ._solvers import option_table, solver_defaults
 from ._sparse_svc import SparseSVC, nssvm_defaults
@@ -20,6 +21,9 @@ __all__ = [
     "SVR",
     "LinearSVC",
     "LinearSVR",
+    "NuSVC",
+    "NuSVR",
+    "OneClassSVM",
     "SolverStatus",
     "SparseSVC",
     "datasets",

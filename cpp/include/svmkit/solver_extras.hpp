@@ -31,6 +31,9 @@ struct SmoExtras {
   long long kernel_rows = 0;      // kernel rows computed (cache misses)
   long long cache_hits = 0;       // kernel rows served from the cache
   double cache_peak_mb = 0.0;     // peak kernel-cache memory used, MB
+  // solve_smo_nu only (solvers/smo_nu.hpp): the multiplier r of the e^T a constraint
+  // (nu-SVC's scale, nu-SVR's -epsilon, one-class's rho); NaN for solve_smo.
+  double nu_r = std::numeric_limits<double>::quiet_NaN();
 };
 
 // solve_homotopy (solvers/homotopy.hpp). Non-separable data end with status infeasible and the
