@@ -18,6 +18,7 @@ void bind_smsvm(py::module_& m);
 void bind_kernel(py::module_& m);
 void bind_dual_cd(py::module_& m);
 void bind_l1_cd(py::module_& m);
+void bind_crammer_singer(py::module_& m);
 void bind_threads(py::module_& m);
 }  // namespace svmkit::py_bind
 
@@ -64,5 +65,6 @@ PYBIND11_MODULE(_core, m) {
   svmkit::py_bind::bind_kernel(m);
   svmkit::py_bind::bind_dual_cd(m);
   svmkit::py_bind::bind_l1_cd(m);
+  svmkit::py_bind::bind_crammer_singer(m);
   svmkit::py_bind::bind_threads(m);
 }
