@@ -166,9 +166,9 @@ def main() -> None:
     for eps in (0.1, 1e-3):
         cs_case(cs, "digits", X, y, 1.0, eps, a.repeats)
     Xm, ym = make_classification(
-        n_samples=20000 // q,
-        n_features=100,
-        n_informative=30,
+        n_samples=5000 // q,
+        n_features=50,
+        n_informative=20,
         n_classes=10,
         n_clusters_per_class=1,
         random_state=0,

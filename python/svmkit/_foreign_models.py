@@ -270,8 +270,8 @@ def liblinear_from_estimator(est: Any, label_order: Any = None) -> LiblinearMode
     increasing order otherwise."""
     from sklearn.utils.validation import check_is_fitted
 
-    check_is_fitted(est, "coef_")
     code = _liblinear_code(est)
+    check_is_fitted(est, "coef_")
     coef = np.atleast_2d(np.asarray(est.coef_, dtype=np.float64))
     intercept = np.atleast_1d(np.asarray(est.intercept_, dtype=np.float64))
     d = coef.shape[1]
@@ -545,7 +545,6 @@ def libsvm_from_estimator(est: Any, label_order: Any = None) -> LibsvmModelData:
 
     import svmkit
 
-    check_is_fitted(est, "_model")
     svm_type = None
     for t, name in _LIBSVM_ESTIMATORS.items():
         cls = getattr(svmkit, name, None)
@@ -556,6 +555,7 @@ def libsvm_from_estimator(est: Any, label_order: Any = None) -> LibsvmModelData:
             f"LIBSVM model files hold SVC, SVR, NuSVC, NuSVR or OneClassSVM models, not "
             f"{type(est).__name__}"
         )
+    check_is_fitted(est, "_model")
     if est.kernel not in _SVMKIT_KERNELS and est.kernel != "gaussian":
         raise ValueError(f"LIBSVM has no kernel {est.kernel!r}")
     if getattr(est, "regularize_intercept", False):
