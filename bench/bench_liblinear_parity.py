@@ -45,12 +45,21 @@ def shared(name):
     return d / name if (d / name).exists() else None
 
 
-def load_shared(name):
+def load_shared(name, n_features=None):
+    """(X, y) of a file under ../shared/datasets (name relative to it), or None if absent."""
     p = shared(name)
     if p is None:
         return None
-    X, y = svmkit.datasets.load_svmlight_file(str(p))
-    return X, y
+    if p.suffix == ".xz":
+        import lzma
+        from io import BytesIO
+
+        from sklearn.datasets import load_svmlight_file
+
+        with lzma.open(p) as fh:
+            X, y = load_svmlight_file(BytesIO(fh.read()), n_features=n_features)
+        return X.tocsr(), y
+    return svmkit.datasets.load_svmlight_file(str(p))
 
 
 def median_pair(fit_ours, fit_ref, repeats):
@@ -174,11 +183,11 @@ def main() -> None:
         random_state=0,
     )
     cs_case(cs, "make_classification", Xm, ym, 0.1, 0.1, a.repeats)
-    for name in ("dna", "glass"):
+    for name in ("dna/dna.scale", "glass/glass"):
         d = load_shared(name)
         if d is not None:
             Xd = d[0].toarray() if sp.issparse(d[0]) and d[0].shape[1] < 1000 else d[0]
-            cs_case(cs, name, Xd, d[1], 1.0, 0.1, a.repeats)
+            cs_case(cs, name.split("/")[0], Xd, d[1], 1.0, 0.1, a.repeats)
     oc = Table(
         [
             "case",
@@ -198,7 +207,7 @@ def main() -> None:
     for nu in (0.1, 0.5):
         oc_case(oc, "gaussian+1", G, nu, 0.01, a.repeats)
     oc_case(oc, "digits", X, 0.2, 0.01, a.repeats)
-    d = load_shared("a9a")
+    d = load_shared("a9a/a9a.xz", n_features=123)
     if d is not None:
         oc_case(oc, "a9a (sparse)", d[0], 0.5, 0.01, a.repeats)
     body = (
