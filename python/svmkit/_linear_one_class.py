@@ -138,8 +138,9 @@ class LinearOneClassSVM(OutlierMixin, BaseEstimator):
         return self.score_samples(X) - self.offset_
 
     def predict(self, X: Any) -> np.ndarray:
-        """+1 for inliers (decision > 0), -1 for outliers, as LIBLINEAR and LIBSVM label them."""
-        return np.where(self.decision_function(X) > 0, 1, -1)
+        """+1 for inliers (decision >= 0, scikit-learn's convention), -1 for outliers (LIBLINEAR
+        labels a decision of exactly 0 as -1; svmkit.liblinearutil.predict does)."""
+        return np.where(self.decision_function(X) >= 0, 1, -1)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
