@@ -116,3 +116,12 @@ def test_max_iter_warns_and_errors_name_the_problem():
     with pytest.raises(ValueError, match="linear_one_class option 'tol' must be > 0"):
         _core.fit_linear_one_class(Xc, cost, 0.5, {"tol": -1.0}, None)
     assert svmkit.solver_defaults("linear_one_class")["tol"] == 0.01
+
+
+def test_shrinking_reaches_the_same_optimum():
+    X = data()
+    kw = dict(nu=0.3, tol=1e-10, max_iter=100000)
+    on = svmkit.LinearOneClassSVM(**kw).fit(X)
+    off = svmkit.LinearOneClassSVM(solver_options={"shrinking": False}, **kw).fit(X)
+    assert dual_value(on.coef_[0]) == pytest.approx(dual_value(off.coef_[0]), rel=1e-9)
+    assert on.offset_ == pytest.approx(off.offset_, rel=1e-6)

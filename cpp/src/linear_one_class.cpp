@@ -35,6 +35,8 @@ struct OneClassState {
   std::vector<double> scatter;  // x_i scattered for x_i.x_j; zero between uses
   std::vector<Index> down, up;  // candidates of the pairs (heaps of sample indices)
   std::vector<Index> touched;   // samples used by this sweep's pairs
+  std::vector<Index> act;       // samples with U_i > 0; act[0, n_act) are active (shrinking)
+  Index n_act = 0;
   std::vector<char> used;
 
   OneClassState(const V& view, const double* u, double nu) : X(view), upper(u) {
@@ -50,6 +52,7 @@ struct OneClassState {
     down.reserve(nn);
     up.reserve(nn);
     touched.reserve(nn);
+    act.reserve(nn);
     double total = 0.0;
     for (Index i = 0; i < n; ++i) total += upper[i];
     double left = nu * total;
@@ -61,7 +64,9 @@ struct OneClassState {
     for (Index i = 0; i < n; ++i) {
       sq[i] = row_sq_norm(X, i);
       if (a[i] != 0.0) row_axpy(X, i, a[i], w.data());
+      if (upper[i] > 0.0) act.push_back(i);
     }
+    n_act = static_cast<Index>(act.size());
   }
   double dot_rows(Index i, Index j) {
     for_each_in_row(X, i, [&](Index c, double v) { scatter[c] += v; });
@@ -82,24 +87,36 @@ struct OneClassState {
     row_axpy(X, i, -t, w.data());
     row_axpy(X, j, t, w.data());
   }
-  // Gradients of every sample (one pass) and the violation of the KKT conditions.
-  double gradients_and_violation() {
+  // Gradients of the active samples (one pass over them) and their KKT violation. With
+  // shrink, then drops the samples at a bound whose gradient lies beyond every candidate of the
+  // other side (a_i = 0 with G_i above all G of a_j > 0, a_i = U_i with G_i below all G of
+  // a_j < U_j): no pair can move them now; reactivate() brings them back before convergence.
+  double gradients_and_violation(bool shrink) {
     double hi = -kInf, lo = kInf;
-    for (Index i = 0; i < n; ++i) {
+    for (Index t = 0; t < n_act; ++t) {
+      const Index i = act[t];
       g[i] = row_dot(X, i, w.data());
       if (a[i] > 0.0) hi = std::max(hi, g[i]);
       if (a[i] < upper[i]) lo = std::min(lo, g[i]);
     }
+    if (shrink) {
+      for (Index t = 0; t < n_act; ++t) {
+        const Index i = act[t];
+        if ((a[i] == 0.0 && g[i] > hi) || (a[i] == upper[i] && g[i] < lo))
+          std::swap(act[t--], act[--n_act]);
+      }
+    }
     return hi > -kInf && lo < kInf ? hi - lo : 0.0;
   }
+  void reactivate() { n_act = static_cast<Index>(act.size()); }
   // One sweep of pair steps in the order of the (stale) gradients; returns the pairs taken.
   // The two orders are heaps, so an iteration that takes p pairs costs O(n + p log n) beyond
   // the steps (a full sort would dominate on problems where few pairs move).
   Index sweep(double tol) {
     down.clear();
     up.clear();
-    for (Index i = 0; i < n; ++i) {
-      if (upper[i] <= 0.0) continue;
+    for (Index t = 0; t < n_act; ++t) {
+      const Index i = act[t];
       if (a[i] > 0.0) down.push_back(i);
       if (a[i] < upper[i]) up.push_back(i);
     }
@@ -170,11 +187,16 @@ SolveResult solve_view(const V& X, const LinearProblem& p, double nu,
       res.status = SolverStatus::interrupted;
       break;
     }
-    res.optimality = s.gradients_and_violation();
+    const bool full = s.n_act == static_cast<Index>(s.act.size());
+    res.optimality = s.gradients_and_violation(opt.shrinking);
     ++passes;
     if (res.optimality <= opt.tol) {
-      res.status = SolverStatus::converged;
-      break;
+      if (full) {
+        res.status = SolverStatus::converged;
+        break;
+      }
+      s.reactivate();  // converged on the active set: check everything again
+      continue;
     }
     if (iter >= opt.max_iter) break;
     const Index pairs = s.sweep(opt.tol);
@@ -195,7 +217,10 @@ SolveResult solve_view(const V& X, const LinearProblem& p, double nu,
       }
     }
   }
-  if (res.status == SolverStatus::interrupted) s.gradients_and_violation();  // fresh G for rho
+  if (res.status != SolverStatus::converged) {  // fresh G of every sample for rho
+    s.reactivate();
+    s.gradients_and_violation(false);
+  }
   res.iterations = iter;
   res.passes = passes;
   const double rho = s.rho();

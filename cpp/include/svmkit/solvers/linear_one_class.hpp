@@ -16,9 +16,11 @@
 // by increasing G, and walks down both lists together, updating each pair (i, j) (each index at
 // most once) by the exact two-variable step t = (G_i - G_j) / ||x_i - x_j||^2, clipped to the
 // box, with G_i and G_j recomputed from the current w. The first pair is the maximal violating
-// pair, so every outer iteration makes at least an SMO step. The start is LIBSVM's: a_i = U_i in
-// order until the sum is reached. rho is the mean G over the free variables (the midpoint of the
-// KKT interval when none is free).
+// pair, so every outer iteration makes at least an SMO step. Shrinking leaves out of the passes
+// the samples at a bound whose gradient lies beyond every candidate of the other side; they are
+// reactivated when the rest meets tol, and convergence is declared on a full pass only. The start
+// is LIBSVM's: a_i = U_i in order until the sum is reached. rho is the mean G over the free
+// variables (the midpoint of the KKT interval when none is free).
 //
 // Stopping rule: max_{a_i > 0} G_i - min_{a_j < U_j} G_j <= tol (absolute, LIBLINEAR's eps),
 // or max_iter outer iterations.
@@ -36,6 +38,8 @@ namespace svmkit {
   X(double, tol, 0.01, above(0.0), unbounded(),                                                  \
     "stop when max_{a_i > 0} G_i - min_{a_j < U_j} G_j <= tol (LIBLINEAR's eps)")                \
   X(long long, max_iter, 1000, at_least(0), unbounded(), "maximum number of outer iterations")   \
+  X(bool, shrinking, true, unbounded(), unbounded(),                                             \
+    "leave out samples stuck at a bound (reactivated before convergence is declared)")           \
   X(bool, record_history, true, unbounded(), unbounded(),                                        \
     "keep one IterationRecord per outer iteration")                                              \
   X(bool, check_input, true, unbounded(), unbounded(),                                           \
