@@ -151,3 +151,53 @@ def test_errors_name_the_problem(tmp_path):
         fm.save_liblinear_model(
             tmp_path / "x", svmkit.LinearSVC().fit(X, np.array(["a", "b", "c"])[y])
         )
+
+
+def test_more_file_errors_name_the_problem(tmp_path):
+    bad = tmp_path / "bad.model"
+    head = "solver_type L2R_LR\nnr_class 2\n"
+    cases = [
+        (head + "label a b\nnr_feature 1\nbias -1\nw\n1\n", "label 'a' is not a number"),
+        ("solver_type ONECLASS_SVM\nnr_class 2\nnr_feature 1\nbias -1\nw\n1\n", "without 'rho'"),
+        (head + "label 1 2 3\nnr_feature 1\nbias -1\nw\n1\n", "3 labels for nr_class 2"),
+        (head + "label 1 2\nnr_feature 1\nbias -1\nw\nx\n", "malformed weight row"),
+        (head + "label 1 2\nbias -1\nw\n1\n", "without 'nr_feature'"),
+        (head + "label 1 2\nnr_feature 1\nbias -1\nw\n1 2\n", "rows of 2 values, expected 1"),
+    ]
+    for text, msg in cases:
+        bad.write_text(text)
+        with pytest.raises(ValueError, match=msg):
+            fm.load_liblinear_model(bad)
+    svm = "kernel_type rbf\nnr_class 2\ntotal_sv 1\nrho 0\nSV\n"
+    cases = [
+        ("svm_type c_svm\n" + svm + "1 1:1\n", "unknown LIBSVM svm_type 'c_svm'"),
+        ("svm_type c_svc\n" + svm + "1 1:x\n", "malformed support vector line 1"),
+        ("svm_type c_svc\nkernel_type rbf\nnr_class 2\nrho 0\nSV\n", "without 'total_sv'"),
+        ("svm_type c_svc\n" + svm.replace("\nSV\n", "\n"), "no 'SV' line"),
+    ]
+    for text, msg in cases:
+        bad.write_text(text)
+        with pytest.raises(ValueError, match=msg):
+            fm.load_libsvm_model(bad)
+    bad.write_text("svm_type epsilon_svr\n" + svm + "1 3:1\n")
+    with pytest.raises(ValueError, match="support vectors use 3 features, n_features is 2"):
+        fm.load_libsvm_model(bad, n_features=2)
+    X, y = load_iris(return_X_y=True)
+    est = svmkit.LinearSVC().fit(X, y)
+    est.classes_ = est.classes_ + 0.5  # scikit-learn refuses such labels in fit; a model may not
+    with pytest.raises(ValueError, match="integer labels"):
+        fm.save_liblinear_model(tmp_path / "x", est)
+    with pytest.raises(ValueError, match="label_order must list the estimator's classes"):
+        fm.liblinear_from_estimator(svmkit.LinearSVC().fit(X, y), label_order=[0, 1])
+    svc = svmkit.SVC(kernel="laplacian").fit(X, y)
+    with pytest.raises(ValueError, match="LIBSVM has no kernel 'laplacian'"):
+        fm.save_libsvm_model(tmp_path / "x", svc)
+    svc = svmkit.SVC(regularize_intercept=True).fit(X, y)
+    with pytest.raises(ValueError, match="bias is not regularized"):
+        fm.save_libsvm_model(tmp_path / "x", svc)
+    with pytest.raises(ValueError, match="label_order must list the estimator's classes"):
+        fm.libsvm_from_estimator(svmkit.SVC().fit(X, y), label_order=[0, 1])
+    if getattr(svmkit, "NuSVR", None) is None:
+        bad.write_text("svm_type nu_svr\n" + svm + "1 1:1\n")
+        with pytest.raises(ValueError, match="needs svmkit.NuSVR"):
+            fm.load_libsvm_model(bad)

@@ -178,3 +178,55 @@ def test_svmutil_nu_types_map_to_svmkit_estimators(wine_file):
                 np.testing.assert_allclose(l2[0], l1[0], rtol=1e-3, atol=1e-3)
             else:
                 assert np.mean(np.array(l1[0]) == np.array(l2[0])) > 0.98
+
+
+def test_more_option_and_input_errors(tmp_path, wine_file):
+    from svmkit._liblinear_common import evaluations, to_csr
+
+    y, x = liblinearutil.svm_read_problem(wine_file)
+    cases = [
+        ("-R", "-R is supported only for -s 0, 2, 5 and 11"),
+        ("-s 21 -B 1", "-B is ignored by -s 21"),
+        ("-v 1", "-v needs n >= 2 folds"),
+        ("-c", "option -c needs a value"),
+    ]
+    for opts, msg in cases:
+        with pytest.raises(ValueError, match=msg):
+            liblinearutil.train(y, x, opts)
+    with pytest.raises(ValueError, match="3 labels for 178 instances"):
+        liblinearutil.train(y[:3], x, "-q")
+    m = liblinearutil.train(y, x, "-q")
+    with pytest.raises(ValueError, match="rho is defined for the one-class SVM"):
+        m.get_decfun_rho()
+    with pytest.raises(ValueError, match="unknown option -x"):
+        liblinearutil.predict(y, x, m, "-x")
+    assert liblinearutil.train(y, x, "-s 12 -v 2 -q") > 0  # regression CV: mean squared error
+    bad = tmp_path / "bad.txt"
+    bad.write_text("1 1:2\n2 a:b\n")
+    with pytest.raises(ValueError, match="malformed line 2"):
+        liblinearutil.svm_read_problem(bad)
+    with pytest.raises(ValueError, match="x must be 2-D"):
+        to_csr(np.zeros(3))
+    with pytest.raises(TypeError, match="x must be a list"):
+        to_csr("text")
+    with pytest.raises(TypeError, match="each instance must be a dict or a list"):
+        to_csr([3.0])
+    with pytest.raises(ValueError, match="ty and pv must have the same length"):
+        evaluations([1, 2], [1])
+    for opts, msg in [
+        ("-c x", "bad value 'x' for -c"),
+        ("-s 7", "unknown svm type -s 7"),
+        ("-c", "option -c needs a value"),
+    ]:
+        with pytest.raises(ValueError, match=msg):
+            svmutil.svm_train(y, x, opts)
+    with pytest.raises(ValueError, match="3 labels for 178 instances"):
+        svmutil.svm_train(y[:3], x, "-q")
+    sm = svmutil.svm_train(y, x, "-q")
+    with pytest.raises(ValueError, match="unknown option -x"):
+        svmutil.svm_predict(y, x, sm, "-x")
+    with pytest.raises(ValueError, match="does not support probabiliy estimates"):
+        svmutil.svm_predict(y, x, sm, "-b 1")
+    assert svmutil.svm_train(y, x, "-v 2 -q") > 50.0
+    p = svmutil.svm_predict(y, x, svmutil.svm_train(y, x, "-b 1 -q"), "-b 1 -q")
+    np.testing.assert_allclose(np.array(p[2]).sum(axis=1), 1.0, rtol=1e-9)
