@@ -103,6 +103,12 @@ def test_max_iter_warns_and_errors_name_the_problem():
     X = data()
     with pytest.warns(ConvergenceWarning, match="iteration limit"):
         svmkit.LinearOneClassSVM(nu=0.5, tol=1e-12, max_iter=1).fit(X)
+    seen = []
+    with pytest.warns(ConvergenceWarning, match="stopped by the callback"):
+        svmkit.LinearOneClassSVM(
+            nu=0.5, tol=1e-12, callback=lambda r: seen.append(r) or len(seen) < 2
+        ).fit(X)
+    assert len(seen) == 2
     with pytest.raises(ValueError, match="nu"):
         svmkit.LinearOneClassSVM(nu=1.5).fit(X)
     cost = np.ones(X.shape[0])

@@ -235,8 +235,9 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         1/2 sum_m (||w_m||^2 + b_m^2) + C sum_i s_i c_{y_i} max(0, max_{m != y_i}
         (1 + z_im) - z_iy_i) by the sequential dual method of Keerthi et al. (2008) with
         shrinking (solver "crammer_singer"; loss, penalty, sigma, l1_ratio and solver are
-        ignored, as in scikit-learn; tol default 1e-4 on the largest per-sample dual violation;
-        the bias is regularized; with two classes coef_ holds w_1 - w_0 as scikit-learn's).
+        ignored, as in scikit-learn, and so are warm_start and n_jobs: one sequential solve;
+        tol default 1e-4 on the largest per-sample dual violation; the bias is regularized;
+        with two classes coef_ holds w_1 - w_0 as scikit-learn's).
     verbose : int, default=0
         Print one line per solver iteration (from the C++ callback).
     random_state : int, RandomState, Generator or None, default=None
