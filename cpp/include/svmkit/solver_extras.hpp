@@ -85,8 +85,8 @@ struct LinearOneClassExtras {
 
 // The one optional member of SolveResult for solver-specific outputs; monostate for solvers
 // that have none (TRON, sgd).
-using SolverExtras = std::variant<std::monostate, SmsvmExtras, SmoExtras, HomotopyExtras,
-                                  NssvmExtras, AdaGradDualExtras, CrammerSingerExtras,
-                                  LinearOneClassExtras>;
+using SolverExtras =
+    std::variant<std::monostate, SmsvmExtras, SmoExtras, HomotopyExtras, NssvmExtras,
+                 AdaGradDualExtras, CrammerSingerExtras, LinearOneClassExtras>;
 
 }  // namespace svmkit
