@@ -66,7 +66,7 @@ def test_bad_data_linear_svc(Xb, yb, exc, match) -> None:
         ({"class_weight": {1.0: -2.0}}, ValueError, r"class_weight\[1.0\] must be >= 0"),
         ({"n_jobs": 0}, ValueError, "n_jobs must be a nonzero integer"),
         ({"n_jobs": 1.5}, TypeError, "n_jobs must be of type int"),
-        ({"multi_class": "crammer_singer"}, ValueError, "multi_class must be one of"),
+        ({"multi_class": "weston_watkins"}, ValueError, "multi_class must be one of"),
         ({"l1_ratio": 1.5}, ValueError, "l1_ratio must be <= 1"),
         (
             {"solver_options": {"no_such_option": 1}},

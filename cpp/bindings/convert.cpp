@@ -251,6 +251,15 @@ void add_extras(py::dict& d, const SolveResult&, const AdaGradDualExtras& e) {
   d["coef"] = vector_array(e.coef);
   d["bias"] = e.bias;
 }
+void add_extras(py::dict& d, const SolveResult&, const CrammerSingerExtras& e) {
+  d["dual_objective"] = e.dual_objective;
+  d["n_classes"] = e.n_classes;
+}
+void add_extras(py::dict& d, const SolveResult&, const LinearOneClassExtras& e) {
+  d["rho"] = e.rho;
+  d["dual_objective"] = e.dual_objective;
+  d["alpha"] = vector_array(e.alpha);
+}
 }  // namespace
 
 py::dict result_to_dict(const SolveResult& r) {

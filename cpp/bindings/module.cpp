@@ -19,6 +19,7 @@ void bind_kernel(py::module_& m);
 void bind_nu(py::module_& m);
 void bind_dual_cd(py::module_& m);
 void bind_l1_cd(py::module_& m);
+void bind_crammer_singer(py::module_& m);
 void bind_threads(py::module_& m);
 void bind_partition(py::module_& m);
 }  // namespace svmkit::py_bind
@@ -67,6 +68,7 @@ PYBIND11_MODULE(_core, m) {
   svmkit::py_bind::bind_nu(m);
   svmkit::py_bind::bind_dual_cd(m);
   svmkit::py_bind::bind_l1_cd(m);
+  svmkit::py_bind::bind_crammer_singer(m);
   svmkit::py_bind::bind_threads(m);
   svmkit::py_bind::bind_partition(m);
 }

@@ -7,6 +7,7 @@ from . import datasets
 from ._adagrad_dual import fit_adagrad_dual
 from ._kernel import SVC, SVR
 from ._linear import LinearSVC, LinearSVR
+from ._linear_one_class import LinearOneClassSVM
 from ._model_io import load_model, save_model
 from ._nu import NuSVC, NuSVR, OneClassSVM
 from ._path import smsvm_path
@@ -21,6 +22,7 @@ __all__ = [
     "SVR",
     "LinearSVC",
     "LinearSVR",
+    "LinearOneClassSVM",
     "NuSVC",
     "NuSVR",
     "OneClassSVM",

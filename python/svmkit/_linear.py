@@ -244,8 +244,15 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         Smoothing parameter of the smoothed hinge losses (> 0).
     l1_ratio : float, default=0.5
         Mix of l1 in the "elasticnet" penalty.
-    multi_class : {"ovr"}, default="ovr"
-        One-vs-rest for more than two classes: one binary problem per class.
+    multi_class : {"ovr", "crammer_singer"}, default="ovr"
+        "ovr": one-vs-rest, one binary problem per class. "crammer_singer": the joint
+        multiclass SVM of Crammer and Singer (LIBLINEAR -s 4), minimizing
+        1/2 sum_m (||w_m||^2 + b_m^2) + C sum_i s_i c_{y_i} max(0, max_{m != y_i}
+        (1 + z_im) - z_iy_i) by the sequential dual method of Keerthi et al. (2008) with
+        shrinking (solver "crammer_singer"; loss, penalty, sigma, l1_ratio and solver are
+        ignored, as in scikit-learn, and so are warm_start and n_jobs: one sequential solve;
+        tol default 1e-4 on the largest per-sample dual violation; the bias is regularized;
+        with two classes coef_ holds w_1 - w_0 as scikit-learn's).
     verbose : int, default=0
         Print one line per solver iteration (from the C++ callback).
     random_state : int, RandomState, Generator or None, default=None
@@ -324,12 +331,16 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         **_LINEAR_CHECKS,
         "loss": OneOf(*_LOSSES),
         "class_weight": AnyOf(OneOf("balanced"), DictOrNone()),
-        "multi_class": OneOf("ovr"),
+        "multi_class": OneOf("ovr", "crammer_singer"),
     }
 
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> LinearSVC:
         """Fit the model. X: array or sparse matrix (n_samples, n_features); y: labels."""
         validate_params(self)
+        if self.multi_class == "crammer_singer":  # one joint problem (svmkit._crammer_singer)
+            from ._crammer_singer import fit_crammer_singer
+
+            return fit_crammer_singer(self, X, y, sample_weight)
         pick_solver(self.solver, self.loss, self.penalty, "LinearSVC")  # checks before the data
         n_threads = resolve_n_jobs(check_n_jobs(self.n_jobs))
         X, y = validate_X_y(

@@ -400,6 +400,8 @@ OPTION_TABLES: dict[str, tuple[Callable[[], dict], Callable[[], list]]] = {
     "platt": (_core.platt_defaults, _core.platt_option_records),
     "dual_cd": (_core.dual_cd_defaults, _core.dual_cd_option_records),
     "l1_cd": (_core.l1_cd_defaults, _core.l1_cd_option_records),
+    "crammer_singer": (_core.crammer_singer_defaults, _core.crammer_singer_option_records),
+    "linear_one_class": (_core.linear_one_class_defaults, _core.linear_one_class_option_records),
 }
 
 

@@ -73,9 +73,23 @@ struct AdaGradDualExtras {
   double bias = 0.0;         // intercept b of f(x) = sum_i coef_i K(x_i, x) + b
 };
 
+// solve_crammer_singer (solvers/crammer_singer.hpp).
+struct CrammerSingerExtras {
+  double dual_objective = 0.0;  // -f(a): the dual value in the primal's sign (P - it = gap)
+  int n_classes = 0;            // k: the solution holds k blocks
+};
+
+// solve_linear_one_class (solvers/linear_one_class.hpp).
+struct LinearOneClassExtras {
+  double rho = 0.0;             // the offset: decision(x) = w.x - rho
+  double dual_objective = 0.0;  // f(a) = 1/2 ||w||^2 (LIBSVM's one-class dual value)
+  std::vector<double> alpha;    // the dual variables a_i in [0, U_i]
+};
+
 // The one optional member of SolveResult for solver-specific outputs; monostate for solvers
 // that have none (TRON, sgd).
-using SolverExtras = std::variant<std::monostate, SmsvmExtras, SmoExtras, HomotopyExtras,
-                                  NssvmExtras, AdaGradDualExtras>;
+using SolverExtras =
+    std::variant<std::monostate, SmsvmExtras, SmoExtras, HomotopyExtras, NssvmExtras,
+                 AdaGradDualExtras, CrammerSingerExtras, LinearOneClassExtras>;
 
 }  // namespace svmkit

@@ -1,0 +1,75 @@
+// Crammer-Singer multiclass fits (LIBLINEAR's -s 4) and linear one-class fits (-s 21).
+#include <pybind11/pybind11.h>
+
+#include "convert.hpp"
+#include "options.hpp"
+#include "svmkit/solvers/crammer_singer.hpp"
+#include "svmkit/solvers/linear_one_class.hpp"
+
+namespace svmkit::py_bind {
+
+SVMKIT_DEFINE_OPTION_TABLE(CrammerSingerOptions, crammer_singer, SVMKIT_CRAMMER_SINGER_OPTIONS)
+SVMKIT_DEFINE_OPTION_TABLE(LinearOneClassOptions, linear_one_class, SVMKIT_LINEAR_ONE_CLASS_OPTIONS)
+
+namespace {
+
+// The shared body: the problem without copying X, the GIL released around solve(problem, cb).
+template <class Solve>
+py::dict run_problem_solve(const py::object& X, const py::object& y, const py::object& cost,
+                           bool fit_intercept, double intercept_scaling, const py::object& callback,
+                           Solve&& solve) {
+  ViewHolder view = to_view(X);
+  std::vector<py::object> keep;
+  const LinearProblem problem =
+      make_problem(view, y, cost, fit_intercept, intercept_scaling, true, keep);
+  PythonCallbacks cb = make_callbacks(callback);
+  SolveResult res;
+  {
+    py::gil_scoped_release release;
+    res = solve(problem, cb.callbacks);
+  }
+  cb.rethrow_if_any();
+  return result_to_dict(res);
+}
+
+py::dict fit_crammer_singer(const py::object& X, const py::object& y, const py::object& cost,
+                            int n_classes, bool fit_intercept, double intercept_scaling,
+                            const py::dict& options, const py::object& callback) {
+  const auto opt = crammer_singer_from_dict(options);  // parsed before the GIL is released
+  return run_problem_solve(X, y, cost, fit_intercept, intercept_scaling, callback,
+                           [&](const LinearProblem& p, const Callbacks& c) {
+                             return solve_crammer_singer(p, n_classes, opt, c);
+                           });
+}
+
+py::dict fit_linear_one_class(const py::object& X, const py::object& cost, double nu,
+                              const py::dict& options, const py::object& callback) {
+  const auto opt = linear_one_class_from_dict(options);
+  // y is not used by the solver; the costs stand in for it (same length, kept alive).
+  return run_problem_solve(X, cost, cost, false, 1.0, callback,
+                           [&](const LinearProblem& p, const Callbacks& c) {
+                             return solve_linear_one_class(p, nu, opt, c);
+                           });
+}
+
+}  // namespace
+
+void bind_crammer_singer(py::module_& m) {
+  m.def(
+      "crammer_singer_defaults", [] { return crammer_singer_to_dict(CrammerSingerOptions{}); },
+      "Default Crammer-Singer options (the single source of the defaults).");
+  m.def("crammer_singer_option_records", &crammer_singer_records_to_list,
+        "crammer_singer's option records: name, type, default, valid range and doc of each.");
+  m.def("fit_crammer_singer", &fit_crammer_singer, py::arg("X"), py::arg("y"), py::arg("cost"),
+        py::arg("n_classes"), py::arg("fit_intercept"), py::arg("intercept_scaling"),
+        py::arg("options"), py::arg("callback"));
+  m.def(
+      "linear_one_class_defaults", [] { return linear_one_class_to_dict(LinearOneClassOptions{}); },
+      "Default linear one-class SVM options (the single source of the defaults).");
+  m.def("linear_one_class_option_records", &linear_one_class_records_to_list,
+        "linear_one_class's option records: name, type, default, valid range and doc of each.");
+  m.def("fit_linear_one_class", &fit_linear_one_class, py::arg("X"), py::arg("cost"), py::arg("nu"),
+        py::arg("options"), py::arg("callback"));
+}
+
+}  // namespace svmkit::py_bind

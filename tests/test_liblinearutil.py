@@ -1,0 +1,232 @@
+"""svmkit.liblinearutil and svmkit.svmutil run the official packages' scripts: the same script
+runs through liblinear-official / libsvm-official and through svmkit (only the import differs);
+labels and accuracy are equal and decision values close at a tight eps."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from liblinear import liblinearutil as official_ll
+from libsvm import svmutil as official_svm
+from sklearn.datasets import load_diabetes, load_wine
+from sklearn.preprocessing import StandardScaler
+from svmkit import liblinearutil, svmutil
+
+
+def write_problem(path, X, y):
+    with open(path, "w") as fh:
+        for xi, yi in zip(X, y):
+            feats = " ".join(f"{j + 1}:{v:.17g}" for j, v in enumerate(xi) if v != 0)
+            fh.write(f"{yi:.17g} {feats}\n")
+
+
+def liblinear_script(util, path, options, tmp):
+    """A user's script written against liblinearutil."""
+    y, x = util.svm_read_problem(path)
+    m = util.train(y[:150], x[:150], options)
+    util.save_model(str(tmp), m)
+    m = util.load_model(str(tmp))
+    labels, acc, vals = util.predict(y[150:], x[150:], m, "-q")
+    return m, labels, acc, vals
+
+
+@pytest.fixture
+def wine_file(tmp_path):
+    X, y = load_wine(return_X_y=True)
+    rng = np.random.default_rng(0)
+    idx = rng.permutation(y.shape[0])
+    X = StandardScaler().fit_transform(X)[idx]
+    write_problem(tmp_path / "wine.txt", X, (y[idx] + 1).astype(float))
+    return tmp_path / "wine.txt"
+
+
+@pytest.fixture
+def diabetes_file(tmp_path):
+    X, y = load_diabetes(return_X_y=True)
+    write_problem(tmp_path / "diab.txt", X * 10, (y - y.mean()) / y.std())
+    return tmp_path / "diab.txt"
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        "-s 0 -c 0.5 -B 1 -e 1e-8",
+        "-s 1 -B 1 -e 1e-8",
+        "-s 2 -c 2 -e 1e-8",
+        "-s 3 -c 0.1 -B 1 -e 1e-6",
+        "-s 4 -B 1 -e 1e-8",
+        "-s 5 -c 0.5 -B 1 -e 1e-8",
+        "-s 7 -B 1 -e 1e-8",
+        "-s 1 -B 1 -e 1e-8 -w1 2 -w3 0.5",
+    ],
+)
+def test_liblinear_classification_script(tmp_path, wine_file, options):
+    _, l1, a1, v1 = liblinear_script(official_ll, wine_file, options + " -q", tmp_path / "a")
+    m2, l2, a2, v2 = liblinear_script(liblinearutil, wine_file, options + " -q", tmp_path / "b")
+    assert l1 == l2
+    assert a1[0] == a2[0]
+    np.testing.assert_allclose(np.array(v2), np.array(v1), rtol=1e-4, atol=1e-4)
+    assert m2.get_labels() == official_ll.load_model(str(tmp_path / "a")).get_labels()
+
+
+@pytest.mark.parametrize(
+    "options", ["-s 11 -e 1e-10", "-s 12 -c 0.1 -B 1 -e 1e-8", "-s 13 -c 0.01 -B 1 -e 1e-8 -p 0.2"]
+)
+def test_liblinear_regression_script_and_dual_svr_types(tmp_path, diabetes_file, options):
+    _, l1, a1, v1 = liblinear_script(official_ll, diabetes_file, options + " -q", tmp_path / "a")
+    m2, l2, a2, v2 = liblinear_script(liblinearutil, diabetes_file, options + " -q", tmp_path / "b")
+    np.testing.assert_allclose(l2, l1, rtol=1e-4, atol=1e-4)
+    assert a2[1] == pytest.approx(a1[1], rel=1e-4)
+    assert m2.is_regression_model()
+    # -s 12 / -s 13 run svmkit's dual coordinate descent (LIBLINEAR's dual SVR solvers)
+    s = int(options.split()[1])
+    y, x = liblinearutil.svm_read_problem(diabetes_file)
+    assert liblinearutil.train(y, x, options + " -q").estimator.solver_ == (
+        "tron" if s == 11 else "dual_cd"
+    )
+
+
+def test_liblinear_one_class_and_probability(tmp_path, wine_file):
+    y, x = official_ll.svm_read_problem(wine_file)
+    X1 = liblinearutil.svm_read_problem(wine_file, return_scipy=True)[1].toarray() + 1.0
+    x1 = X1.tolist()
+    m1 = official_ll.train(y, x1, "-s 21 -n 0.5 -e 1e-9 -q")
+    m2 = liblinearutil.train(y, x1, "-s 21 -n 0.5 -e 1e-9 -q")
+    assert m1.is_oneclass_model() and m2.is_oneclass_model()
+    r1, r2 = official_ll.predict(y, x1, m1, "-q"), liblinearutil.predict(y, x1, m2, "-q")
+    v1 = np.array(r1[2])[:, 0]
+    clear = np.abs(v1) > 1e-6 * np.abs(v1).max()
+    np.testing.assert_array_equal(np.array(r2[0])[clear], np.array(r1[0])[clear])
+    np.testing.assert_allclose(np.array(r2[2])[:, 0], v1, rtol=1e-4, atol=1e-4 * np.abs(v1).max())
+    assert m2.get_decfun_rho() == pytest.approx(m1.get_decfun_rho(), rel=1e-4)
+    p1 = official_ll.predict(y, x, official_ll.train(y, x, "-s 0 -B 1 -e 1e-8 -q"), "-b 1 -q")
+    p2 = liblinearutil.predict(y, x, liblinearutil.train(y, x, "-s 0 -B 1 -e 1e-8 -q"), "-b 1 -q")
+    assert p1[0] == p2[0]
+    np.testing.assert_allclose(np.array(p2[2]), np.array(p1[2]), atol=1e-4)
+
+
+def test_liblinear_inputs_scipy_numpy_and_errors(tmp_path, wine_file):
+    y, X = liblinearutil.svm_read_problem(wine_file, return_scipy=True)
+    y2, X2 = official_ll.svm_read_problem(wine_file, return_scipy=True)
+    np.testing.assert_array_equal(y, y2)
+    assert (X != X2).nnz == 0 and X.shape == X2.shape
+    m = liblinearutil.train(y, X, "-s 2 -q")
+    assert (
+        liblinearutil.predict(y, X.toarray(), m, "-q")[0] == liblinearutil.predict(y, X, m, "-q")[0]
+    )
+    assert isinstance(liblinearutil.train(y, X, "-v 3 -q"), float)
+    with pytest.raises(ValueError, match="-s 6 .* is not supported"):
+        liblinearutil.train(y, X, "-s 6")
+    with pytest.raises(ValueError, match="option -C .* is not supported"):
+        liblinearutil.train(y, X, "-C")
+    with pytest.raises(ValueError, match="unknown option -z"):
+        liblinearutil.train(y, X, "-z 1")
+    with pytest.raises(ValueError, match="bad value 'x' for -c"):
+        liblinearutil.train(y, X, "-c x")
+    with pytest.raises(ValueError, match="unknown solver type -s 9"):
+        liblinearutil.train(y, X, "-s 9")
+    with pytest.raises(ValueError, match="probability output is only supported"):
+        liblinearutil.predict(y, X, m, "-b 1")
+
+
+def svm_script(util, path, options, tmp):
+    y, x = util.svm_read_problem(path)
+    m = util.svm_train(y[:150], x[:150], options)
+    util.svm_save_model(str(tmp), m)
+    m = util.svm_load_model(str(tmp))
+    return util.svm_predict(y[150:], x[150:], m, "-q")
+
+
+@pytest.mark.parametrize("options", ["-t 0 -c 0.5", "-t 1 -d 2", "-t 2 -g 0.2 -c 3", "-t 2 -w1 3"])
+def test_svmutil_classification_script(tmp_path, wine_file, options):
+    l1, a1, v1 = svm_script(official_svm, wine_file, options + " -e 1e-8 -q", tmp_path / "a")
+    l2, a2, v2 = svm_script(svmutil, wine_file, options + " -e 1e-8 -q", tmp_path / "b")
+    assert l1 == l2
+    assert a1[0] == a2[0]
+    np.testing.assert_allclose(np.array(v2), np.array(v1), rtol=1e-4, atol=1e-4)
+
+
+def test_svmutil_regression_script(tmp_path, diabetes_file):
+    l1, a1, _ = svm_script(official_svm, diabetes_file, "-s 3 -p 0.2 -e 1e-8 -q", tmp_path / "a")
+    l2, a2, _ = svm_script(svmutil, diabetes_file, "-s 3 -p 0.2 -e 1e-8 -q", tmp_path / "b")
+    np.testing.assert_allclose(l2, l1, rtol=1e-4, atol=1e-4)
+    assert a2[1] == pytest.approx(a1[1], rel=1e-4)
+
+
+def test_svmutil_errors(wine_file):
+    y, x = svmutil.svm_read_problem(wine_file)
+    with pytest.raises(ValueError, match="kernel type -t 4 is not supported"):
+        svmutil.svm_train(y, x, "-t 4")
+    with pytest.raises(ValueError, match="unknown option -z"):
+        svmutil.svm_train(y, x, "-z 1")
+    with pytest.raises(ValueError, match="-v needs n >= 2"):
+        svmutil.svm_train(y, x, "-v 1")
+
+
+def test_svmutil_nu_types_map_to_svmkit_estimators(wine_file):
+    import svmkit
+
+    y, x = svmutil.svm_read_problem(wine_file)
+    for s, name in ((1, "NuSVC"), (2, "OneClassSVM"), (4, "NuSVR")):
+        if getattr(svmkit, name, None) is None:
+            with pytest.raises(ValueError, match=f"needs svmkit.{name}"):
+                svmutil.svm_train(y, x, f"-s {s} -q")
+        else:
+            l1 = official_svm.svm_predict(y, x, official_svm.svm_train(y, x, f"-s {s} -q"), "-q")
+            l2 = svmutil.svm_predict(y, x, svmutil.svm_train(y, x, f"-s {s} -q"), "-q")
+            if s == 4:
+                np.testing.assert_allclose(l2[0], l1[0], rtol=1e-3, atol=1e-3)
+            else:
+                assert np.mean(np.array(l1[0]) == np.array(l2[0])) > 0.98
+
+
+def test_more_option_and_input_errors(tmp_path, wine_file):
+    from svmkit._liblinear_common import evaluations, to_csr
+
+    y, x = liblinearutil.svm_read_problem(wine_file)
+    cases = [
+        ("-R", "-R is supported only for -s 0, 2, 5 and 11"),
+        ("-s 21 -B 1", "-B is ignored by -s 21"),
+        ("-v 1", "-v needs n >= 2 folds"),
+        ("-c", "option -c needs a value"),
+    ]
+    for opts, msg in cases:
+        with pytest.raises(ValueError, match=msg):
+            liblinearutil.train(y, x, opts)
+    with pytest.raises(ValueError, match="3 labels for 178 instances"):
+        liblinearutil.train(y[:3], x, "-q")
+    m = liblinearutil.train(y, x, "-q")
+    with pytest.raises(ValueError, match="rho is defined for the one-class SVM"):
+        m.get_decfun_rho()
+    with pytest.raises(ValueError, match="unknown option -x"):
+        liblinearutil.predict(y, x, m, "-x")
+    assert liblinearutil.train(y, x, "-s 12 -v 2 -q") > 0  # regression CV: mean squared error
+    bad = tmp_path / "bad.txt"
+    bad.write_text("1 1:2\n2 a:b\n")
+    with pytest.raises(ValueError, match="malformed line 2"):
+        liblinearutil.svm_read_problem(bad)
+    with pytest.raises(ValueError, match="x must be 2-D"):
+        to_csr(np.zeros(3))
+    with pytest.raises(TypeError, match="x must be a list"):
+        to_csr("text")
+    with pytest.raises(TypeError, match="each instance must be a dict or a list"):
+        to_csr([3.0])
+    with pytest.raises(ValueError, match="ty and pv must have the same length"):
+        evaluations([1, 2], [1])
+    for opts, msg in [
+        ("-c x", "bad value 'x' for -c"),
+        ("-s 7", "unknown svm type -s 7"),
+        ("-c", "option -c needs a value"),
+    ]:
+        with pytest.raises(ValueError, match=msg):
+            svmutil.svm_train(y, x, opts)
+    with pytest.raises(ValueError, match="3 labels for 178 instances"):
+        svmutil.svm_train(y[:3], x, "-q")
+    sm = svmutil.svm_train(y, x, "-q")
+    with pytest.raises(ValueError, match="unknown option -x"):
+        svmutil.svm_predict(y, x, sm, "-x")
+    with pytest.raises(ValueError, match="does not support probabiliy estimates"):
+        svmutil.svm_predict(y, x, sm, "-b 1")
+    assert svmutil.svm_train(y, x, "-v 2 -q") > 50.0
+    p = svmutil.svm_predict(y, x, svmutil.svm_train(y, x, "-b 1 -q"), "-b 1 -q")
+    np.testing.assert_allclose(np.array(p[2]).sum(axis=1), 1.0, rtol=1e-9)
