@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import numbers
 from typing import Any, Callable
 
 import numpy as np
@@ -10,13 +9,13 @@ from sklearn.base import BaseEstimator, OutlierMixin
 from sklearn.utils.validation import check_is_fitted
 
 from . import _core
+from ._constraints import COMMON_CHECKS, Int, Real, validate_params
 from ._progress import make_callback
 from ._status import check_status
 from ._validation import (
     as_core_matrix,
     check_n_jobs,
     check_sample_weight,
-    check_scalar_param,
     validate_X_y,
 )
 
@@ -68,6 +67,13 @@ class LinearOneClassSVM(OutlierMixin, BaseEstimator):
     n_iter_, n_passes_, result_, n_features_in_ : as in LinearSVC.
     """
 
+    _parameter_checks = {
+        "nu": Real(gt=0.0, le=1.0),
+        "tol": Real(gt=0.0, none=True),
+        "max_iter": Int(ge=0, none=True),
+        **COMMON_CHECKS,
+    }
+
     def __init__(
         self,
         *,
@@ -89,14 +95,7 @@ class LinearOneClassSVM(OutlierMixin, BaseEstimator):
 
     def fit(self, X: Any, y: Any = None, sample_weight: Any = None) -> LinearOneClassSVM:
         """Fit on X (array or sparse matrix); y is ignored."""
-        check_scalar_param(self.nu, "nu", low=0.0, low_inclusive=False, high=1.0)
-        check_scalar_param(self.tol, "tol", low=0.0, low_inclusive=False, allow_none=True)
-        check_scalar_param(self.max_iter, "max_iter", kind=numbers.Integral, low=0, allow_none=True)
-        check_scalar_param(self.verbose, "verbose", kind=(numbers.Integral, bool), low=0)
-        if self.solver_options is not None and not isinstance(self.solver_options, dict):
-            raise TypeError("LinearOneClassSVM: solver_options must be a dict or None")
-        if self.callback is not None and not callable(self.callback):
-            raise TypeError("LinearOneClassSVM: callback must be callable or None")
+        validate_params(self)
         X = validate_X_y(self, X, accept_sparse="csr", dtype=[np.float64, np.float32], order=None)
         cost = check_sample_weight(sample_weight, X.shape[0])
         opts = dict(self.solver_options or {})

@@ -16,16 +16,20 @@ from sklearn.base import OutlierMixin
 from sklearn.utils.validation import check_is_fitted
 
 from . import _core
+from ._constraints import Real
 from ._kernel import SVC, SVR, KernelSolverSpec, _BaseKernel
 from ._status import SolverStatus, check_status
 from ._threads import resolve_n_jobs
-from ._validation import as_core_matrix, check_n_jobs, check_sample_weight, check_scalar_param
+from ._validation import as_core_matrix, check_n_jobs, check_sample_weight
+
+NU = Real(gt=0.0, le=1.0)
 
 
-def _check_nu(nu: Any) -> None:
-    check_scalar_param(nu, "nu", low=0.0, low_inclusive=False)
-    if nu > 1.0:
-        raise ValueError(f"nu must be in (0, 1], got {nu}")
+def _declare_checks(cls: type, base: dict) -> type:
+    """The base estimator's declared rules for the parameters cls has, plus nu."""
+    table = {**base, "nu": NU}
+    cls._parameter_checks = {name: table[name] for name in cls._get_param_names()}
+    return cls
 
 
 class _NuSolve:
@@ -155,10 +159,6 @@ class NuSVC(_NuSolve, SVC):
         self.solver_options = solver_options
         self.callback = callback
         self.sigma = sigma
-
-    def _check_common(self) -> KernelSolverSpec:
-        _check_nu(self.nu)
-        return super()._check_common()
 
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> NuSVC:
         """Fit the one-vs-one nu-SVMs. X: (n_samples, n_features) array or sparse matrix."""
@@ -310,10 +310,6 @@ class NuSVR(_NuSolve, SVR):
         self.callback = callback
         self.sigma = sigma
 
-    def _check_common(self) -> KernelSolverSpec:
-        _check_nu(self.nu)
-        return super()._check_common()
-
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> NuSVR:
         """Fit the regression. X: (n_samples, n_features) array or sparse matrix."""
         super().fit(X, y, sample_weight)
@@ -385,7 +381,6 @@ class OneClassSVM(OutlierMixin, _NuSolve, _BaseKernel):
 
     def fit(self, X: Any, y: Any = None, sample_weight: Any = None) -> OneClassSVM:
         """Fit the support of X (y is ignored). X: array or sparse matrix."""
-        _check_nu(self.nu)
         spec = self._check_common()
         n_threads = resolve_n_jobs(check_n_jobs(self.n_jobs))
         X = self._validate_X(X, reset=True)
@@ -419,3 +414,8 @@ class OneClassSVM(OutlierMixin, _NuSolve, _BaseKernel):
         """+1 for inliers (decision_function > 0), -1 for outliers."""
         check_is_fitted(self, "_model")
         return np.where(self.decision_function(X) > 0, 1, -1).astype(np.intp)
+
+
+_declare_checks(NuSVC, SVC._parameter_checks)
+_declare_checks(NuSVR, SVR._parameter_checks)
+_declare_checks(OneClassSVM, SVR._parameter_checks)
