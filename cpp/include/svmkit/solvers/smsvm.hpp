@@ -114,8 +114,8 @@ namespace svmkit {
   X(double, s_max, 1e10, above(0.0), finite(), "largest step considered by LINESEARCHL1")       \
   X(long long, max_iter, 10000, at_least(0), unbounded(),                                       \
     "limit on the total number of Newton steps")                                                \
-  X(double, newton_ridge, 1e-12, at_least(0.0), finite(),                                       \
-    "added to the Newton system's diagonal, relative to its largest diagonal entry")            \
+  X(double, newton_ridge, 1.0, at_least(0.0), finite(),                                        \
+    "pure l1 (l2 = 0): Levenberg-Marquardt shift newton_ridge ||g_A|| of the Newton system")    \
   X(long long, woodbury_max_samples, 4096, at_least(0), unbounded(),                            \
     "most samples in the sample-space (Woodbury) preconditioner of the matrix-free solve; 0: "  \
     "Jacobi preconditioning only")                                                              \
