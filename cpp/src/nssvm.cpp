@@ -1,4 +1,48 @@
-// NSSVM (see solvers/nssvm.hpp for the problem, the method, the stopping rule and the paper).
+// NSSVM (solvers/nssvm.hpp states the problem, the method and the stopping rule).
+//
+// Implementation notes (the former header's detail, with the evidence behind the defaults):
+// Method (paper 003, section 2.3 and the algorithm box): an eta-stationary point z = (alpha, mu)
+// solves F(z; T) = [g_T(z); alpha_{T^c}; <alpha_T, y_T>] = 0 (eq. 6), where
+// g(z) = H(alpha) alpha - 1 + mu y and T holds the s largest |alpha - eta g(z)|. Each iteration
+//   1. takes the Newton step of eq. 7 on the working set T: d_{T^c} = -alpha_{T^c} and, with
+//      Theta = H_TT = Q_T^T Q_T + E_T (s x s), the reduced solve of eq. 9
+//        d_mu = (<alpha_T, y_T> - <y_T, Theta^{-1} g_T>) / <y_T, Theta^{-1} y_T>,
+//        d_T  = -Theta^{-1} (g_T + d_mu y_T).
+//      Theta^{-1} is applied by a Cholesky factorization of the s x s block when s <= n, in
+//      feature space by the Woodbury identity (an n x n Cholesky factorization of
+//      I + Q_T E_T^{-1} Q_T^T) when s > n, and by conjugate gradients (matrix-free,
+//      Theta p = Q_T^T (Q_T p) + E_T p) when min(n, s) > cg_threshold. No m x m, m x n nor s x n
+//      matrix is formed: the Woodbury factor is accumulated from sparse rows or row blocks,
+//      and CSR rows of T are renumbered onto the columns they touch for the direct build.
+//   2. recomputes w = Q_T alpha_T (O(s n)) and the gradient g = Q^T w - 1 + E alpha + mu y in
+//      one pass over the data, which also yields the training accuracy of the iterate,
+//   3. picks T_{k+1} = the s largest |alpha - eta g| by partial selection (O(m), ties broken
+//      by the smaller index, so the solver is deterministic and seedless).
+// The bias is mu, refined (refine_bias) by b' = mean_{i in T} (y_i - <w, x_i>) when b' gives a
+// higher training accuracy (the paper's refinement), and at the end (bias_search) by the bias
+// that maximizes the training accuracy of the returned w. The iterate with the highest training
+// accuracy is kept (the algorithm box's MaxACC bookkeeping) and returned when the final
+// iterate is worse by more than acc_tol (keep_best); that kept iterate need not be
+// eta-stationary. With tune, the sparsity level grows, s <- min(m, ceil(tune_ratio * s)),
+// every tune_every iterations and whenever the iteration has converged at the current level
+// (the first time always, later only while the accuracy still improved by more than acc_tol
+// over the previous level), at most max_tunes times (the paper's tuning, r = 1.1). The
+// listing's restarts from alpha = 0 after a tuning step are not done.
+//
+// Stopping rule (the algorithm box): ||F(z_k; T_k)|| <= tol together with the accuracy test
+// |ACC(alpha_k) - MaxACC| <= acc_tol. ||F|| <= tol makes z_k a fixed point of the iteration
+// (the Newton step is 0 and T_{k+1} = T_k), so without tuning (or with its budget spent, or
+// when growing s stopped improving the accuracy) the accuracy can no longer change and the
+// solve stops as converged; keep_best then returns the MaxACC iterate. Otherwise it stops at
+// max_iter iterations. There is no globalization (the paper has none): an eta much larger
+// than the default can make the iteration diverge, which ends with status numerical_error.
+//
+// Defaults (paper 003, Table 2 and the defaults of its listing): C = 0.25, c = C / 100,
+// eta = min(1/m, 1e-4), s0 = ceil(s0_scale * n * (ln(m/n))^2) with s0_scale = 1. The s0
+// formula is Table 2's s(beta) = beta n (log2(m/n))^2 with beta = (ln 2)^2 ~ 0.48 (~0.5, the
+// table's small-m value) and reproduces the support-vector counts of Table 4 (61, 78, 96,
+// 116 for m = 500 .. 4000 training samples, n = 2) and 1104 for 53,602 x 17. tol = 1e-6 and
+// tuning off are the listing's defaults.
 #include "svmkit/solvers/nssvm.hpp"
 
 #include <Eigen/Dense>
@@ -32,12 +76,13 @@ struct is_csr_view<CsrView<T, I>> : std::true_type {};
 template <class V>
 class WorkingRows {
  public:
-  WorkingRows(const V& X, const double* y, const std::vector<Index>& T) : X_(X), y_(y), T_(T) {
+  WorkingRows(const V& X, const double* y, const std::vector<Index>& T, bool compact)
+      : X_(X), y_(y), T_(T) {
     u_ = X.cols;
     if constexpr (is_csr_view<V>::value) {
       Index nnz = 0;
       for (Index i : T) nnz += static_cast<Index>(X.indptr[i + 1] - X.indptr[i]);
-      if (nnz < X.cols) renumber(nnz);
+      if (compact && nnz < X.cols) renumber(nnz);
     }
   }
 
@@ -125,19 +170,23 @@ class WorkingSetSystem {
   WorkingSetSystem(const V& X, const double* y, const std::vector<Index>& T,
                    const std::vector<double>& e, const NssvmOptions& opt, int n_threads,
                    const Callbacks& cb)
-      : rows_(X, y, T), e_(e), n_threads_(n_threads), cb_(cb) {
+      : mode_(choose_mode(static_cast<Index>(T.size()), X.cols, opt.cg_threshold)),
+        // The direct build keeps a column buffer per thread, each as long as the rows' width
+        // (the CG solve keeps one, as long as w): renumbering pays for its sort there.
+        rows_(X, y, T, mode_ == Mode::direct),
+        e_(e),
+        n_threads_(n_threads),
+        cb_(cb) {
     const Index s = static_cast<Index>(T.size());
-    const Index n = X.cols;
     cg_tol_ = opt.cg_tol;
     max_cg_ = opt.cg_max_iter > 0 ? opt.cg_max_iter : s + 1;
-    if (std::min(n, s) > opt.cg_threshold)
-      mode_ = Mode::cg;
-    else if (s <= n)
-      mode_ = Mode::direct;
-    else
-      mode_ = Mode::woodbury;
     if (mode_ == Mode::direct) build_direct();
     if (mode_ == Mode::woodbury) build_woodbury();
+  }
+
+  static Mode choose_mode(Index s, Index n, long long cg_threshold) {
+    if (std::min(n, s) > cg_threshold) return Mode::cg;
+    return s <= n ? Mode::direct : Mode::woodbury;
   }
 
   Mode mode() const { return mode_; }
@@ -271,11 +320,11 @@ class WorkingSetSystem {
     }
   }
 
+  Mode mode_;
   WorkingRows<V> rows_;
   const std::vector<double>& e_;
   int n_threads_;
   const Callbacks& cb_;
-  Mode mode_ = Mode::direct;
   Eigen::LLT<Eigen::MatrixXd> llt_;
   double cg_tol_ = 1e-5;
   long long max_cg_ = 0;
