@@ -149,9 +149,9 @@ def test_pure_l1_many_zeros_matches_lp(seed, n, m, C):
     assert r["optimality"] >= (r["objective"] - ref) / r["objective"] - 1e-9
 
 
-def test_zero_coordinates_keep_their_sign_consistent(cancer):
-    # A coordinate at zero with |g^_j| <= mu is optimal at zero and leaves the active set; the
-    # l1-l2 fit reaches the QP optimum with exact zeros where the QP has them.
+def test_l1_l2_exact_zeros_match_qp(cancer):
+    # A coordinate at zero with |g^_j| <= mu is optimal at zero and leaves the active set
+    # (prune_zero_coordinates); the l1-l2 fit reaches the QP optimum with exact zeros.
     X, y = cancer
     r = fit(X, y, 0.1, 0.2, 0.8)
     ref = qp_objective(X, y, np.full(len(y), 0.1), 0.2, 0.8)
