@@ -481,3 +481,73 @@ def test_verbose_prints(capsys) -> None:
     X, y = _xy()
     SparseSVC(verbose=1).fit(X, y)
     assert "nssvm iter" in capsys.readouterr().out
+
+
+# ---------------------------------------------------------------------------------------------
+# Issue 14: sparse Woodbury solves, renumbered working-set rows, non-finite iterates.
+
+
+def _sparse_tall(m: int, n: int, nnz: int, seed: int):
+    rng = np.random.default_rng(seed)
+    cols = np.array([rng.choice(n, nnz, replace=False) for _ in range(m)])
+    X = sp.csr_matrix(
+        (rng.random(m * nnz), np.sort(cols, axis=1).ravel(), np.arange(0, m * nnz + 1, nnz)),
+        shape=(m, n),
+    )
+    w = rng.standard_normal(n)
+    z = X @ w
+    return X, np.where(z > np.median(z), 1.0, -1.0)
+
+
+def _csr(X):
+    return (X.data, X.indices, X.indptr, X.shape[0], X.shape[1])
+
+
+def test_sparse_woodbury_matches_dense_and_cg() -> None:
+    # s0 = 40 (ln 50)^2 ~ 612 > n = 40: the Woodbury path. CSR rows build its n x n factor
+    # by sparse outer products, dense rows by blocked rank updates, CG needs no factor.
+    X, y = _sparse_tall(2000, 40, 4, seed=3)
+    csr = fit_core(_csr(X), y)
+    dense = fit_core(X.toarray(), y)
+    cg = fit_core(_csr(X), y, cg_threshold=0)
+    assert csr["s0"] > X.shape[1]
+    np.testing.assert_array_equal(csr["support"], dense["support"])
+    np.testing.assert_allclose(csr["alpha"], dense["alpha"], rtol=1e-8, atol=1e-11)
+    np.testing.assert_array_equal(csr["support"], cg["support"])
+    np.testing.assert_allclose(csr["alpha"], cg["alpha"], rtol=1e-5, atol=1e-8)
+
+
+def test_wide_sparse_renumbered_columns_match_dense() -> None:
+    # n = 20000 columns, 3 stored per row: the working-set rows are renumbered onto the
+    # columns they touch; the result equals the dense fit's (n read in place).
+    X, y = _sparse_tall(300, 20000, 3, seed=4)
+    csr = fit_core(_csr(X), y, s0=120)
+    dense = fit_core(X.toarray(), y, s0=120)
+    np.testing.assert_array_equal(csr["support"], dense["support"])
+    np.testing.assert_allclose(csr["alpha"], dense["alpha"], rtol=1e-8, atol=1e-11)
+    np.testing.assert_allclose(csr["solution"], dense["solution"], rtol=1e-8, atol=1e-11)
+
+
+def test_huge_values_raise_floating_point_error_promptly() -> None:
+    # X * 1e300: the Newton system overflows after one iteration. The fit used to loop forever
+    # in the bias search over NaN decision values; it must stop with numerical_error. Run in a
+    # child process so that a regression hangs the child, not the test run.
+    import subprocess
+    import sys
+
+    code = (
+        "import numpy as np, svmkit\n"
+        "from sklearn.datasets import load_breast_cancer\n"
+        "X, y = load_breast_cancer(return_X_y=True)\n"
+        "r = svmkit._core.fit_nssvm(X * 1e300, np.where(y == 1, 1.0, -1.0), {}, None)\n"
+        "print(r['status'].name)\n"
+        "try:\n"
+        "    svmkit.SparseSVC().fit(X * 1e300, y)\n"
+        "except FloatingPointError as e:\n"
+        "    print('raised', e)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=True
+    ).stdout
+    assert out.splitlines()[0] == "numerical_error"
+    assert "raised SparseSVC (nssvm): numerical error" in out

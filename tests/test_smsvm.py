@@ -85,12 +85,58 @@ def test_breast_cancer_matches_qp(cancer, C, rho):
 
 
 def test_pure_l1_matches_qp(cancer):
-    # lambda = 0 is outside the paper's assumption lambda > 0; the Newton system gets a tiny
-    # ridge (newton_ridge) and the objective is still reached.
+    # lambda = 0 is outside the paper's assumption lambda > 0: the Newton system gets the
+    # Levenberg-Marquardt shift newton_ridge ||g_A||. Pure l1 runs end at alpha_min's level
+    # (the paper's rule), a few 1e-4 above the LP optimum here.
     X, y = cancer
     r = fit(X, y, 1.0, 0.0, 1.0)
     ref = qp_objective(X, y, np.ones(len(y)), 0.0, 1.0)
+    assert rel(r["objective"], ref) < 5e-4
+
+
+def _sparse_truth(n, m, seed):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, m))
+    w = np.zeros(m)
+    w[:3] = 2.0 * rng.standard_normal(3)
+    return X, np.where(X @ w + 0.3 * rng.standard_normal(n) > 0, 1.0, -1.0)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("n, m, C", [(40, 100, 1.0), (100, 200, 10.0), (200, 50, 1.0)])
+def test_pure_l1_many_zeros_matches_lp(seed, n, m, C):
+    # Pure l1 on wide data: H_AA = X_A^T Dv X_A is singular once |A| > n. With the former
+    # relative ridge (1e-12) the steps were ~1e10 long, every line search failed and the
+    # solver returned w = 0 as converged, 10 to 200 times above the LP optimum.
+    X, y = _sparse_truth(n, m, seed)
+    r = fit(X, y, C, 0.0, 1.0)
+    ref = qp_objective(X, y, np.full(n, C), 0.0, 1.0)
+    assert r["status"] == SolverStatus.converged
+    assert rel(r["objective"], ref) < 1e-3
+    w = r["solution"][:m]
+    assert 0 < np.count_nonzero(w) <= min(n, m) // 2 + 20  # the l1 solution is sparse
+    # The reported optimality is the duality gap (a certificate), never below the true error.
+    assert r["optimality"] >= (r["objective"] - ref) / r["objective"] - 1e-9
+
+
+def test_l1_l2_exact_zeros_match_qp(cancer):
+    # A coordinate at zero with |g^_j| <= mu is optimal at zero and leaves the active set
+    # (prune_zero_coordinates); the l1-l2 fit reaches the QP optimum with exact zeros.
+    X, y = cancer
+    r = fit(X, y, 0.1, 0.2, 0.8)
+    ref = qp_objective(X, y, np.full(len(y), 0.1), 0.2, 0.8)
     assert rel(r["objective"], ref) < 1e-4
+    assert np.count_nonzero(r["solution"][:-1]) < X.shape[1]
+
+
+def test_huge_values_give_numerical_error(cancer):
+    # X * 1e300: the Newton block overflows. The solver used to treat the NaN direction as
+    # "level solved" and return w = 0 as converged; it must report numerical_error.
+    X, y = cancer
+    r = fit(X * 1e300, y)
+    assert r["status"] == SolverStatus.numerical_error
+    with pytest.raises(FloatingPointError, match=r"\(smsvm\): numerical error"):
+        svmkit.LinearSVC(loss="hinge", solver="smsvm").fit(X * 1e300, y)
 
 
 @pytest.mark.parametrize("rho", [0.0, 0.7])

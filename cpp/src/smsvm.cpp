@@ -1,4 +1,78 @@
-// SmSVM (see solvers/smsvm.hpp for the problem, the method and the stopping rule).
+// SmSVM (solvers/smsvm.hpp states the problem, the method and the stopping rule).
+//
+// Implementation notes (the former header's detail, with the evidence behind the choices):
+// Bias: the paper's augmented x~ = (x, intercept_scaling). The bias coordinate is never
+// l1-penalized and is always active; it carries the l2 term lambda/2 b^2 only when
+// regularize_intercept is true (LIBLINEAR's convention).
+//
+// Method: paper 000 (Emirahmetoglu, Hajewski, Oliveira, Stewart, "A Smoothing Algorithm for
+// l1 Support Vector Machines"), Algorithms 1-4. The hinge max(0, u), u = 1 - y w.x, is
+// replaced by phi_alpha(u) = (u + sqrt(alpha^2 + u^2)) / 2; the l1 term is not smoothed but
+// handled by an active set (coordinates with w_j != 0, plus newly activated ones). For each
+// alpha, guarded Newton steps on the active block H_II = X_I^T D X_I + lambda I (gradient and
+// block from one pass over the data) with the LINESEARCHL1 step (line_search_l1.hpp) and an
+// Armijo backtracking guard on the true smoothed objective f_alpha. When the predicted
+// reduction |d^T g| < eta alpha, the inactive coordinates with |g^_j| > mu are activated once
+// per alpha (with a gradient step on them), otherwise alpha <- beta alpha. A failed line
+// search (s < s_min) also reduces alpha. Coordinates whose step lands on zero or changes
+// sign leave the active set (Algorithm 2, line 20). Implementation choice: the sign-changed
+// coordinates are set to zero *before* the Armijo test, which then uses the actual
+// displacement g^T (w+ - w) (without this, zeroing after an accepted step can increase the
+// objective a lot); backtracking stays on the ray w + s d and never passes the first sign
+// change, where that coordinate lands on exactly zero. A full step costs one pass: the pass
+// that evaluates f_alpha at the trial point also assembles the next gradient and block.
+// With l1 = 0 every coordinate stays active (SmSVM-l2), except feature columns with no
+// stored entry and w_j = 0, which are exactly decoupled (gradient and Hessian row zero) and
+// stay at zero. Newton systems are solved in one of two ways:
+//  * dense: the block H_AA is assembled by the gradient pass and factored (Cholesky), when
+//    the block is at most max_dense_block, the problem is not wide (|A| <= n_samples or
+//    n_samples > woodbury_max_samples) and (threads + 3) |A|^2 doubles fit newton_memory_mb;
+//  * matrix-free: preconditioned CG to relative residual cg_tol, each Hessian-vector product
+//    X_A^T Dv X_A v one fused sweep over the stored entries of X. The preconditioner is the
+//    bordered (bias) Woodbury inverse of Lambda + X_T^T Dv_T X_T, where T holds the samples
+//    whose curvature Dv_i ||x_i,A||^2 is largest (at least the regularization; at most
+//    woodbury_max_samples, and the |T| x |T| matrix within newton_memory_mb) and Lambda is
+//    lambda + the Jacobi diagonal of the remaining samples. The |T| x |T| system
+//    I + S X_T Lambda^-1 X_T^T S (S = Dv_T^1/2) is built from sparse rows, never from a
+//    dense copy of X. When every sample with curvature is in T the preconditioner is H_AA
+//    itself (up to the shift rho) and CG ends after one iteration: the sample-space Newton
+//    solve of wide data (and, when that costs little, T holds every sample with Dv_i > 0).
+//    Memory stays O(N + threads m) beyond that budget; X is never copied.
+//
+// Stopping rule (tol > 0): a bound on the relative suboptimality (F(w) - F*) / F(w), in two
+// forms, whichever is smaller:
+//  * the hinge duality gap (F(w) - D(a)) / F(w) at the dual point a_i = phi_alpha'(u_i) in
+//    [0, 1], made feasible by scaling (duality_gap in smsvm.cpp): a certificate (weak
+//    duality), evaluated by every gradient pass; it becomes small only once a level is
+//    solved accurately, since it contains ||r(a) - lambda w||^2 / (2 lambda);
+//  * l2 only (l1 = 0), at the end of a level (|d^T g| < eta alpha):
+//    (alpha/2 - E(w) + |d^T g| / 2) / F(w), E(w) = f_alpha(w) - F(w) >= 0. Since
+//    0 <= phi_alpha(u) - max(0, u) <= alpha/2 and the weights v_i sum to 1,
+//    F* >= f_alpha* - alpha/2, so F(w) - F* <= alpha/2 - E(w) + (f_alpha(w) - f_alpha*);
+//    the last term is estimated by the Newton decrement |d^T g| / 2 (exact for the
+//    quadratic model, small by the level's own test). In effect alpha_min adapts to the
+//    data: the run ends at the first level with alpha/2 - E(w) <~ tol F(w). With l1 the
+//    decrement on the active set proved a poor estimate at small alpha (levels that end
+//    after a few steps 1e-3 above the optimum), so l1 runs rely on the gap or the floor.
+// The run stops (status converged) as soon as the bound is <= tol. Otherwise the loop of
+// Algorithm 1 ends when alpha <= beta * alpha_min, i.e. after the level alpha = alpha_min
+// has been solved to |d^T g| < eta alpha (the paper's rule; status converged; tol = 0 gives
+// the paper's rule alone); l2 runs with tol > 0 continue below alpha_min, to alpha_floor at
+// most, since their bound says when to stop. One refinement of the paper's rule: at the
+// last level the activation of Algorithm 3 may run up to final_level_adjustments times
+// (while some inactive |g^_j| > mu), not once. max_iter bounds the total number of Newton
+// steps (status max_iter). SolveResult's optimality is the bound at the returned w (the
+// duality gap alone if no level ended there).
+//
+// Cost accounting: passes counts sweeps over the data (gradient+Hessian passes, direction
+// passes X d, Hessian-vector products of the matrix-free solve, the initial column scan).
+// Interruption: callbacks.poll() is called once per sweep; the solve stops at the next
+// check with the last accepted iterate. A non-finite objective gives numerical_error. The history
+// has one record per Newton step: objective = F (hinge, LIBLINEAR scale) at the iterate, optimality
+// = |d^T g| (the averaged scale of the paper), step = step length s, inner_iterations = the number
+// of Newton steps taken so far at this alpha, active_size = |active set| (bias included), smoothing
+// = alpha, radius = number of Armijo halvings, gap = the stopping rule's bound at the iterate where
+// the step started, passes (cumulative), time.
 #include "svmkit/solvers/smsvm.hpp"
 
 #include <Eigen/Dense>
@@ -11,6 +85,7 @@
 #include <vector>
 
 #include "svmkit/line_search_l1.hpp"
+#include "svmkit/loss.hpp"
 #include "svmkit/parallel.hpp"
 
 namespace svmkit {
@@ -37,6 +112,8 @@ constexpr double kExactFlops = 1e7;
 // the factorization dominate).
 constexpr double kWoodburyMinWeight = 1.0;
 constexpr double kWoodburyPasses = 256.0;
+// Relative diagonal shift of the l2 Newton systems (newton_shift).
+constexpr double kConditioningShift = 1e-12;
 
 template <class V>
 struct is_csr : std::false_type {};
@@ -57,30 +134,12 @@ inline double dense_at(const CsrView<T, I>&, Index, Index) {
   return 0.0;  // not used: CSR views take the sparse branch
 }
 
-// phi_alpha(u) = (u + sqrt(alpha^2 + u^2)) / 2 and its first two derivatives, written without
-// cancellation for u << 0.
-struct Smooth {
-  double phi, d1, d2;
-};
-inline Smooth smooth_hinge(double u, double alpha) {
-  const double a2 = alpha * alpha;
-  const double r = std::sqrt(a2 + u * u);
-  Smooth s;
-  if (u >= 0.0) {
-    s.phi = 0.5 * (u + r);
-    s.d1 = 0.5 * (1.0 + u / r);
-  } else {
-    s.phi = 0.5 * a2 / (r - u);
-    s.d1 = 0.5 * a2 / (r * (r - u));
-  }
-  s.d2 = 0.5 * a2 / (r * r * r);
-  return s;
+// phi_alpha(u) = psi_M(u; alpha) of loss.hpp (u = 1 - y z is the hinge argument).
+inline detail::MixSmoothRelu smooth_hinge(double u, double alpha) {
+  return detail::mix_smooth_relu_all(u, alpha);
 }
-// phi_alpha(u1) - phi_alpha(u0) without cancellation.
 inline double smooth_diff(double u1, double u0, double alpha) {
-  const double a2 = alpha * alpha;
-  const double r1 = std::sqrt(a2 + u1 * u1), r0 = std::sqrt(a2 + u0 * u0);
-  return 0.5 * (u1 - u0) + 0.5 * (u1 - u0) * (u1 + u0) / (r1 + r0);
+  return detail::mix_smooth_relu_diff(u1, u0, alpha);
 }
 
 template <class V>
@@ -203,8 +262,8 @@ class Smsvm {
         z_[i] = zi;
         const double yi = p_.y[i], vi = v_[i];
         const double u = 1.0 - yi * zi;
-        const Smooth sm = smooth_hinge(u, alpha);
-        out.fs += vi * sm.phi;
+        const detail::MixSmoothRelu sm = smooth_hinge(u, alpha);
+        out.fs += vi * sm.value;
         out.fh += vi * std::max(0.0, u);
         if (z_old) out.dfs += vi * smooth_diff(u, 1.0 - yi * (*z_old)[i], alpha);
         const double c1 = -yi * vi * sm.d1;
@@ -365,34 +424,67 @@ class Smsvm {
     }
   }
 
-  // Newton direction on the active block: solves H_AA d_A = -g_A.
+  // The shift rho of the Newton system (H_AA + rho I) d_A = -g_A. Any rho > 0 keeps d a
+  // descent direction with d_A = 0 <=> g_A = 0, so no choice changes the solutions, only the
+  // path. With an l2 term H_AA is positive definite; rho = kConditioningShift max_q H_qq only
+  // conditions the system at small alpha (where Dv_i reaches v_i / alpha). Pure l1
+  // (lambda = 0) leaves H_AA = X~_A^T Dv X~_A singular whenever the active columns are
+  // dependent on the samples (|A| > N: wide data): there rho = newton_ridge ||g_A||
+  // (Levenberg-Marquardt), which bounds the step in directions without curvature by
+  // ||g_A|| / rho (the l1 line search then stops it at its breakpoints) and vanishes as g_A
+  // does, so the last steps are Newton steps.
+  double newton_shift(const std::vector<double>& g) const {
+    if (lam_ > 0.0) {
+      double dmax = 0.0;
+      for (Index t = 0; t < static_cast<Index>(A_.size()); ++t) {
+        const Index j = A_[t];
+        const double hjj = cg_ ? hdiag_[j] : H_(t, t);
+        dmax = std::max(dmax, hjj + (cg_ ? (is_bias(j) ? lam_b_ : lam_) : 0.0));
+      }
+      return kConditioningShift * std::max(dmax, 1e-300);
+    }
+    double g2 = 0.0;
+    for (Index j : A_) g2 += g[j] * g[j];
+    return o_.newton_ridge * std::sqrt(g2);
+  }
+
+  // Newton direction on the active block: solves (H_AA + rho I) d_A = -g_A.
   void newton_direction(const std::vector<double>& g, std::vector<double>& d) {
     std::fill(d.begin(), d.end(), 0.0);
     const Index k = static_cast<Index>(A_.size());
     if (k == 0) return;
+    const double rho = newton_shift(g);
+    if (lam_ == 0.0 && rho == 0.0) return;  // g_A = 0 (or newton_ridge = 0): no step
     if (cg_) {
+      cg_ridge_ = rho;
       pcg_direction(g, d);
       return;
     }
     Vec rhs(k);
     for (Index q = 0; q < k; ++q) rhs[q] = -g[A_[q]];
-    Eigen::MatrixXd Hs = H_;
-    double dmax = 0.0;
-    for (Index q = 0; q < k; ++q) dmax = std::max(dmax, Hs(q, q));
-    const double ridge = o_.newton_ridge * std::max(dmax, 1e-300);
-    for (Index q = 0; q < k; ++q) Hs(q, q) += ridge;
-    Vec sol;
-    Eigen::LLT<Eigen::MatrixXd, Eigen::Lower> llt(Hs);
-    if (llt.info() == Eigen::Success) {
-      sol = llt.solve(rhs);
-    } else {
-      Eigen::LDLT<Eigen::MatrixXd, Eigen::Lower> ldlt(Hs);
-      sol = ldlt.solve(rhs);
-    }
+    const Vec sol = shifted_cholesky_solve(rho, rhs);
     for (Index q = 0; q < k; ++q) d[A_[q]] = sol[q];
   }
 
-  // out = (H_AA + ridge I) v in one fused sweep: for each row, t = Dv_i x~_i.v, then
+  // (H_AA + shift I)^-1 rhs by Cholesky. Should the factorization fail in floating point (a
+  // block that is singular to rounding), the shift grows from 1e-14 max_q H_qq by factors of
+  // 10 until it succeeds (a descent direction either way); NaN when H_AA is not finite.
+  Vec shifted_cholesky_solve(double shift, const Vec& rhs) const {
+    const Index k = rhs.size();
+    double dmax = 0.0;
+    for (Index q = 0; q < k; ++q) dmax = std::max(dmax, H_(q, q));
+    Eigen::MatrixXd Hs;
+    for (int attempt = 0; attempt < 40 && std::isfinite(dmax); ++attempt) {
+      Hs = H_;
+      Hs.diagonal().array() += shift;
+      Eigen::LLT<Eigen::Ref<Eigen::MatrixXd>, Eigen::Lower> llt(Hs);  // in place
+      if (llt.info() == Eigen::Success) return llt.solve(rhs);
+      shift = std::max(10.0 * shift, 1e-14 * std::max(dmax, 1e-300));
+    }
+    return Vec::Constant(k, kNaN);
+  }
+
+  // out = (H_AA + rho I) v in one fused sweep: for each row, t = Dv_i x~_i.v, then
   // acc += t x~_i, so every stored entry is read once (twice from cache).
   void hess_vec(const Vec& v, Vec& out) {
     ++passes_;
@@ -443,20 +535,15 @@ class Smsvm {
   // Lambda (active features), the Woodbury set T, the factor of K = I + S X_T Lambda^-1
   // X_T^T S and, with a bias, the border (c, the Schur complement).
   void setup_preconditioner() {
-    const Index k = static_cast<Index>(A_.size());
-    double dmax = 0.0;
-    for (Index t = 0; t < k; ++t)
-      dmax = std::max(dmax, hdiag_[A_[t]] + (is_bias(A_[t]) ? lam_b_ : lam_));
-    cg_ridge_ = o_.newton_ridge * std::max(dmax, 1e-300);
     select_woodbury_set();
     const Index nt = static_cast<Index>(T_.size());
     sT_.resize(nt);
     for (Index a = 0; a < nt; ++a) sT_[a] = std::sqrt(dv_[T_[a]]);
-    // Lambda_j = lambda + ridge + the diagonal of the samples outside T.
+    // Lambda_j = lambda + rho + the diagonal of the samples outside T.
     std::vector<double>& tdiag = scratch_;
     double tb = 0.0;
     if (gram_mode_) {
-      // Every sample is in T: Lambda = lambda + ridge, K = I + S G S / Lambda with the Gram
+      // Every sample is in T: Lambda = lambda + rho, K = I + S G S / Lambda with the Gram
       // matrix G = X_A X_A^T of the active set, built once per active set.
       const double lam_all = lam_ + cg_ridge_;
       for (Index t = 0; t < kw_; ++t) linv_[A_[t]] = 1.0;
@@ -501,7 +588,7 @@ class Smsvm {
       }
     }
     if (!p_.fit_intercept) return;
-    // Bias border: c = scale X_T^T Dv_T (active features), delta = H_bb + ridge.
+    // Bias border: c = scale X_T^T Dv_T (active features), delta = H_bb + rho.
     const double delta = lam_b_ + cg_ridge_ + hdiag_[m_];
     border_c_.setZero(kw_);
     if (!T_.empty()) {
@@ -520,7 +607,7 @@ class Smsvm {
   }
 
   // T: the samples with curvature (Dv_i > 0), or when that is costly those whose curvature
-  // Dv_i ||x_i||^2 exceeds kWoodburyMinWeight (lambda + ridge); the largest first, at most
+  // Dv_i ||x_i||^2 exceeds kWoodburyMinWeight (lambda + rho); the largest first, at most
   // woodbury_max_samples, within the memory budget and the work cap; kept in row order.
   void select_woodbury_set() {
     T_.clear();
@@ -652,7 +739,7 @@ class Smsvm {
     z[kw_] = xb;
   }
 
-  // Matrix-free Newton solve: preconditioned CG on (H_AA + ridge) d_A = -g_A to relative
+  // Matrix-free Newton solve: preconditioned CG on (H_AA + rho I) d_A = -g_A to relative
   // residual cg_tol; one sweep over X per iteration.
   void pcg_direction(const std::vector<double>& g, std::vector<double>& d) {
     const Index k = static_cast<Index>(A_.size());
@@ -708,6 +795,472 @@ class Smsvm {
     for (Index i = 0; i < N_; ++i) s += v_[i] * std::max(0.0, 1.0 - p_.y[i] * z[i]);
     return s;
   }
+
+  // ---- Algorithm 1's loop, in named steps (run() below strings them together). ----
+
+  // What the end of a Newton step's direction test decided (Algorithm 3).
+  enum class LevelEnd { activated, next_level, stop };
+  // An accepted or rejected step: its length, the Armijo halvings, and whether the trial pass
+  // left the gradient (and block) of the new point behind.
+  struct StepOutcome {
+    double s = 0.0;
+    long long halvings = 0;
+    bool accepted = false;
+    bool gh_at_trial = false;
+  };
+  // The trial point's sign changes: whether any coordinate was zeroed, and the first
+  // breakpoint on the ray (where a coordinate lands on exactly zero).
+  struct Trial {
+    bool flipped = false;
+    double sigma_min = std::numeric_limits<double>::infinity();
+  };
+
+  double elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
+
+  // Algorithm 1, lines 2-5: w0, the initial active set and the first activation; the
+  // smoothing levels of the run.
+  void start_run(const SmsvmWarmStart& warm) {
+    w_.assign(static_cast<std::size_t>(nc_), 0.0);
+    d_.assign(static_cast<std::size_t>(nc_), 0.0);
+    g_.assign(static_cast<std::size_t>(nc_), 0.0);
+    wt_.assign(static_cast<std::size_t>(nc_), 0.0);
+    if (warm.w0) std::copy(warm.w0, warm.w0 + nc_, w_.begin());
+    l1_ = mu_ > 0.0;
+    act_.assign(static_cast<std::size_t>(nc_), 0);
+    scan_columns();
+    // Columns without a nonzero entry are decoupled: with w_j = 0 they stay at zero.
+    for (Index j = 0; j < m_; ++j) act_[j] = ((!l1_ && col_nz_[j]) || w_[j] != 0.0) ? 1 : 0;
+    if (p_.fit_intercept) act_[m_] = 1;
+    alpha_ = warm.alpha > 0.0 ? warm.alpha : o_.alpha0;
+    // Loop while alpha > beta alpha_end; the relative slack absorbs the rounding of repeated
+    // alpha <- beta alpha so that alpha_end itself is the last level. l2 runs with tol > 0
+    // end by their bound and may go below alpha_min (data whose optimum is small need it),
+    // down to alpha_floor. Everything else ends at alpha_min.
+    alpha_end_ = (o_.tol > 0.0 && !l1_) ? o_.alpha_floor : o_.alpha_min;
+    alpha_stop_ = o_.beta * alpha_end_ * (1.0 + 1e-9);
+    rebuild_active();
+    if (l1_) {
+      eval(w_, alpha_, false, nullptr);
+      for (Index j = 0; j < m_; ++j)
+        if (!act_[j] && std::fabs(ghat_[j]) > mu_) act_[j] = 1;
+      rebuild_active();
+    }
+  }
+
+  // The gradient pass at w (and the dense block when that path is used), unless the last
+  // pass left them. False when the run stops (numerical error, interruption).
+  bool ensure_gradient() {
+    if (have_gh_ && dense_block() && !h_valid_) have_gh_ = false;
+    if (!have_gh_) {
+      cur_ = eval(w_, alpha_, dense_block(), nullptr);
+      fh_cur_ = cur_.fh;
+      have_gh_ = true;
+    }
+    if (!std::isfinite(cur_.fs) || !std::isfinite(cur_.fh)) {
+      status_ = SolverStatus::numerical_error;
+      return false;
+    }
+    if (interrupted_) {
+      status_ = SolverStatus::interrupted;
+      return false;
+    }
+    return true;
+  }
+
+  // Sign-consistent active set: an active coordinate at zero whose |g^_j| <= mu is optimal
+  // at zero (0 is in its subdifferential g^_j + mu [-1, 1]); in the Newton system it would
+  // carry the pseudo-gradient g^_j - mu sign(g^_j), of the wrong sign, so it leaves the set.
+  void prune_zero_coordinates() {
+    bool pruned = false;
+    for (Index j = 0; j < m_; ++j) {
+      if (act_[j] && w_[j] == 0.0 && std::fabs(ghat_[j]) <= mu_) {
+        act_[j] = 0;
+        pruned = true;
+      }
+    }
+    if (pruned) shrink_active();
+  }
+
+  // Algorithm 2, lines 1-5: the l1-aware gradient g on the active set and the Newton step d
+  // (newton_direction). A coordinate at zero moves only into the orthant of -g_j, where the
+  // linearization mu sign(w_j) holds (its other half is dropped, as in orthant-wise methods),
+  // so d^T g is the directional derivative. Returns d^T g.
+  double direction() {
+    std::fill(g_.begin(), g_.end(), 0.0);
+    for (Index j : A_) {
+      double gj = ghat_[j];
+      if (!is_bias(j) && l1_) {
+        // |g^_j| > mu at w_j = 0 (prune_zero_coordinates).
+        const double sj = w_[j] != 0.0 ? w_[j] : -ghat_[j];
+        gj += mu_ * (sj > 0.0 ? 1.0 : -1.0);
+      }
+      g_[j] = gj;
+    }
+    newton_direction(g_, d_);
+    double dec = 0.0;
+    for (Index j : A_) {
+      if (l1_ && !is_bias(j) && w_[j] == 0.0 && d_[j] * g_[j] > 0.0) d_[j] = 0.0;
+      dec += d_[j] * g_[j];
+    }
+    return dec;
+  }
+
+  void next_level() {
+    alpha_ *= o_.beta;
+    adjust_ = true;
+    have_gh_ = false;
+    level_steps_ = 0;
+  }
+
+  // Algorithm 3, when the predicted reduction |d^T g| < eta alpha (or d is no descent
+  // direction): activate the inactive coordinates with |g^_j| > mu once per alpha (with a
+  // gradient step on them; dec is updated), or end the level: the stopping rule's bound at w,
+  // then alpha <- beta alpha.
+  LevelEnd end_of_level(double& dec) {
+    std::vector<Index> J;
+    if (l1_)
+      for (Index j = 0; j < m_; ++j)
+        if (!act_[j] && std::fabs(ghat_[j]) > mu_) J.push_back(j);
+    const bool last_level = alpha_ <= alpha_end_ * (1.0 + 1e-9);
+    const bool may_adjust =
+        adjust_ || (last_level && final_adjust_used_ < o_.final_level_adjustments);
+    if (!J.empty() && may_adjust) {
+      if (last_level) ++final_adjust_used_;
+      for (Index j : J) {
+        const double gj = ghat_[j] - mu_ * (ghat_[j] > 0.0 ? 1.0 : -1.0);
+        g_[j] = gj;
+        d_[j] = -gj;
+        act_[j] = 1;
+      }
+      dec = 0.0;
+      for (Index j = 0; j < nc_; ++j) dec += d_[j] * g_[j];
+      adjust_ = false;
+      ++adjustments_;
+      return LevelEnd::activated;
+    }
+    // The level is solved (l2 only, see the header): alpha/2 - E(w) bounds the smoothing
+    // part rigorously; |d^T g| / 2 < eta alpha / 2 estimates f_alpha(w) - f_alpha*.
+    const double F = cur_.fh + reg(w_);
+    const double slack = std::max(0.5 * alpha_ - (cur_.fs - cur_.fh), 0.0);
+    const double est = (slack + 0.5 * std::fabs(dec)) / std::max(F, 1e-300);
+    if (!l1_) bound_ = std::min(gap_, est);  // with l1, est is no bound (see the header)
+    if (o_.tol > 0.0 && !l1_ && est <= o_.tol) {
+      gap_met_ = true;
+      return LevelEnd::stop;
+    }
+    next_level();
+    return LevelEnd::next_level;
+  }
+
+  // a = d^T H d / 2 of LINESEARCHL1's model: from the assembled block, or from X d (one
+  // pass; the block H_JJ of newly activated coordinates is not assembled).
+  double model_curvature(bool adjusted, bool& have_q) {
+    double acoef = 0.0;
+    if (!adjusted && dense_block()) {
+      const Index k = static_cast<Index>(A_.size());
+      Vec dA(k);
+      for (Index q = 0; q < k; ++q) dA[q] = d_[A_[q]];
+      return 0.5 * dA.dot(H_.selfadjointView<Eigen::Lower>() * dA);
+    }
+    direction_pass(d_);
+    have_q = true;
+    for (Index i = 0; i < N_; ++i) acoef += dv_[i] * q_[i] * q_[i];
+    for (Index j = 0; j < nc_; ++j) acoef += (is_bias(j) ? lam_b_ : lam_) * d_[j] * d_[j];
+    return 0.5 * acoef;
+  }
+
+  // Trial point w+ = w + s d (exact zeros at a breakpoint). Coordinates that change sign are
+  // set to zero (Algorithm 2, line 20); that moves w+ off the ray, so the Armijo test uses
+  // the actual displacement g^T (w+ - w) (equal to s d^T g when nothing flips).
+  Trial trial_point(const LineSearchL1Result& ls) {
+    apply_step_l1(w_.data(), d_.data(), m_, ls, wt_.data());
+    if (p_.fit_intercept) wt_[m_] = w_[m_] + ls.s * d_[m_];
+    Trial tr;
+    if (!l1_) return tr;
+    for (Index j = 0; j < m_; ++j) {
+      if (w_[j] != 0.0 && d_[j] != 0.0 && ((w_[j] > 0.0) != (d_[j] > 0.0)))
+        tr.sigma_min = std::min(tr.sigma_min, -w_[j] / d_[j]);
+      if (w_[j] != 0.0 && wt_[j] != 0.0 && ((w_[j] > 0.0) != (wt_[j] > 0.0))) {
+        wt_[j] = 0.0;
+        tr.flipped = true;
+      }
+    }
+    return tr;
+  }
+
+  // Algorithm 2, lines 9-14: LINESEARCHL1 on the quadratic model a s^2 + b s + mu ||w + s d||_1,
+  // then the Armijo guard on the true smoothed objective f_alpha (armijo()).
+  StepOutcome take_step(double dec, bool adjusted) {
+    double bcoef = 0.0;
+    for (Index j = 0; j < nc_; ++j) bcoef += d_[j] * ghat_[j];
+    bool have_q = false;
+    const double acoef = model_curvature(adjusted, have_q);
+    if (adjusted) rebuild_active();  // the trial pass assembles H on the enlarged set
+    const LineSearchL1Result ls =
+        line_search_l1(w_.data(), d_.data(), m_, std::max(acoef, 0.0), bcoef, mu_, o_.s_max);
+    StepOutcome st;
+    st.s = ls.s;
+    const Trial tr = trial_point(ls);
+    if (st.s > 0.0) armijo(st, tr, have_q, dec);
+    return st;
+  }
+
+  // The full step is evaluated by a pass that also assembles the gradient and the Hessian
+  // block at w+, so an accepted full step costs one pass; backtracking reuses X d.
+  void armijo(StepOutcome& st, const Trial& tr, bool have_q, double dec) {
+    double pred = 0.0;
+    for (Index j = 0; j < nc_; ++j) pred += g_[j] * (wt_[j] - w_[j]);
+    z_keep_ = z_;
+    const PassOut trial = eval(wt_, alpha_, dense_block(), &z_keep_);
+    const double df = trial.dfs + reg_diff(wt_, w_);
+    if (pred < 0.0 && std::isfinite(df) && df <= o_.c1 * pred) {
+      st.accepted = true;
+      st.gh_at_trial = true;
+      cur_ = trial;
+      fh_cur_ = trial.fh;
+      return;
+    }
+    if (!have_q && !tr.flipped) {
+      q_.resize(N_);
+      for (Index i = 0; i < N_; ++i) q_[i] = (z_[i] - z_keep_[i]) / st.s;
+      have_q = true;
+    }
+    z_ = z_keep_;
+    have_gh_ = false;
+    if (tr.flipped && projected_backtrack(st, tr.sigma_min)) return;
+    if (!have_q) direction_pass(d_);
+    ray_backtrack(st, tr.sigma_min, dec);
+    if (st.accepted) {
+      for (Index i = 0; i < N_; ++i) z_[i] += st.s * q_[i];
+      fh_cur_ = hinge_from_z(z_);
+    }
+  }
+
+  // Projected backtracking first (as in orthant-wise methods): halve s while the step still
+  // changes signs, zeroing those coordinates, so that one step can drop many coordinates;
+  // each trial costs one pass (X w+). True when a trial was accepted (z_ is then at it).
+  bool projected_backtrack(StepOutcome& st, double sigma_min) {
+    double sp = 0.5 * st.s;
+    for (long long t = 0; t < o_.projected_halvings && sp > sigma_min; ++t) {
+      ++st.halvings;
+      bool any_flip = false;
+      for (Index j = 0; j < nc_; ++j) wt_[j] = w_[j] + sp * d_[j];
+      for (Index j = 0; j < m_; ++j) {
+        if (w_[j] != 0.0 && wt_[j] != 0.0 && ((w_[j] > 0.0) != (wt_[j] > 0.0))) {
+          wt_[j] = 0.0;
+          any_flip = true;
+        }
+      }
+      if (!any_flip) break;
+      double pred_p = 0.0;
+      for (Index j = 0; j < nc_; ++j) pred_p += g_[j] * (wt_[j] - w_[j]);
+      ztrial_.resize(N_);
+      matvec(X_, wt_.data(), ztrial_.data(), threads_);
+      ++passes_;
+      poll_pass();
+      const double bw = p_.fit_intercept ? wt_[m_] * scale_ : 0.0;
+      double dfs = 0.0;
+      for (Index i = 0; i < N_; ++i) {
+        ztrial_[i] += bw;
+        dfs += v_[i] * smooth_diff(1.0 - p_.y[i] * ztrial_[i], 1.0 - p_.y[i] * z_[i], alpha_);
+      }
+      const double dfp = dfs + reg_diff(wt_, w_);
+      if (pred_p < 0.0 && std::isfinite(dfp) && dfp <= o_.c1 * pred_p) {
+        st.accepted = true;
+        st.s = sp;
+        z_.swap(ztrial_);
+        fh_cur_ = hinge_from_z(z_);
+        return true;
+      }
+      sp *= 0.5;
+    }
+    return false;
+  }
+
+  // Backtracking on the ray, never past the first sign change (where that coordinate lands
+  // on exactly zero), so that z + s X d is exact; q_ = X~ d.
+  void ray_backtrack(StepOutcome& st, double sigma_min, double dec) {
+    st.s = std::min(0.5 * st.s, sigma_min);
+    ++st.halvings;
+    while (true) {
+      const bool landing = st.s == sigma_min;
+      if (st.s < o_.s_min && !landing) return;
+      for (Index j = 0; j < nc_; ++j) wt_[j] = w_[j] + st.s * d_[j];
+      if (landing)
+        for (Index j = 0; j < m_; ++j)
+          if (w_[j] != 0.0 && d_[j] != 0.0 && -w_[j] / d_[j] == st.s) wt_[j] = 0.0;
+      double dfs = 0.0;
+      for (Index i = 0; i < N_; ++i) {
+        const double u0 = 1.0 - p_.y[i] * z_[i];
+        dfs += v_[i] * smooth_diff(u0 - p_.y[i] * st.s * q_[i], u0, alpha_);
+      }
+      const double dff = dfs + reg_diff(wt_, w_);
+      if (std::isfinite(dff) && dff <= o_.c1 * st.s * dec) {
+        st.accepted = true;
+        return;
+      }
+      st.s *= 0.5;
+      ++st.halvings;
+    }
+  }
+
+  // Lines 20-21: w <- w+; coordinates at zero leave the active set (sign changes were zeroed).
+  void commit_step(bool gh_at_trial) {
+    bool dropped = false;
+    if (l1_) {
+      for (Index j = 0; j < m_; ++j) {
+        if (act_[j] && wt_[j] == 0.0) {
+          act_[j] = 0;
+          dropped = true;
+        }
+      }
+    }
+    w_.swap(wt_);
+    bound_at_w_ = false;
+    if (gh_at_trial) have_gh_ = true;
+    if (dropped) shrink_active();
+  }
+
+  // Rebuilds the active set after coordinates left it. The gradient pass stays valid; the
+  // dense block is restricted to the new set when it was assembled for the old one.
+  void shrink_active() {
+    const std::vector<Index> old_pos = pos_;
+    const bool h_was_valid = h_valid_;
+    rebuild_active();
+    if (have_gh_ && cg_) return;
+    if (have_gh_ && dense_block() && h_was_valid) {
+      const Index k = static_cast<Index>(A_.size());
+      Eigen::MatrixXd Hn(k, k);
+      for (Index a = 0; a < k; ++a)
+        for (Index b = 0; b <= a; ++b) {
+          const Index oa = old_pos[A_[a]], ob = old_pos[A_[b]];
+          Hn(a, b) = oa >= ob ? H_(oa, ob) : H_(ob, oa);
+        }
+      H_ = Hn;
+      h_valid_ = true;
+      return;
+    }
+    have_gh_ = false;
+  }
+
+  // One history record; false when the on_iteration callback asks to stop.
+  bool record_step(SolveResult& res, double dec, const StepOutcome& st) {
+    if (!o_.record_history && !cb_.on_iteration) return true;
+    IterationRecord rec;
+    rec.iteration = iter_;
+    rec.objective = S_ * (fh_cur_ + reg(w_));
+    rec.optimality = std::fabs(dec);
+    rec.step = st.accepted ? st.s : 0.0;
+    rec.inner_iterations = level_steps_;
+    rec.active_size = static_cast<long long>(A_.size());
+    rec.smoothing = st.accepted ? alpha_ : alpha_ / o_.beta;
+    rec.radius = static_cast<double>(st.halvings);
+    rec.gap = bound_;
+    rec.passes = passes_;
+    rec.time = elapsed();
+    rec.accepted = st.accepted;
+    if (o_.record_history) res.history.push_back(rec);
+    if (cb_.on_iteration && !cb_.on_iteration(rec)) {
+      status_ = SolverStatus::interrupted;
+      return false;
+    }
+    return true;
+  }
+
+  // One turn of Algorithm 1's loop: a Newton step at the current alpha, an activation, or
+  // the end of a level. False when the run stops (status_ says how).
+  bool iterate(SolveResult& res) {
+    if (alpha_ <= alpha_stop_) return false;  // the smoothing floor: the paper's end
+    if (iter_ >= o_.max_iter) {
+      status_ = SolverStatus::max_iter;
+      return false;
+    }
+    if (poll_pass()) {
+      status_ = SolverStatus::interrupted;
+      return false;
+    }
+    if (!ensure_gradient()) return false;
+    // The gap of the last pass belongs to w: stop once it certifies tol.
+    bound_ = gap_;
+    bound_at_w_ = true;
+    if (o_.tol > 0.0 && gap_ <= o_.tol) {
+      gap_met_ = true;
+      return false;
+    }
+    if (l1_) prune_zero_coordinates();
+    double dec = direction();
+    if (interrupted_) {
+      status_ = SolverStatus::interrupted;
+      return false;
+    }
+    if (!std::isfinite(dec)) {
+      status_ = SolverStatus::numerical_error;
+      return false;
+    }
+    bool adjusted = false;
+    if (!(dec < 0.0) || std::fabs(dec) < o_.eta * alpha_) {
+      const LevelEnd end = end_of_level(dec);
+      if (end == LevelEnd::stop) return false;
+      if (end == LevelEnd::next_level) return true;
+      adjusted = true;
+    }
+    ++iter_;
+    ++level_steps_;
+    const StepOutcome st = take_step(dec, adjusted);
+    if (!st.accepted) {
+      // Lines 15-18: line search failure reduces alpha; w is kept.
+      ++ls_fail_;
+      next_level();
+    } else {
+      commit_step(st.gh_at_trial);
+    }
+    return record_step(res, dec, st);
+  }
+
+  // The final objective F at w (hinge, LIBLINEAR scale) and its bound, from exact margins
+  // (one pass unless the last pass was already at w).
+  SolveResult finish(SolveResult& res, SmsvmExtras* info) {
+    if (interrupted_ && status_ != SolverStatus::numerical_error)
+      status_ = SolverStatus::interrupted;
+    const double a_fin = std::max(alpha_, alpha_end_);
+    if (!(have_gh_ && gap_met_)) {
+      eval(w_, a_fin, false, nullptr);
+      bound_ = bound_at_w_ ? std::min(bound_, gap_) : gap_;
+    }
+    double fs = 0.0;
+    for (Index i = 0; i < N_; ++i) fs += v_[i] * smooth_hinge(1.0 - p_.y[i] * z_[i], a_fin).value;
+    res.status = status_;
+    res.objective = S_ * (hinge_from_z(z_) + reg(w_));
+    if (!std::isfinite(res.objective)) res.status = SolverStatus::numerical_error;
+    res.solution = w_;
+    res.optimality = bound_;
+    res.iterations = iter_;
+    res.inner_iterations = iter_;
+    res.passes = passes_;
+    res.time = elapsed();
+    if (info) {
+      info->final_alpha = a_fin;
+      info->smoothed_objective = S_ * (fs + reg(w_));
+      info->line_search_failures = ls_fail_;
+      info->active_set_adjustments = adjustments_;
+      info->woodbury_solves = woodbury_solves_;
+      info->cg_iterations = cg_iterations_;
+    }
+    return res;
+  }
+
+  // State of the run.
+  Clock::time_point start_;
+  std::vector<double> w_, d_, g_, wt_, z_keep_;  // iterate, direction, l1-aware gradient, trial
+  double alpha_ = 1.0, alpha_end_ = 0.0, alpha_stop_ = 0.0;
+  bool l1_ = false;       // mu > 0
+  bool adjust_ = true;    // Algorithm 3 may still activate coordinates at this alpha
+  bool have_gh_ = false;  // ghat_, H_ (or dv_), z_ are valid at (w, alpha, A_)
+  bool gap_met_ = false;  // the stopping rule's bound met tol
+  PassOut cur_;           // sums of the last pass at w
+  double fh_cur_ = 0.0;   // hinge part of F at w
+  SolverStatus status_ = SolverStatus::converged;
+  long long iter_ = 0, level_steps_ = 0, ls_fail_ = 0, adjustments_ = 0, final_adjust_used_ = 0;
 
   const V& X_;
   const LinearProblem& p_;
@@ -767,373 +1320,16 @@ struct SerialEigenGuard {
 #endif
 };
 
+// Algorithm 1: smoothing levels alpha <- beta alpha, guarded Newton steps at each.
 template <class V>
 SolveResult Smsvm<V>::run(const SmsvmWarmStart& warm, SmsvmExtras* info) {
   const SerialEigenGuard serial_eigen;
-  const auto start = Clock::now();
-  const auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
+  start_ = Clock::now();
   SolveResult res;
-  std::vector<double> w(nc_, 0.0), d(nc_, 0.0), g(nc_, 0.0), wt(nc_, 0.0), z_keep;
-  if (warm.w0) std::copy(warm.w0, warm.w0 + nc_, w.begin());
-  const bool l1 = mu_ > 0.0;
-  act_.assign(static_cast<std::size_t>(nc_), 0);
-  scan_columns();
-  // Columns without a nonzero entry are decoupled: with w_j = 0 they stay at zero.
-  for (Index j = 0; j < m_; ++j) act_[j] = ((!l1 && col_nz_[j]) || w[j] != 0.0) ? 1 : 0;
-  if (p_.fit_intercept) act_[m_] = 1;
-  double alpha = warm.alpha > 0.0 ? warm.alpha : o_.alpha0;
-  // Algorithm 1: loop while alpha > beta alpha_min; the relative slack absorbs the rounding
-  // of repeated alpha <- beta alpha so that alpha_min itself is the last level.
-  // l2 runs with tol > 0 end by their bound; they may continue below alpha_min (data whose
-  // optimum is small need it) down to alpha_floor. Everything else ends at alpha_min.
-  const bool l1_run = mu_ > 0.0;
-  const double alpha_end = (o_.tol > 0.0 && !l1_run) ? o_.alpha_floor : o_.alpha_min;
-  const double alpha_stop = o_.beta * alpha_end * (1.0 + 1e-9);
-  long long ls_fail = 0, adjustments = 0, level_steps = 0, final_adjust_used = 0;
-  bool interrupted = false;
-
-  // Algorithm 1, lines 2-5: initial inactive/active sets and the first activation.
-  rebuild_active();
-  if (l1) {
-    eval(w, alpha, false, nullptr);
-    for (Index j = 0; j < m_; ++j)
-      if (!act_[j] && std::fabs(ghat_[j]) > mu_) act_[j] = 1;
-    rebuild_active();
+  start_run(warm);
+  while (iterate(res)) {
   }
-  bool adjust = true;
-  bool have_gh = false;  // ghat_, H_ (or dv_), z_ are valid at (w, alpha, A_)
-  PassOut cur;
-  double fh_cur = 0.0;
-  SolverStatus status = SolverStatus::converged;
-  long long iter = 0;
-
-  bool gap_met = false;
-  while (true) {
-    if (alpha <= alpha_stop) {
-      // The smoothing floor: the paper's end of the run (status converged).
-      break;
-    }
-    if (iter >= o_.max_iter) {
-      status = SolverStatus::max_iter;
-      break;
-    }
-    if (poll_pass()) {
-      interrupted = true;
-      break;
-    }
-    if (have_gh && dense_block() && !h_valid_) have_gh = false;
-    if (!have_gh) {
-      cur = eval(w, alpha, dense_block(), nullptr);
-      fh_cur = cur.fh;
-      have_gh = true;
-    }
-    if (!std::isfinite(cur.fs) || !std::isfinite(cur.fh)) {
-      status = SolverStatus::numerical_error;
-      break;
-    }
-    if (interrupted_) {
-      interrupted = true;
-      break;
-    }
-    // The gap of the last pass belongs to w (have_gh): stop once it certifies tol.
-    bound_ = gap_;
-    bound_at_w_ = true;
-    if (o_.tol > 0.0 && gap_ <= o_.tol) {
-      gap_met = true;
-      break;
-    }
-    // Algorithm 2, lines 1-5: the l1-aware gradient on the active set and the Newton step.
-    std::fill(g.begin(), g.end(), 0.0);
-    for (Index j : A_) {
-      double gj = ghat_[j];
-      if (!is_bias(j) && l1) {
-        if (w[j] != 0.0)
-          gj += mu_ * (w[j] > 0.0 ? 1.0 : -1.0);
-        else
-          gj -= mu_ * (ghat_[j] > 0.0 ? 1.0 : (ghat_[j] < 0.0 ? -1.0 : 0.0));
-      }
-      g[j] = gj;
-    }
-    newton_direction(g, d);
-    if (interrupted_) {
-      interrupted = true;
-      break;
-    }
-    double dec = 0.0;
-    for (Index j : A_) dec += d[j] * g[j];
-    bool adjusted = false;
-    if (!(dec < 0.0) || std::fabs(dec) < o_.eta * alpha) {
-      // Algorithm 3: activate J once per alpha (gradient step on it) or reduce alpha.
-      std::vector<Index> J;
-      if (l1)
-        for (Index j = 0; j < m_; ++j)
-          if (!act_[j] && std::fabs(ghat_[j]) > mu_) J.push_back(j);
-      const bool last_level = alpha <= alpha_end * (1.0 + 1e-9);
-      const bool may_adjust =
-          adjust || (last_level && final_adjust_used < o_.final_level_adjustments);
-      if (!J.empty() && may_adjust) {
-        if (last_level) ++final_adjust_used;
-        for (Index j : J) {
-          const double gj = ghat_[j] - mu_ * (ghat_[j] > 0.0 ? 1.0 : -1.0);
-          g[j] = gj;
-          d[j] = -gj;
-          act_[j] = 1;
-        }
-        dec = 0.0;
-        for (Index j = 0; j < nc_; ++j) dec += d[j] * g[j];
-        adjust = false;
-        adjusted = true;
-        ++adjustments;
-      } else {
-        // The level is solved: the stopping rule's bound at w, see the header (l2 only). alpha/2 -
-        // E(w) bounds the smoothing part rigorously; |d^T g| / 2 < eta alpha / 2 estimates
-        // f_alpha(w) - f_alpha*.
-        const double F = cur.fh + reg(w);
-        const double slack = std::max(0.5 * alpha - (cur.fs - cur.fh), 0.0);
-        const double est = (slack + 0.5 * std::fabs(dec)) / std::max(F, 1e-300);
-        bound_ = std::min(gap_, est);
-        if (o_.tol > 0.0 && !l1 && est <= o_.tol) {
-          gap_met = true;
-          break;
-        }
-        alpha *= o_.beta;
-        adjust = true;
-        have_gh = false;
-        level_steps = 0;
-        continue;
-      }
-    }
-    ++iter;
-    ++level_steps;
-    // Algorithm 2, line 9: LINESEARCHL1 on the quadratic model a s^2 + b s + mu ||w + s d||_1.
-    double bcoef = 0.0;
-    for (Index j = 0; j < nc_; ++j) bcoef += d[j] * ghat_[j];
-    double acoef = 0.0;
-    bool have_q = false;
-    if (!adjusted && dense_block()) {
-      const Index k = static_cast<Index>(A_.size());
-      Vec dA(k);
-      for (Index q = 0; q < k; ++q) dA[q] = d[A_[q]];
-      acoef = 0.5 * dA.dot(H_.selfadjointView<Eigen::Lower>() * dA);
-    } else {
-      // The block H_JJ of newly activated coordinates is not assembled: d^T H d from X d.
-      direction_pass(d);
-      have_q = true;
-      for (Index i = 0; i < N_; ++i) acoef += dv_[i] * q_[i] * q_[i];
-      for (Index j = 0; j < nc_; ++j) acoef += (is_bias(j) ? lam_b_ : lam_) * d[j] * d[j];
-      acoef *= 0.5;
-    }
-    if (adjusted) rebuild_active();  // the trial pass assembles H on the enlarged set
-    const LineSearchL1Result ls =
-        line_search_l1(w.data(), d.data(), m_, std::max(acoef, 0.0), bcoef, mu_, o_.s_max);
-    double s = ls.s;
-    // Trial point w+ = w + s d (exact zeros at a breakpoint). Coordinates that change sign are
-    // set to zero (Algorithm 2, line 20); that moves w+ off the ray, so the Armijo test below
-    // uses the actual displacement g^T (w+ - w) (equal to s d^T g when nothing flips).
-    apply_step_l1(w.data(), d.data(), m_, ls, wt.data());
-    if (p_.fit_intercept) wt[m_] = w[m_] + s * d[m_];
-    bool flipped = false;
-    double sigma_min = std::numeric_limits<double>::infinity();  // first sign change on the ray
-    if (l1) {
-      for (Index j = 0; j < m_; ++j) {
-        if (w[j] != 0.0 && d[j] != 0.0 && ((w[j] > 0.0) != (d[j] > 0.0)))
-          sigma_min = std::min(sigma_min, -w[j] / d[j]);
-        if (w[j] != 0.0 && wt[j] != 0.0 && ((w[j] > 0.0) != (wt[j] > 0.0))) {
-          wt[j] = 0.0;
-          flipped = true;
-        }
-      }
-    }
-    // Armijo guard on the true smoothed objective f_alpha (Algorithm 2, lines 10-14). The
-    // full step is evaluated by a pass that also assembles the gradient and the Hessian block
-    // at w+, so an accepted full step costs one pass; backtracking reuses X d.
-    long long halvings = 0;
-    bool accepted = false;
-    bool gh_at_trial = false;
-    if (s > 0.0) {
-      double pred = 0.0;
-      for (Index j = 0; j < nc_; ++j) pred += g[j] * (wt[j] - w[j]);
-      z_keep = z_;
-      const PassOut trial = eval(wt, alpha, dense_block(), &z_keep);
-      const double df = trial.dfs + reg_diff(wt, w);
-      if (pred < 0.0 && std::isfinite(df) && df <= o_.c1 * pred) {
-        accepted = true;
-        gh_at_trial = true;
-        cur = trial;
-        fh_cur = trial.fh;
-      } else {
-        if (!have_q && !flipped) {
-          q_.resize(N_);
-          for (Index i = 0; i < N_; ++i) q_[i] = (z_[i] - z_keep[i]) / s;
-          have_q = true;
-        }
-        z_ = z_keep;
-        bool projected_ok = false;
-        // Projected backtracking first (as in orthant-wise methods): halve s while the step
-        // still changes signs, zeroing those coordinates, so that one step can drop many
-        // coordinates; each trial costs one pass (X w+). Then the ray below.
-        if (flipped) {
-          double sp = 0.5 * s;
-          for (long long t = 0; t < o_.projected_halvings && sp > sigma_min; ++t) {
-            ++halvings;
-            bool any_flip = false;
-            for (Index j = 0; j < nc_; ++j) wt[j] = w[j] + sp * d[j];
-            for (Index j = 0; j < m_; ++j) {
-              if (w[j] != 0.0 && wt[j] != 0.0 && ((w[j] > 0.0) != (wt[j] > 0.0))) {
-                wt[j] = 0.0;
-                any_flip = true;
-              }
-            }
-            if (!any_flip) break;
-            double pred_p = 0.0;
-            for (Index j = 0; j < nc_; ++j) pred_p += g[j] * (wt[j] - w[j]);
-            ztrial_.resize(N_);
-            matvec(X_, wt.data(), ztrial_.data(), threads_);
-            ++passes_;
-            poll_pass();
-            const double bw = p_.fit_intercept ? wt[m_] * scale_ : 0.0;
-            double dfs = 0.0;
-            for (Index i = 0; i < N_; ++i) {
-              ztrial_[i] += bw;
-              dfs += v_[i] * smooth_diff(1.0 - p_.y[i] * ztrial_[i], 1.0 - p_.y[i] * z_[i], alpha);
-            }
-            const double dfp = dfs + reg_diff(wt, w);
-            if (pred_p < 0.0 && std::isfinite(dfp) && dfp <= o_.c1 * pred_p) {
-              accepted = true;
-              projected_ok = true;
-              s = sp;
-              z_.swap(ztrial_);
-              fh_cur = hinge_from_z(z_);
-              break;
-            }
-            sp *= 0.5;
-          }
-        }
-        if (!accepted && !have_q) direction_pass(d);
-        // Backtrack on the ray, never past the first sign change (where that coordinate
-        // lands on exactly zero), so that z + s X d is exact.
-        if (!accepted) {
-          s = std::min(0.5 * s, sigma_min);
-          ++halvings;
-        }
-        while (!accepted) {
-          const bool landing = s == sigma_min;
-          if (s < o_.s_min && !landing) break;
-          for (Index j = 0; j < nc_; ++j) wt[j] = w[j] + s * d[j];
-          if (landing)
-            for (Index j = 0; j < m_; ++j)
-              if (w[j] != 0.0 && d[j] != 0.0 && -w[j] / d[j] == s) wt[j] = 0.0;
-          double dfs = 0.0;
-          for (Index i = 0; i < N_; ++i) {
-            const double u0 = 1.0 - p_.y[i] * z_[i];
-            dfs += v_[i] * smooth_diff(u0 - p_.y[i] * s * q_[i], u0, alpha);
-          }
-          const double dff = dfs + reg_diff(wt, w);
-          if (std::isfinite(dff) && dff <= o_.c1 * s * dec) {
-            accepted = true;
-            break;
-          }
-          s *= 0.5;
-          ++halvings;
-        }
-        if (accepted && !projected_ok) {
-          for (Index i = 0; i < N_; ++i) z_[i] += s * q_[i];
-          fh_cur = hinge_from_z(z_);
-        }
-        have_gh = false;
-      }
-    }
-    if (!accepted) {
-      // Lines 15-18: line search failure reduces alpha; w is kept.
-      ++ls_fail;
-      alpha *= o_.beta;
-      adjust = true;
-      have_gh = false;
-      level_steps = 0;
-    } else {
-      // Lines 20-21: coordinates at zero leave the active set (sign changes were zeroed above).
-      bool dropped = false;
-      if (l1) {
-        for (Index j = 0; j < m_; ++j) {
-          if (act_[j] && wt[j] == 0.0) {
-            act_[j] = 0;
-            dropped = true;
-          }
-        }
-      }
-      w.swap(wt);
-      bound_at_w_ = false;
-      if (gh_at_trial) have_gh = true;
-      if (dropped) {
-        // Restrict H to the new active set when it is still valid.
-        const std::vector<Index> old_pos = pos_;
-        const bool h_was_valid = h_valid_;
-        rebuild_active();
-        if (have_gh && cg_) {
-          // Nothing to restrict: the gradient pass stays valid for the smaller set.
-        } else if (have_gh && dense_block() && h_was_valid) {
-          const Index k = static_cast<Index>(A_.size());
-          Eigen::MatrixXd Hn(k, k);
-          for (Index a = 0; a < k; ++a)
-            for (Index b = 0; b <= a; ++b) {
-              const Index oa = old_pos[A_[a]], ob = old_pos[A_[b]];
-              Hn(a, b) = oa >= ob ? H_(oa, ob) : H_(ob, oa);
-            }
-          H_ = Hn;
-          h_valid_ = true;
-        } else {
-          have_gh = false;
-        }
-      }
-    }
-    if (o_.record_history || cb_.on_iteration) {
-      IterationRecord rec;
-      rec.iteration = iter;
-      rec.objective = S_ * (fh_cur + reg(w));
-      rec.optimality = std::fabs(dec);
-      rec.step = accepted ? s : 0.0;
-      rec.inner_iterations = level_steps;
-      rec.active_size = static_cast<long long>(A_.size());
-      rec.smoothing = accepted ? alpha : alpha / o_.beta;
-      rec.radius = static_cast<double>(halvings);
-      rec.gap = bound_;
-      rec.passes = passes_;
-      rec.time = elapsed();
-      rec.accepted = accepted;
-      if (o_.record_history) res.history.push_back(rec);
-      if (cb_.on_iteration && !cb_.on_iteration(rec)) {
-        interrupted = true;
-        break;
-      }
-    }
-  }
-  if (interrupted) status = SolverStatus::interrupted;
-  // Final objective F at w (hinge, LIBLINEAR scale) and its gap, from exact margins (one
-  // pass unless the last pass was already at w).
-  const double a_fin = std::max(alpha, alpha_end);
-  if (!(have_gh && gap_met)) {
-    eval(w, a_fin, false, nullptr);
-    bound_ = bound_at_w_ ? std::min(bound_, gap_) : gap_;
-  }
-  double fs = 0.0;
-  for (Index i = 0; i < N_; ++i) fs += v_[i] * smooth_hinge(1.0 - p_.y[i] * z_[i], a_fin).phi;
-  res.status = status;
-  res.solution = w;
-  res.objective = S_ * (hinge_from_z(z_) + reg(w));
-  res.optimality = bound_;
-  res.iterations = iter;
-  res.inner_iterations = iter;
-  res.passes = passes_;
-  res.time = elapsed();
-  if (info) {
-    info->final_alpha = a_fin;
-    info->smoothed_objective = S_ * (fs + reg(w));
-    info->line_search_failures = ls_fail;
-    info->active_set_adjustments = adjustments;
-    info->woodbury_solves = woodbury_solves_;
-    info->cg_iterations = cg_iterations_;
-  }
-  return res;
+  return finish(res, info);
 }
 
 }  // namespace

@@ -89,6 +89,31 @@ inline double mix_smooth_relu_d2(double t, double sigma) {
   const double q = sigma / r;
   return 0.5 * q * q / r;
 }
+// psi_M with its first two derivatives from one square root (the formulas above), for passes
+// that need all three per sample (SmSVM). hypot only where t^2 could overflow.
+struct MixSmoothRelu {
+  double value, d1, d2;
+};
+inline MixSmoothRelu mix_smooth_relu_all(double t, double sigma) {
+  const double s2 = sigma * sigma;
+  const double r = std::fabs(t) < 1e150 ? std::sqrt(s2 + t * t) : std::hypot(t, sigma);
+  MixSmoothRelu out;
+  if (t >= 0.0) {
+    out.value = 0.5 * (t + r);
+    out.d1 = 0.5 * (1.0 + t / r);
+  } else {
+    out.value = 0.5 * s2 / (r - t);
+    out.d1 = 0.5 * s2 / (r * (r - t));
+  }
+  out.d2 = 0.5 * s2 / (r * r * r);
+  return out;
+}
+// psi_M(t1) - psi_M(t0) without cancellation: (t1 - t0) (1 + (t1 + t0) / (r1 + r0)) / 2.
+inline double mix_smooth_relu_diff(double t1, double t0, double sigma) {
+  const double s2 = sigma * sigma;
+  const double r1 = std::sqrt(s2 + t1 * t1), r0 = std::sqrt(s2 + t0 * t0);
+  return 0.5 * (t1 - t0) + 0.5 * (t1 - t0) * (t1 + t0) / (r1 + r0);
+}
 }  // namespace detail
 
 struct HingeLoss {

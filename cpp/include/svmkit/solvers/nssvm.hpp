@@ -1,58 +1,27 @@
 // NSSVM: subspace Newton method for the sparsity-constrained SVM dual.
 //
-// Problem (paper 003, Zhou "Sparse SVM for Sufficient Data Reduction"; m = samples,
-// n = features): with Q = [y_1 x_1, ..., y_m x_m] (n x m) and labels y_i in {-1, +1},
-//
+// Problem (paper 003, Zhou "Sparse SVM for Sufficient Data Reduction"; m samples, n features;
+// Q = [y_1 x_1, ..., y_m x_m], labels y_i in {-1, +1}):
 //   min_alpha D(alpha) = 1/2 ||Q alpha||^2 + sum_i h_{c,C}(alpha_i) - <1, alpha>
 //   s.t.      <alpha, y> = 0,  ||alpha||_0 <= s,
+// h_{c,C}(t) = t^2 / (2C) for t >= 0, t^2 / (2c) for t < 0 (C >= c > 0). The classifier is
+// w = Q alpha; the bias is the multiplier mu of <alpha, y> = 0 (or its refinements below).
 //
-// h_{c,C}(t) = t^2 / (2C) for t >= 0 and t^2 / (2c) for t < 0 (C >= c > 0). D is strongly
-// convex (Hessian H(alpha) = Q^T Q + E(alpha), E diagonal with 1/C or 1/c), so the only
-// non-convexity is the cardinality constraint. The primal classifier is w = Q alpha and the
-// bias is the multiplier mu of <alpha, y> = 0 (the dual stationarity reads
-// h'(alpha_i) = 1 - y_i (<w, x_i> + mu)).
+// Method (paper 003, section 2.3 and its algorithm box): Newton steps on the
+// eta-stationarity equations F(z; T) = [g_T(z); alpha_{T^c}; <alpha_T, y_T>] = 0 (eq. 6),
+// g(z) = H(alpha) alpha - 1 + mu y, T = the s largest |alpha - eta g|. Each iteration solves
+// the reduced system of eq. 9 with Theta = Q_T^T Q_T + E_T (s x s): a Cholesky factorization
+// when s <= n, the Woodbury identity (an n x n factor) when s > n, CG when min(n, s) >
+// cg_threshold; then one pass over X gives g, the training accuracy and the next T (partial
+// selection, ties to the smaller index: deterministic, seedless). The bias may be refined
+// (refine_bias, bias_search), the most accurate iterate kept (keep_best), and s grown by
+// tune_ratio (tune). Memory beyond the data: O(m + s^2) or O(n^2), never m x n or s x n.
 //
-// Method (paper 003, section 2.3 and the algorithm box): an eta-stationary point z = (alpha, mu)
-// solves F(z; T) = [g_T(z); alpha_{T^c}; <alpha_T, y_T>] = 0 (eq. 6), where
-// g(z) = H(alpha) alpha - 1 + mu y and T holds the s largest |alpha - eta g(z)|. Each iteration
-//   1. takes the Newton step of eq. 7 on the working set T: d_{T^c} = -alpha_{T^c} and, with
-//      Theta = H_TT = Q_T^T Q_T + E_T (s x s), the reduced solve of eq. 9
-//        d_mu = (<alpha_T, y_T> - <y_T, Theta^{-1} g_T>) / <y_T, Theta^{-1} y_T>,
-//        d_T  = -Theta^{-1} (g_T + d_mu y_T).
-//      Theta^{-1} is applied by a Cholesky factorization of the s x s block when s <= n, in
-//      feature space by the Woodbury identity (an n x n Cholesky factorization of
-//      I + Q_T E_T^{-1} Q_T^T) when s > n, and by conjugate gradients (matrix-free,
-//      Theta p = Q_T^T (Q_T p) + E_T p) when min(n, s) > cg_threshold. No m x m (nor m x n)
-//      matrix is ever formed: the memory beyond the data is O(m + s^2 + s n).
-//   2. recomputes w = Q_T alpha_T (O(s n)) and the gradient g = Q^T w - 1 + E alpha + mu y in
-//      one pass over the data, which also yields the training accuracy of the iterate,
-//   3. picks T_{k+1} = the s largest |alpha - eta g| by partial selection (O(m), ties broken
-//      by the smaller index, so the solver is deterministic and seedless).
-// The bias is mu, refined (refine_bias) by b' = mean_{i in T} (y_i - <w, x_i>) when b' gives a
-// higher training accuracy (the paper's refinement), and at the end (bias_search) by the bias
-// that maximizes the training accuracy of the returned w. The iterate with the highest training
-// accuracy is kept (the algorithm box's MaxACC bookkeeping) and returned when the final
-// iterate is worse by more than acc_tol (keep_best); that kept iterate need not be
-// eta-stationary. With tune, the sparsity level grows, s <- min(m, ceil(tune_ratio * s)),
-// every tune_every iterations and whenever the iteration has converged at the current level
-// (the first time always, later only while the accuracy still improved by more than acc_tol
-// over the previous level), at most max_tunes times (the paper's tuning, r = 1.1). The
-// listing's restarts from alpha = 0 after a tuning step are not done.
-//
-// Stopping rule (the algorithm box): ||F(z_k; T_k)|| <= tol together with the accuracy test
-// |ACC(alpha_k) - MaxACC| <= acc_tol. ||F|| <= tol makes z_k a fixed point of the iteration
-// (the Newton step is 0 and T_{k+1} = T_k), so without tuning (or with its budget spent, or
-// when growing s stopped improving the accuracy) the accuracy can no longer change and the
-// solve stops as converged; keep_best then returns the MaxACC iterate. Otherwise it stops at
-// max_iter iterations. There is no globalization (the paper has none): an eta much larger
-// than the default can make the iteration diverge, which ends with status numerical_error.
-//
-// Defaults (paper 003, Table 2 and the defaults of its listing): C = 0.25, c = C / 100,
-// eta = min(1/m, 1e-4), s0 = ceil(s0_scale * n * (ln(m/n))^2) with s0_scale = 1. The s0
-// formula is Table 2's s(beta) = beta n (log2(m/n))^2 with beta = (ln 2)^2 ~ 0.48 (~0.5, the
-// table's small-m value) and reproduces the support-vector counts of Table 4 (61, 78, 96,
-// 116 for m = 500 .. 4000 training samples, n = 2) and 1104 for 53,602 x 17. tol = 1e-6 and
-// tuning off are the listing's defaults.
+// Stopping rule (the algorithm box): ||F(z_k; T_k)|| <= tol with the accuracy test
+// |ACC - MaxACC| <= acc_tol (converged), or max_iter iterations. Callbacks are polled once
+// per iteration and per CG iteration. A non-finite step, objective or gradient stops with
+// numerical_error. Defaults: paper 003's Table 2 and listing (C = 0.25, c = C/100,
+// eta = min(1/m, 1e-4), s0 = ceil(n (ln(m/n))^2), tol = 1e-6, no tuning).
 #pragma once
 
 #include <vector>

@@ -1,91 +1,28 @@
-// SmSVM: smoothing active-set Newton method for the l2 and l1-l2 hinge-loss SVM.
+// SmSVM: smoothing active-set Newton method for the l2, l1-l2 and l1 hinge-loss SVM.
 //
-// Problem (LIBLINEAR's scaling, problem.hpp, with an l1 term on w):
-//
-//   F(w, b) = l2/2 (||w||^2 + [regularize_intercept] b^2) + l1 ||w||_1
-//             + sum_i cost_i max(0, 1 - y_i (w.x_i + b * intercept_scaling))
-//
-// Dividing by S = sum_i cost_i gives paper 000's form (2)
-//
-//   f(w) = lambda/2 ||w||^2 + mu ||w||_1 + sum_i v_i max(0, 1 - y_i w.x_i),  v_i = cost_i / S
-//
-// with lambda = l2 / S and mu = l1 / S; for uniform costs C (v_i = 1/N) this is exactly the
-// paper's problem with lambda = l2 / (C N) and mu = l1 / (C N). LinearSVC uses scikit-learn's
-// elastic-net language: l2 = 1 - rho, l1 = rho with rho = l1_ratio (0 for penalty "l2",
-// 1 for "l1"), so lambda = (1 - rho) / (C N), mu = rho / (C N).
-//
-// Bias: the paper's augmented x~ = (x, intercept_scaling). The bias coordinate is never
-// l1-penalized and is always active; it carries the l2 term lambda/2 b^2 only when
-// regularize_intercept is true (LIBLINEAR's convention).
+// Problem (LIBLINEAR's scale, problem.hpp; x~ = (x, intercept_scaling) with a bias):
+//   min_{w,b} F = l2/2 (||w||^2 + [regularize_intercept] b^2) + l1 ||w||_1
+//                 + sum_i cost_i max(0, 1 - y_i (w.x_i + b intercept_scaling))
+// Divided by S = sum_i cost_i this is paper 000's form (2) with lambda = l2 / S, mu = l1 / S
+// and weights v_i = cost_i / S (1/N for uniform costs). LinearSVC: l2 = 1 - rho, l1 = rho,
+// rho = l1_ratio (0 for penalty "l2", 1 for "l1"). The bias is never l1-penalized.
 //
 // Method: paper 000 (Emirahmetoglu, Hajewski, Oliveira, Stewart, "A Smoothing Algorithm for
-// l1 Support Vector Machines"), Algorithms 1-4. The hinge max(0, u), u = 1 - y w.x, is
-// replaced by phi_alpha(u) = (u + sqrt(alpha^2 + u^2)) / 2; the l1 term is not smoothed but
-// handled by an active set (coordinates with w_j != 0, plus newly activated ones). For each
-// alpha, guarded Newton steps on the active block H_II = X_I^T D X_I + lambda I (gradient and
-// block from one pass over the data) with the LINESEARCHL1 step (line_search_l1.hpp) and an
-// Armijo backtracking guard on the true smoothed objective f_alpha. When the predicted
-// reduction |d^T g| < eta alpha, the inactive coordinates with |g^_j| > mu are activated once
-// per alpha (with a gradient step on them), otherwise alpha <- beta alpha. A failed line
-// search (s < s_min) also reduces alpha. Coordinates whose step lands on zero or changes
-// sign leave the active set (Algorithm 2, line 20). Implementation choice: the sign-changed
-// coordinates are set to zero *before* the Armijo test, which then uses the actual
-// displacement g^T (w+ - w) (without this, zeroing after an accepted step can increase the
-// objective a lot); backtracking stays on the ray w + s d and never passes the first sign
-// change, where that coordinate lands on exactly zero. A full step costs one pass: the pass
-// that evaluates f_alpha at the trial point also assembles the next gradient and block.
-// With l1 = 0 every coordinate stays active (SmSVM-l2), except feature columns with no
-// stored entry and w_j = 0, which are exactly decoupled (gradient and Hessian row zero) and
-// stay at zero. Newton systems are solved in one of two ways:
-//  * dense: the block H_AA is assembled by the gradient pass and factored (Cholesky), when
-//    the block is at most max_dense_block, the problem is not wide (|A| <= n_samples or
-//    n_samples > woodbury_max_samples) and (threads + 3) |A|^2 doubles fit newton_memory_mb;
-//  * matrix-free: preconditioned CG to relative residual cg_tol, each Hessian-vector product
-//    X_A^T Dv X_A v one fused sweep over the stored entries of X. The preconditioner is the
-//    bordered (bias) Woodbury inverse of Lambda + X_T^T Dv_T X_T, where T holds the samples
-//    whose curvature Dv_i ||x_i,A||^2 is largest (at least the regularization; at most
-//    woodbury_max_samples, and the |T| x |T| matrix within newton_memory_mb) and Lambda is
-//    lambda + the Jacobi diagonal of the remaining samples. The |T| x |T| system
-//    I + S X_T Lambda^-1 X_T^T S (S = Dv_T^1/2) is built from sparse rows, never from a
-//    dense copy of X. When every sample with curvature is in T the preconditioner is H_AA
-//    itself (up to the ridge) and CG ends after one iteration: the sample-space Newton
-//    solve of wide data (and, when that costs little, T holds every sample with Dv_i > 0).
-//    Memory stays O(N + threads m) beyond that budget; X is never copied.
+// l1 Support Vector Machines"), Algorithms 1-4. The hinge is smoothed to phi_alpha (loss.hpp's
+// psi_M, sigma = alpha) for alpha = alpha0, beta alpha0, ...; at each alpha, guarded Newton
+// steps on the active set (w_j != 0 plus activated coordinates with |g^_j| > mu) with the
+// LINESEARCHL1 step (line_search_l1.hpp) and an Armijo test on the smoothed objective;
+// coordinates that reach zero leave the set. Newton systems are factored densely when the
+// block fits newton_memory_mb and max_dense_block, else solved by CG preconditioned with a
+// sample-space (Woodbury) inverse. Pure l1 (l2 = 0) adds the Levenberg-Marquardt shift
+// newton_ridge ||g_A|| to the (then singular) Newton system; it vanishes with the gradient.
 //
-// Stopping rule (tol > 0): a bound on the relative suboptimality (F(w) - F*) / F(w), in two
-// forms, whichever is smaller:
-//  * the hinge duality gap (F(w) - D(a)) / F(w) at the dual point a_i = phi_alpha'(u_i) in
-//    [0, 1], made feasible by scaling (duality_gap in smsvm.cpp): a certificate (weak
-//    duality), evaluated by every gradient pass; it becomes small only once a level is
-//    solved accurately, since it contains ||r(a) - lambda w||^2 / (2 lambda);
-//  * l2 only (l1 = 0), at the end of a level (|d^T g| < eta alpha):
-//    (alpha/2 - E(w) + |d^T g| / 2) / F(w), E(w) = f_alpha(w) - F(w) >= 0. Since
-//    0 <= phi_alpha(u) - max(0, u) <= alpha/2 and the weights v_i sum to 1,
-//    F* >= f_alpha* - alpha/2, so F(w) - F* <= alpha/2 - E(w) + (f_alpha(w) - f_alpha*);
-//    the last term is estimated by the Newton decrement |d^T g| / 2 (exact for the
-//    quadratic model, small by the level's own test). In effect alpha_min adapts to the
-//    data: the run ends at the first level with alpha/2 - E(w) <~ tol F(w). With l1 the
-//    decrement on the active set proved a poor estimate at small alpha (levels that end
-//    after a few steps 1e-3 above the optimum), so l1 runs rely on the gap or the floor.
-// The run stops (status converged) as soon as the bound is <= tol. Otherwise the loop of
-// Algorithm 1 ends when alpha <= beta * alpha_min, i.e. after the level alpha = alpha_min
-// has been solved to |d^T g| < eta alpha (the paper's rule; status converged; tol = 0 gives
-// the paper's rule alone); l2 runs with tol > 0 continue below alpha_min, to alpha_floor at
-// most, since their bound says when to stop. One refinement of the paper's rule: at the
-// last level the activation of Algorithm 3 may run up to final_level_adjustments times
-// (while some inactive |g^_j| > mu), not once. max_iter bounds the total number of Newton
-// steps (status max_iter). SolveResult's optimality is the bound at the returned w (the
-// duality gap alone if no level ended there).
-//
-// Cost accounting: passes counts sweeps over the data (gradient+Hessian passes, direction
-// passes X d, Hessian-vector products of the matrix-free solve, the initial column scan).
-// Interruption: callbacks.poll() is called once per sweep; the solve stops at the next
-// check with the last accepted iterate. A non-finite objective gives numerical_error. The history
-// has one record per Newton step: objective = F (hinge, LIBLINEAR scale) at the iterate, optimality
-// = |d^T g| (the averaged scale of the paper), step = step length s, inner_iterations = the number
-// of Newton steps taken so far at this alpha, active_size = |active set| (bias included), smoothing
-// = alpha, radius = number of Armijo halvings, gap = the stopping rule's bound at the iterate where
-// the step started, passes (cumulative), time.
+// Stopping rule: converged when a bound on (F(w) - F*) / F(w) is <= tol: the hinge duality
+// gap at the dual point phi_alpha'(u_i) (a certificate), or for l2 at the end of a level
+// (alpha/2 - E(w) + |d^T g| / 2) / F(w); otherwise when the level alpha_min is solved,
+// |d^T g| < eta alpha (the paper's rule; l2 runs with tol > 0 go on to alpha_floor).
+// max_iter bounds the Newton steps. optimality = that bound at the returned w. Callbacks are
+// polled once per sweep over X; a non-finite objective or step gives numerical_error.
 #pragma once
 
 #include <vector>
@@ -114,8 +51,8 @@ namespace svmkit {
   X(double, s_max, 1e10, above(0.0), finite(), "largest step considered by LINESEARCHL1")       \
   X(long long, max_iter, 10000, at_least(0), unbounded(),                                       \
     "limit on the total number of Newton steps")                                                \
-  X(double, newton_ridge, 1e-12, at_least(0.0), finite(),                                       \
-    "added to the Newton system's diagonal, relative to its largest diagonal entry")            \
+  X(double, newton_ridge, 1.0, at_least(0.0), finite(),                                        \
+    "pure l1 (l2 = 0): Levenberg-Marquardt shift newton_ridge ||g_A|| of the Newton system")    \
   X(long long, woodbury_max_samples, 4096, at_least(0), unbounded(),                            \
     "most samples in the sample-space (Woodbury) preconditioner of the matrix-free solve; 0: "  \
     "Jacobi preconditioning only")                                                              \
