@@ -90,6 +90,8 @@ def _fit_adagrad_dual(req: KernelFitRequest) -> dict:
     X = req.X
     if req.rows is not None:  # a one-vs-one pair: the solver takes its rows as a copy
         X = _take_rows(X, req.rows)
+        if req.kernel == "precomputed":  # the pair's Gram matrix: its columns as well
+            X = np.ascontiguousarray(X[:, req.rows])
     opts = dict(req.options)
     opts.setdefault("variant", "reg_bias" if req.regularize_intercept else "unreg_bias")
     res = _core.fit_adagrad_dual(
