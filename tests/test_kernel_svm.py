@@ -475,7 +475,52 @@ def test_solver_table_and_defaults():
 
     assert "smo" in KERNEL_SOLVERS
     d = _core.smo_defaults()
-    assert d["tol"] == 1e-3 and d["working_set"] == "second_order" and d["max_iter"] == -1
+    assert d["tol"] == 1e-3 and d["working_set"] == "second_order" and d["max_iter"] == 0
+    rec = {r["name"]: r for r in _core.smo_option_records()}
+    assert "max(10^7, 100 l)" in rec["max_iter"]["doc"]
+
+
+def test_default_iteration_cap_is_libsvms():
+    """max_iter 0 (the default, and SVC(max_iter=-1)) is LIBSVM's cap max(10^7, 100 l): a fit
+    that cannot converge (linear kernel on features of 1e5: K ~ 1e10 in a float cache, the
+    gradient noise exceeds tol) stops there with a ConvergenceWarning instead of never."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 3)) * 1e5
+    y = np.where(rng.normal(size=40) + X[:, 0] / 1e5 > 0, 1.0, -1.0)
+    r = _core.fit_smo(X, y, np.ones(40), None, "linear", 1.0, 0.0, 3, "svc", 0.0, False, {}, None)
+    assert r["status"] == SolverStatus.max_iter and r["iterations"] == 10**7
+    with pytest.raises(ValueError, match="max_iter"):
+        _core.fit_smo(
+            X, y, np.ones(40), None, "linear", 1, 0, 3, "svc", 0, False, {"max_iter": -2}, None
+        )
+
+
+def _stalling_kernel():
+    """A crafted indefinite kernel (seeded): with a large tau, the working pair's curvature
+    becomes tau and its step 3.3 / 1e30 is below one ulp of both of its variables."""
+    rng = np.random.default_rng(6)
+    n = int(rng.integers(3, 6))
+    A = rng.uniform(-2, 2, size=(n, n))
+    K = (A + A.T) / 2
+    np.fill_diagonal(K, 1.0)
+    y = np.where(rng.normal(size=n) > 0, 1.0, -1.0)
+    y[0], y[-1] = 1.0, -1.0
+    return K, y
+
+
+@pytest.mark.parametrize("shrinking", [True, False])
+def test_step_below_one_ulp_stops(shrinking):
+    """Before the fix the same pair was selected until max_iter (forever by default)."""
+    K, y = _stalling_kernel()
+    opts = {"tau": 1e30, "shrinking": shrinking, "max_iter": 10**6}
+    r = _core.fit_smo(
+        K, y, np.full(len(y), 10.0), None, "precomputed", 1, 0, 3, "svc", 0, False, opts, None
+    )
+    assert r["status"] == SolverStatus.line_search_failed and r["iterations"] < 10
+    assert r["optimality"] > 1e-3 and "below one ulp" in r["message"]
+    with pytest.warns(UserWarning, match="no further decrease was possible"):
+        # SVC maps the first class (-1) to +1: -y gives the solver the same problem
+        svmkit.SVC(kernel="precomputed", C=10.0, solver_options={"tau": 1e30}).fit(K, -y)
 
 
 _SCALE_GAMMA_REASON = (
