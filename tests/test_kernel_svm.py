@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -16,6 +18,7 @@ from sklearn.datasets import (
     make_circles,
     make_moons,
 )
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics.pairwise import pairwise_kernels
 from sklearn.preprocessing import MinMaxScaler, StandardScaler
 from sklearn.utils.estimator_checks import parametrize_with_checks
@@ -679,3 +682,41 @@ def test_overflowing_kernel_values_raise_instead_of_hanging(Est, kernel, params,
     if kernel == "poly":
         with pytest.raises(ValueError, match=match):
             Est(kernel="poly", degree=200, gamma=10.0, coef0=10.0).fit(X[:60], y[:60])
+
+
+@pytest.mark.parametrize(
+    "kernel,scale,params",
+    [
+        ("linear", 2e19, {}),  # K ~ 1.2e39 (diagonal 1.2e39 < the 1e100 guard)
+        ("poly", 1e7, {"degree": 3, "gamma": 1.0, "coef0": 0.0}),  # K ~ 1e42
+    ],
+)
+def test_kernel_values_above_the_float_cache_are_refused(kernel, scale, params):
+    """Kernel values between 3.4e38 and the 1e100 guard overflowed the float kernel cache (inf
+    in the cached rows); they are now refused with a clear error, and 1e37 still fits."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(30, 3))
+    y = np.where(X[:, 0] > 0, 1, 0)
+    with pytest.raises(ValueError, match="exceed what the float kernel cache holds"):
+        svmkit.SVC(kernel=kernel, **params).fit(X * scale, y)
+    with pytest.raises(ValueError, match="exceed what the float kernel cache holds"):
+        svmkit.SVR(kernel=kernel, **params).fit(X * scale, X[:, 1])
+    small = X / np.linalg.norm(X, axis=1).max() * 3e18  # max ||x||^2 = 9e36: accepted
+    if kernel == "linear":
+        with warnings.catch_warnings():  # only the absence of the error matters here
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            svmkit.SVC(kernel="linear", max_iter=100).fit(small, y)
+
+
+def test_precomputed_off_diagonal_above_the_float_cache_is_refused():
+    """An indefinite precomputed kernel can hold huge off-diagonal values with a small
+    diagonal: the check reads the problem's block."""
+    K = np.eye(4)
+    K[0, 3] = K[3, 0] = 1e39
+    y = np.array([0, 0, 1, 1])
+    with pytest.raises(ValueError, match="kernel values up to 1e\\+39 exceed"):
+        svmkit.SVC(kernel="precomputed").fit(K, y)
+    # a zero-weight sample is not in the problem: its values do not count
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        svmkit.SVC(kernel="precomputed", max_iter=100).fit(K, y, sample_weight=[1, 1, 1, 0])

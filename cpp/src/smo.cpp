@@ -860,6 +860,7 @@ void validate_problem(const KernelProblem& pr, Index n, bool check_finite) {
   if (pr.formulation == SmoFormulation::svr && (!(pr.epsilon >= 0.0) || !std::isfinite(pr.epsilon)))
     throw_invalid("epsilon must be finite and >= 0");
   if (check_finite) validate_finite(pr.X, "X");
+  check_kernel_fits_cache(pr.kernel, pr.X, pr.rows, n);  // the float cache would hold inf
   // rbf rows use squared row norms (|a|^2 + |b|^2 - 2 a.b): inf - inf would be NaN and SMO
   // would then select pairs forever. One pass, whatever check_input says.
   if (pr.kernel.kind == KernelKind::rbf) {
