@@ -14,7 +14,15 @@
 // AdaGrad (paper 001 Algorithm 7), AdaDelta and Adam. The l1 term is handled by a proximal
 // soft-threshold after each step (per coordinate with the coordinate's effective step).
 // A mini-batch gradient is the unbiased estimate (n/k) sum_{i in batch} of the loss part plus
-// the full regularizer gradient. Rows of a mini-batch are processed in parallel (OpenMP)
+// the full regularizer gradient. momentum_type "auto" (default) is Nesterov for plain steps and
+// none with an adaptive rule (paper 000's baselines run without momentum); momentum with an
+// adaptive rule is refused. Sparse (CSR) data with plain steps, no l1 term and batches smaller
+// than the number of features take lazy steps: a step touches only its rows' features and the
+// bias; the others follow one linear map of (w_j, v_j) per step (l2 shrink and momentum),
+// applied as a precomputed power when the feature is next touched or at the end of the epoch,
+// so a step costs O(nnz of the batch), not O(d); the iterates are the dense ones up to rounding.
+// The interrupt hook is polled every min(n, 4096) rows. Rows of a mini-batch are processed in
+// parallel (OpenMP)
 // with per-thread buffers summed in a fixed order, so results are deterministic for a fixed
 // seed and thread count. Epochs draw batches from a permutation made by a private
 // std::mt19937_64 seeded from `seed` (no global RNG).
@@ -68,8 +76,8 @@ namespace svmkit {
     "step size; 0 = default (1/L_F, or the adaptive rule's)")                                   \
   X(std::string, schedule, "constant", unbounded(), unbounded(),                                \
     "\"constant\", \"inv_sqrt\" (lr/sqrt(t)) or \"inv_time\" (lr/t), t = epoch from 1")          \
-  X(std::string, momentum_type, "nesterov", unbounded(), unbounded(),                           \
-    "\"none\", \"polyak\" (Algorithm 3) or \"nesterov\" (Algorithm 4)")                          \
+  X(std::string, momentum_type, "auto", unbounded(), unbounded(),                               \
+    "\"auto\" (nesterov, none with adaptive), \"none\", \"polyak\" (Alg. 3), \"nesterov\" (Alg. 4)") \
   X(double, momentum, 0.5, at_least(0.0), below(1.0),                                           \
     "beta for polyak / nesterov (paper 001 section 7)")                                         \
   X(std::string, adaptive, "none", unbounded(), unbounded(),                                    \
