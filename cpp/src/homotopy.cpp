@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "svmkit/objective.hpp"
+
 namespace svmkit {
 namespace {
 
@@ -32,7 +34,8 @@ class Homotopy {
         scale_(p.intercept_scaling),
         free_bias_(p.fit_intercept && !p.regularize_intercept),
         n_threads_(resolve_threads(opt.n_threads)),
-        rng_(opt.seed) {}
+        rng_(opt.seed),
+        obj_(X, HingeLoss{}, p, /*classification=*/true, opt.n_threads) {}
 
   SolveResult run() {
     start_ = Clock::now();
@@ -363,31 +366,10 @@ class Homotopy {
     return loss * inv;
   }
 
+  // 1/n sum_j c_j hinge(y_j z_j) (objective.hpp's pass); violators = the rows of positive loss.
   double full_loss(const double* w, Index* violators = nullptr) {
-    const int chunks = reduction_chunks(n_, n_threads_);
-    std::vector<double> part(static_cast<std::size_t>(chunks), 0.0);
-    std::vector<Index> cnt(static_cast<std::size_t>(chunks), 0);
-    parallel_chunks(n_, chunks, [&](int c, Index b, Index e) {
-      double ls = 0.0;
-      Index v = 0;
-      for (Index i = b; i < e; ++i) {
-        const double m = p_.y[i] * z(w, i);
-        if (m < 1.0) {
-          ls += p_.cost[i] * (1.0 - m);
-          ++v;
-        }
-      }
-      part[c] = ls;
-      cnt[c] = v;
-    });
+    const double loss = obj_.loss_sum(w, violators);
     row_visits_ += n_;
-    double loss = 0.0;
-    Index v = 0;
-    for (int c = 0; c < chunks; ++c) {
-      loss += part[c];
-      v += cnt[c];
-    }
-    if (violators) *violators = v;
     return loss / static_cast<double>(n_);
   }
 
@@ -584,6 +566,7 @@ class Homotopy {
   long long s_ = 0, total_inner_ = 0;
   bool separable_ = true;
   HomotopyExtras out_;
+  LinearObjective<V, HingeLoss> obj_;
 };
 
 }  // namespace

@@ -12,6 +12,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "svmkit/objective.hpp"
+
 namespace svmkit {
 namespace {
 
@@ -110,7 +112,8 @@ class SgdSolver {
         batch_((opt.batch_size <= 0 || opt.batch_size >= X.rows) ? X.rows : opt.batch_size),
         // Ctrl-C is polled (taking the GIL in Python) every poll_rows_ rows: at least once per
         // pass, but not once per stochastic step.
-        poll_rows_(std::min<Index>(X.rows, 4096)) {}
+        poll_rows_(std::min<Index>(X.rows, 4096)),
+        obj_(X, loss, p, !is_regression(spec.kind), opt.n_threads) {}
 
   SolveResult run(const double* w0) {
     start_ = Clock::now();
@@ -427,10 +430,6 @@ class SgdSolver {
     if (classification_) return c * p_.y[i] * loss_.d1(p_.y[i] * z);
     return c * loss_.d1(z - p_.y[i]);
   }
-  double sample_value(Index i, double z) const {
-    const double u = classification_ ? p_.y[i] * z : z - p_.y[i];
-    return p_.cost[i] * loss_.value(u);
-  }
 
   // g = (n / k) sum_{i in rows} grad of C_i loss_i at w (loss part only).
   void batch_gradient(const double* w, const Index* rows, Index k, double* g) {
@@ -458,17 +457,10 @@ class SgdSolver {
     row_visits_ += k;
   }
 
+  // F(w): the loss part from objective.hpp's pass, the penalties weighted here.
   double objective(const double* w) {
-    const int chunks = reduction_chunks(n_, n_threads_);
-    std::vector<double> part(static_cast<std::size_t>(chunks), 0.0);
-    parallel_chunks(n_, chunks, [&](int c, Index b, Index e) {
-      double s = 0.0;
-      for (Index i = b; i < e; ++i) s += sample_value(i, decision(w, i));
-      part[c] = s;
-    });
+    const double f = obj_.loss_sum(w);
     row_visits_ += n_;
-    double f = 0.0;
-    for (double s : part) f += s;
     double sq = 0.0, l1 = 0.0;
     for (Index j = 0; j < d_; ++j) {
       sq += w[j] * w[j];
@@ -505,6 +497,7 @@ class SgdSolver {
   std::vector<Map2> powers_;
   std::vector<Index> last_, mark_, touched_;
   std::vector<double> acc_, coef_;
+  LinearObjective<V, L> obj_;
 };
 
 }  // namespace
