@@ -261,3 +261,44 @@ def test_svc_adagrad_dual_rejects_squared_hinge() -> None:
         svmkit.SVC(solver="adagrad_dual", loss="squared_hinge").fit(X, y)
     with pytest.raises(ValueError, match="unknown adagrad_dual option 'cache'"):
         svmkit.SVC(solver="adagrad_dual", solver_options={"cache": 1}).fit(X, y)
+
+
+@pytest.mark.parametrize("zero_weights", [False, True])
+def test_svc_precomputed_selects_rows_and_columns(zero_weights) -> None:
+    """kernel="precomputed": each one-vs-one subproblem (and a fit without the zero-weight
+    samples) takes the rows AND the columns of its samples from the Gram matrix (before the fix
+    only the rows: the C++ side refused the non-square block). References: scikit-learn's SVC
+    (LIBSVM) with kernel="linear" on X, whose Gram matrix is X X' (scikit-learn's own
+    precomputed fit drops zero-weight rows but not their columns, so it is no reference there),
+    svmkit's SMO on the precomputed matrix, and adagrad_dual with kernel="linear" on X."""
+    import warnings
+
+    import svmkit
+    from sklearn.datasets import load_iris
+    from sklearn.exceptions import ConvergenceWarning
+
+    X, y = load_iris(return_X_y=True)
+    X = StandardScaler().fit_transform(X)[::2]  # 75 samples, 3 classes
+    y = y[::2]
+    K = X @ X.T
+    sw = np.ones(len(y))
+    zero = [1, 6, 30, 40, 60]
+    if zero_weights:
+        sw[zero] = 0.0
+    fits = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        for kernel, data in (("precomputed", K), ("linear", X)):
+            fits[kernel] = svmkit.SVC(
+                kernel=kernel, solver="adagrad_dual", C=1.0, max_iter=30000, tol=1e-8
+            ).fit(data, y, sample_weight=sw)
+    a, lin = fits["precomputed"], fits["linear"]
+    assert len(a.result_) == 3  # one-vs-one pairs
+    ref = SVC(kernel="linear", C=1.0, tol=1e-10).fit(X, y, sample_weight=sw).decision_function(X)
+    smo = svmkit.SVC(kernel="precomputed", C=1.0, tol=1e-8).fit(K, y, sample_weight=sw)
+    np.testing.assert_allclose(smo.decision_function(K), ref, atol=1e-6)
+    np.testing.assert_allclose(a.decision_function(K), ref, atol=5e-3)
+    np.testing.assert_allclose(a.decision_function(K), lin.decision_function(X), atol=5e-3)
+    assert np.array_equal(a.predict(K), smo.predict(K))
+    if zero_weights:  # zero-weight samples are no support vectors
+        assert not np.isin(zero, a.support_).any()

@@ -345,3 +345,72 @@ def test_plotting_from_history(cancer):
     assert len(ax.get_lines()) == 2 and ax.get_xscale() == "log" and ax.get_yscale() == "log"
     with pytest.raises(TypeError, match="expected a solver result"):
         plot_convergence([42])
+
+
+def test_momentum_default_is_none_with_adaptive_rules(cancer):
+    """Paper 000 runs AdaGrad/AdaDelta/Adam without momentum: "auto" (the default) gives Nesterov
+    for plain steps only; stacking momentum on an adaptive rule is refused."""
+    X, y = cancer
+    assert svmkit.solver_defaults("sgd")["momentum_type"] == "auto"
+    for ada in ("adagrad", "adam"):
+        kw = dict(C=0.1, solver="sgd", n_jobs=1, max_iter=20)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            a = LinearSVC(**kw, solver_options={"adaptive": ada}).fit(X, y)
+            b = LinearSVC(**kw, solver_options={"adaptive": ada, "momentum_type": "none"}).fit(X, y)
+        np.testing.assert_array_equal(a.coef_, b.coef_)
+        with pytest.raises(ValueError, match="cannot be combined with an adaptive rule"):
+            LinearSVC(**kw, solver_options={"adaptive": ada, "momentum_type": "nesterov"}).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        a = LinearSVC(C=0.1, solver="sgd", n_jobs=1, max_iter=20).fit(X, y)
+        b = LinearSVC(
+            C=0.1, solver="sgd", n_jobs=1, max_iter=20, solver_options={"momentum_type": "nesterov"}
+        ).fit(X, y)
+    np.testing.assert_array_equal(a.coef_, b.coef_)
+
+
+def _sparse_problem(n=150, d=400, density=0.02, seed=0):
+    rng = np.random.default_rng(seed)
+    X = sp.random(n, d, density=density, format="csr", random_state=seed)
+    X.data = rng.normal(size=X.nnz)
+    w = rng.normal(size=d)
+    y = np.where(X @ w + 0.1 * rng.normal(size=n) > 0, 1.0, -1.0)
+    return X, y
+
+
+@pytest.mark.parametrize("momentum", ["none", "polyak", "nesterov"])
+@pytest.mark.parametrize("batch_size", [1, 4])
+@pytest.mark.parametrize("reg_b", [False, True])
+def test_lazy_sparse_steps_match_dense(momentum, batch_size, reg_b):
+    """Sparse rows with small batches take lazy O(nnz) steps (the l2 shrink and the momentum of
+    the untouched features applied as one power of their step map); the iterates are the dense
+    path's up to rounding, and so is the objective."""
+    X, y = _sparse_problem()
+    opts = {"batch_size": batch_size, "momentum_type": momentum, "schedule": "inv_sqrt"}
+    kw = dict(C=0.5, solver="sgd", n_jobs=1, max_iter=6, random_state=3)
+    kw.update(regularize_intercept=reg_b, solver_options=opts)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        a = LinearSVC(**kw).fit(X, y)
+        b = LinearSVC(**kw).fit(X.toarray(), y)
+    np.testing.assert_allclose(a.coef_, b.coef_, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(a.intercept_, b.intercept_, rtol=1e-9, atol=1e-12)
+    ha, hb = a.result_[0]["history"], b.result_[0]["history"]
+    np.testing.assert_allclose(ha["objective"], hb["objective"], rtol=1e-10)
+    assert a.n_passes_ == b.n_passes_
+
+
+@pytest.mark.parametrize("loss", ["epsilon_insensitive", "squared_epsilon_insensitive"])
+def test_lazy_sparse_steps_match_dense_regression(loss):
+    from svmkit import LinearSVR
+
+    X, _ = _sparse_problem(seed=1)
+    y = X @ np.linspace(-1, 1, X.shape[1])
+    kw = dict(C=0.5, loss=loss, solver="sgd", max_iter=5, fit_intercept=False, random_state=0)
+    kw["solver_options"] = {"batch_size": 1}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        a = LinearSVR(**kw).fit(X, y)
+        b = LinearSVR(**kw).fit(X.toarray(), y)
+    np.testing.assert_allclose(a.coef_, b.coef_, rtol=1e-9, atol=1e-12)

@@ -148,21 +148,60 @@ def test_separable_gaussians_match_clarabel_and_stop_on_gap():
     assert abs(m.intercept_[0] - b) < 1e-3
 
 
-def test_soft_margin_with_finite_C():
-    """Finite C: the homotopy stops at lambda = 1/(C n), LinearSVC's hinge objective."""
+@pytest.mark.parametrize("C", [0.1, 1.0, 10.0])
+def test_soft_margin_with_finite_C(C):
+    """Finite C: the homotopy stops at lambda = 1/(C n), LinearSVC's hinge objective, on its
+    duality gap at tol (no warning) and matches clarabel's exact QP within the gap."""
     rng = np.random.default_rng(2)
     X = np.vstack([rng.normal(size=(30, 2)) + 1.0, rng.normal(size=(30, 2)) - 1.0])
     y = np.r_[np.ones(30), -np.ones(30)]
-    C = 1.0
     _, _, f_star = hinge_primal(X, y, np.full(60, C), regularize_intercept=False)
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
+        warnings.simplefilter("error")  # the fit must stop on its own rule, before max_iter
         m = LinearSVC(
-            loss="hinge", C=C, solver="homotopy", regularize_intercept=False, max_iter=100, n_jobs=1
+            loss="hinge",
+            C=C,
+            solver="homotopy",
+            regularize_intercept=False,
+            tol=1e-4,
+            max_iter=300,
+            n_jobs=1,
         ).fit(X, y)
+    r = m.result_[0]
+    assert r["status"] == SolverStatus.converged and r["iterations"] < 300
     w, b = m.coef_[0], m.intercept_[0]
     f = 0.5 * w @ w + C * np.maximum(0.0, 1.0 - y * (X @ w + b)).sum()
-    assert (f - f_star) / f_star < 1e-3
+    # the relative duality gap (P - D) / P bounds the true (P - F*) / P
+    assert -1e-9 <= (f - f_star) / f <= r["optimality"] * (1 + 1e-6) + 1e-9
+    assert r["optimality"] < 1e-4
+
+
+@pytest.mark.parametrize("fit_intercept", [True, False])
+def test_soft_margin_gap_other_biases(fit_intercept):
+    """The duality gap also holds with a regularized bias and without a bias (clarabel's exact
+    box-only dual, kernel X X' (+ 1 for the regularized bias); strong duality gives F*)."""
+    rng = np.random.default_rng(5)
+    X = np.vstack([rng.normal(size=(25, 3)) + 0.7, rng.normal(size=(25, 3)) - 0.7])
+    y = np.r_[np.ones(25), -np.ones(25)]
+    C = 1.0
+    K = X @ X.T + (1.0 if fit_intercept else 0.0)
+    _, dual_min = svm_dual(K, y, np.full(50, C), equality=False)
+    f_star = -dual_min
+    r = run(X, y, fit_intercept, True, lambda_min=1 / (C * 50), tol=1e-4)
+    assert r["status"] == SolverStatus.converged
+    w = r["solution"][:3]
+    b = r["solution"][3] if fit_intercept else 0.0
+    f = 0.5 * (w @ w + b * b) + C * np.maximum(0.0, 1.0 - y * (X @ w + b)).sum()
+    assert -1e-6 <= (f - f_star) / f <= r["optimality"] * (1 + 1e-6) + 1e-6
+    assert r["optimality"] < 1e-4
+
+
+def test_inner_step_count_overflow_is_refused():
+    """t_s = ceil((s0 + s)^r) must fit a long long (the cast was undefined behaviour)."""
+    with pytest.raises(ValueError, match="inner step count t_s"):
+        run(TOY_X, TOY_Y, r=40.0, max_iter=3)
+    with pytest.raises(ValueError, match="inner step count t_s"):
+        run(TOY_X, TOY_Y, max_iter=10**10)
 
 
 def lp_min_slack(X, y, fit_intercept=True):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -17,6 +19,7 @@ from sklearn.datasets import (
     make_circles,
     make_moons,
 )
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics.pairwise import pairwise_kernels
 from sklearn.preprocessing import MinMaxScaler, StandardScaler
 from svmkit import SolverStatus, _core
@@ -448,7 +451,52 @@ def test_solver_table_and_defaults():
 
     assert "smo" in KERNEL_SOLVERS
     d = _core.smo_defaults()
-    assert d["tol"] == 1e-3 and d["working_set"] == "second_order" and d["max_iter"] == -1
+    assert d["tol"] == 1e-3 and d["working_set"] == "second_order" and d["max_iter"] == 0
+    rec = {r["name"]: r for r in _core.smo_option_records()}
+    assert "max(10^7, 100 l)" in rec["max_iter"]["doc"]
+
+
+def test_default_iteration_cap_is_libsvms():
+    """max_iter 0 (the default, and SVC(max_iter=-1)) is LIBSVM's cap max(10^7, 100 l): a fit
+    that cannot converge (linear kernel on features of 1e5: K ~ 1e10 in a float cache, the
+    gradient noise exceeds tol) stops there with a ConvergenceWarning instead of never."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 3)) * 1e5
+    y = np.where(rng.normal(size=40) + X[:, 0] / 1e5 > 0, 1.0, -1.0)
+    r = _core.fit_smo(X, y, np.ones(40), None, "linear", 1.0, 0.0, 3, "svc", 0.0, False, {}, None)
+    assert r["status"] == SolverStatus.max_iter and r["iterations"] == 10**7
+    with pytest.raises(ValueError, match="max_iter"):
+        _core.fit_smo(
+            X, y, np.ones(40), None, "linear", 1, 0, 3, "svc", 0, False, {"max_iter": -2}, None
+        )
+
+
+def _stalling_kernel():
+    """A crafted indefinite kernel (seeded): with a large tau, the working pair's curvature
+    becomes tau and its step 3.3 / 1e30 is below one ulp of both of its variables."""
+    rng = np.random.default_rng(6)
+    n = int(rng.integers(3, 6))
+    A = rng.uniform(-2, 2, size=(n, n))
+    K = (A + A.T) / 2
+    np.fill_diagonal(K, 1.0)
+    y = np.where(rng.normal(size=n) > 0, 1.0, -1.0)
+    y[0], y[-1] = 1.0, -1.0
+    return K, y
+
+
+@pytest.mark.parametrize("shrinking", [True, False])
+def test_step_below_one_ulp_stops(shrinking):
+    """Before the fix the same pair was selected until max_iter (forever by default)."""
+    K, y = _stalling_kernel()
+    opts = {"tau": 1e30, "shrinking": shrinking, "max_iter": 10**6}
+    r = _core.fit_smo(
+        K, y, np.full(len(y), 10.0), None, "precomputed", 1, 0, 3, "svc", 0, False, opts, None
+    )
+    assert r["status"] == SolverStatus.line_search_failed and r["iterations"] < 10
+    assert r["optimality"] > 1e-3 and "below one ulp" in r["message"]
+    with pytest.warns(UserWarning, match="no further decrease was possible"):
+        # SVC maps the first class (-1) to +1: -y gives the solver the same problem
+        svmkit.SVC(kernel="precomputed", C=10.0, solver_options={"tau": 1e30}).fit(K, -y)
 
 
 def _shared(shared_datasets, name):
@@ -559,8 +607,9 @@ def test_kernel_model_file_errors(tmp_path, edit, match):
 @pytest.mark.parametrize(
     "kernel, params, match",
     [
-        ("linear", {}, "kernel values K\\(x, x\\) overflow"),
-        ("poly", {"gamma": 1e-3}, "kernel values K\\(x, x\\) overflow"),
+        # the float cache's bound (1e38) is checked before the 1e100 guard on K(x, x)
+        ("linear", {}, "kernel values up to .* exceed what the float kernel cache holds"),
+        ("poly", {"gamma": 1e-3}, "kernel values up to .* exceed what the float kernel cache"),
         ("rbf", {"gamma": 1e-3}, "squared norm above 1e100"),
     ],
 )
@@ -576,3 +625,41 @@ def test_overflowing_kernel_values_raise_instead_of_hanging(Est, kernel, params,
     if kernel == "poly":
         with pytest.raises(ValueError, match=match):
             Est(kernel="poly", degree=200, gamma=10.0, coef0=10.0).fit(X[:60], y[:60])
+
+
+@pytest.mark.parametrize(
+    "kernel,scale,params",
+    [
+        ("linear", 2e19, {}),  # K ~ 1.2e39 (diagonal 1.2e39 < the 1e100 guard)
+        ("poly", 1e7, {"degree": 3, "gamma": 1.0, "coef0": 0.0}),  # K ~ 1e42
+    ],
+)
+def test_kernel_values_above_the_float_cache_are_refused(kernel, scale, params):
+    """Kernel values between 3.4e38 and the 1e100 guard overflowed the float kernel cache (inf
+    in the cached rows); they are now refused with a clear error, and 1e37 still fits."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(30, 3))
+    y = np.where(X[:, 0] > 0, 1, 0)
+    with pytest.raises(ValueError, match="exceed what the float kernel cache holds"):
+        svmkit.SVC(kernel=kernel, **params).fit(X * scale, y)
+    with pytest.raises(ValueError, match="exceed what the float kernel cache holds"):
+        svmkit.SVR(kernel=kernel, **params).fit(X * scale, X[:, 1])
+    small = X / np.linalg.norm(X, axis=1).max() * 3e18  # max ||x||^2 = 9e36: accepted
+    if kernel == "linear":
+        with warnings.catch_warnings():  # only the absence of the error matters here
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            svmkit.SVC(kernel="linear", max_iter=100).fit(small, y)
+
+
+def test_precomputed_off_diagonal_above_the_float_cache_is_refused():
+    """An indefinite precomputed kernel can hold huge off-diagonal values with a small
+    diagonal: the check reads the problem's block."""
+    K = np.eye(4)
+    K[0, 3] = K[3, 0] = 1e39
+    y = np.array([0, 0, 1, 1])
+    with pytest.raises(ValueError, match="kernel values up to 1e\\+39 exceed"):
+        svmkit.SVC(kernel="precomputed").fit(K, y)
+    # a zero-weight sample is not in the problem: its values do not count
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        svmkit.SVC(kernel="precomputed", max_iter=100).fit(K, y, sample_weight=[1, 1, 1, 0])

@@ -19,7 +19,6 @@ namespace svmkit {
 
 void validate_options(const SmoOptions& o) {
   SVMKIT_CHECK_OPTION_RANGES(SVMKIT_SMO_OPTIONS, "smo", o);
-  if (o.max_iter == 0) throw_invalid("smo option 'max_iter' must be positive or -1 (no limit)");
   if (o.working_set != "second_order" && o.working_set != "max_violating_pair")
     throw_invalid("smo option 'working_set' must be 'second_order' or 'max_violating_pair', got '" +
                   o.working_set + "'");
@@ -29,6 +28,12 @@ namespace {
 
 // Largest |K(x, x)| and squared row norm accepted: leaves room for sums over many samples.
 constexpr double kMaxKernelValue = 1e100;
+
+// max_iter 0 is LIBSVM's cap max(10^7, 100 l) (l variables); < 0 is no limit.
+long long iteration_limit(long long max_iter, Index l) {
+  if (max_iter != 0) return max_iter;
+  return std::max<long long>(10000000, 100 * static_cast<long long>(l));
+}
 
 using Clock = std::chrono::steady_clock;
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -357,10 +362,11 @@ class Solver {
     const long long interval =
         std::max<long long>(1, std::min<long long>(l_, opt_.shrink_interval));
     long long counter = interval;
-    long long iter = 0;
+    long long iter = 0, stalls = 0;
     SolverStatus status = SolverStatus::max_iter;
     double gap = kInf;
-    while (opt_.max_iter < 0 || iter < opt_.max_iter) {
+    const long long max_iter = iteration_limit(opt_.max_iter, l_);
+    while (max_iter < 0 || iter < max_iter) {
       if (--counter == 0) {
         counter = interval;
         if (opt_.shrinking) shrink();
@@ -385,10 +391,24 @@ class Solver {
         counter = 1;  // shrink again at the next iteration
       }
       ++iter;
-      if (equality_)
-        update_pair(i, j);
-      else
-        update_single(i);
+      const bool moved = equality_ ? update_pair(i, j) : update_single(i);
+      if (!moved && ++stalls > 1) {
+        // A step below one ulp of the variables left them unchanged twice, the second time over
+        // all variables: the same pair would be selected forever.
+        status = SolverStatus::line_search_failed;
+        base.message =
+            "no progress: the step on the working pair is below one ulp of its "
+            "variables (KKT gap " +
+            std::to_string(gap) + " > tol)";
+        break;
+      }
+      if (!moved) {  // retry once over all variables (a shrunk one may give a better pair)
+        reconstruct_gradient();
+        active_ = l_;
+        next_valid_ = false;
+      } else {
+        stalls = 0;
+      }
       if (iter % opt_.poll_interval == 0 && cb_.poll()) {
         status = SolverStatus::interrupted;
         break;
@@ -567,7 +587,8 @@ class Solver {
     return worst;
   }
 
-  void update_pair(Index i, Index j) {
+  // Both updates return false when the variables did not change (a step below one ulp).
+  bool update_pair(Index i, Index j) {
     const float* Qi = Q_.row(i, active_);
     const float* Qj = Q_.row(j, active_);
     const double si = s_[i], sj = s_[j];
@@ -590,7 +611,7 @@ class Solver {
     flags_[i] = flags_of(i);
     flags_[j] = flags_of(j);
     const double di = ni - old_i, dj = nj - old_j;
-    if (di == 0.0 && dj == 0.0) return;
+    if (di == 0.0 && dj == 0.0) return false;
     const float* qi = Qi;
     const float* qj = Qj;
     G_[i] += D_[i] * di;
@@ -614,20 +635,22 @@ class Solver {
     next_valid_ = true;
     update_gbar(i, old_i);
     update_gbar(j, old_j);
+    return true;
   }
 
-  void update_single(Index i) {
-    if (i < 0) return;
+  bool update_single(Index i) {
+    if (i < 0) return false;
     const float* Qi = Q_.row(i, active_);
     const double old = alpha_[i];
     const double na = std::min(std::max(old - G_[i] / QD_[i], 0.0), U_[i]);
     alpha_[i] = na;
     flags_[i] = flags_of(i);
     const double d = na - old;
-    if (d == 0.0) return;
+    if (d == 0.0) return false;
     for (Index k = 0; k < active_; ++k) G_[k] += static_cast<double>(Qi[k]) * d;
     G_[i] += D_[i] * d;
     update_gbar(i, old);
+    return true;
   }
 
   // Gbar_t = sum over variables at their (finite) upper bound of U_j Q_jt, needed to rebuild
@@ -838,6 +861,7 @@ void validate_problem(const KernelProblem& pr, Index n, bool check_finite) {
   if (pr.formulation == SmoFormulation::svr && (!(pr.epsilon >= 0.0) || !std::isfinite(pr.epsilon)))
     throw_invalid("epsilon must be finite and >= 0");
   if (check_finite) validate_finite(pr.X, "X");
+  check_kernel_fits_cache(pr.kernel, pr.X, pr.rows, n);  // the float cache would hold inf
   // rbf rows use squared row norms (|a|^2 + |b|^2 - 2 a.b): inf - inf would be NaN and SMO
   // would then select pairs forever. One pass, whatever check_input says.
   if (pr.kernel.kind == KernelKind::rbf) {

@@ -43,6 +43,17 @@ const char* to_string(KernelKind kind);
 KernelKind kernel_kind_from_string(const std::string& name);  // throws Error on unknown names
 void validate_kernel(const KernelSpec& spec);
 
+// An upper bound on |K(x_i, x_j)| over the problem's samples (rows[0..n) of X, or its first n
+// rows when rows is null): 1 for rbf, laplacian and sigmoid; max ||x||^2 for linear (Cauchy-
+// Schwarz); (gamma max ||x||^2 + |coef0|)^degree for polynomial; the largest |A_ij| of the
+// problem's block for precomputed. One pass over X; inf on overflow, NaN on NaN data.
+double kernel_value_bound(const KernelSpec& spec, const MatrixView& X, const Index* rows, Index n);
+
+// Throws Error when kernel values of the problem could exceed kMaxCachedKernelValue
+// (kernel_cache.hpp): they would become inf in the float kernel cache.
+void check_kernel_fits_cache(const KernelSpec& spec, const MatrixView& X, const Index* rows,
+                             Index n);
+
 namespace kernel_detail {
 
 // dense_dot (four accumulators) is svmkit::dense_dot from data.hpp.

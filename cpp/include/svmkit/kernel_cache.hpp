@@ -1,4 +1,5 @@
-// A least-recently-used cache of kernel (Q matrix) rows with a memory limit.
+// A least-recently-used cache of kernel (Q matrix) rows with a memory limit. Values are floats
+// (as LIBSVM's Qfloat): kernel values above kMaxCachedKernelValue are refused before a solve.
 //
 // Row r holds the values of columns [0, len) for the len it was last requested with; a
 // longer request extends it in place (the caller fills only the missing tail). When the
@@ -26,6 +27,11 @@
 #include "svmkit/status.hpp"
 
 namespace svmkit {
+
+// Largest |value| the cache is given (solvers check it first: kernel.hpp's
+// check_kernel_fits_cache): below FLT_MAX = 3.4e38 with room for the + 1 of a regularized bias
+// and for sums, so a cached row never holds inf.
+constexpr double kMaxCachedKernelValue = 1e38;
 
 class KernelCache {
  public:

@@ -143,6 +143,37 @@ class LinearObjective {
     return 0.5 * reg + loss_sum;
   }
 
+  // The loss part sum_i cost_i loss(u_i) of F at w (one pass, no regularizer); with `active`,
+  // also the number of samples of positive loss (the hinge's margin violators). For solvers
+  // that weight the regularizer themselves (sgd, homotopy).
+  double loss_sum(const double* w, Index* active = nullptr) {
+    const double b = fit_intercept_ ? w[X_.cols] : 0.0;
+    const int chunks = pass_chunks(X_, n_threads_);
+    std::vector<double> part(static_cast<std::size_t>(chunks), 0.0);
+    std::vector<Index> count(static_cast<std::size_t>(chunks), 0);
+    parallel_chunks(X_.rows, chunks, [&](int c, Index begin, Index end) {
+      double s = 0.0;
+      Index k = 0;
+      for (Index i = begin; i < end; ++i) {
+        const double z = row_dot(X_, i, w) + b * scale_;
+        const double v = loss_.value(classification_ ? y_[i] * z : z - y_[i]);
+        s += cost_[i] * v;
+        k += v > 0.0 ? 1 : 0;
+      }
+      part[c] = s;
+      count[c] = k;
+    });
+    ++passes_;
+    double loss_sum = 0.0;
+    Index k = 0;
+    for (int c = 0; c < chunks; ++c) {
+      loss_sum += part[c];
+      k += count[c];
+    }
+    if (active) *active = k;
+    return loss_sum;
+  }
+
   // Makes the last fun_grad point the current one (its curvature is used by hess_vec).
   void accept() { d_current_.swap(d_trial_); }
 

@@ -3,44 +3,23 @@
 //
 // Problem: min_w F(w) = l2_penalty/2 ||w||^2 + l1_penalty ||w||_1
 //                       [+ l2_penalty/2 b^2 if regularize_intercept] + sum_i C_i loss(u_i)
-// over the linear model of problem.hpp (the bias b is the last coordinate, times
-// intercept_scaling). Losses: hinge, squared_hinge, smoothed_hinge (and the other smooth
-// classification losses), epsilon_insensitive, squared_epsilon_insensitive (and the smoothed
-// one). The l1 term is never applied to the bias.
+// over the linear model of problem.hpp (bias = last coordinate, times intercept_scaling; never
+// in the l1 term), for the classification and regression losses of loss.hpp.
 //
-// Method: paper 001 (Meoli, "Support Vector Machines"), Algorithms 1 (gradient descent),
-// 2 (stochastic gradient descent on a mini-batch of k rows), 3 (Polyak heavy ball) and 4
-// (Nesterov momentum), plus the adaptive rules used as baselines by paper 000 section 4.2:
-// AdaGrad (paper 001 Algorithm 7), AdaDelta and Adam. The l1 term is handled by a proximal
-// soft-threshold after each step (per coordinate with the coordinate's effective step).
-// A mini-batch gradient is the unbiased estimate (n/k) sum_{i in batch} of the loss part plus
-// the full regularizer gradient. Rows of a mini-batch are processed in parallel (OpenMP)
-// with per-thread buffers summed in a fixed order, so results are deterministic for a fixed
-// seed and thread count. Epochs draw batches from a permutation made by a private
-// std::mt19937_64 seeded from `seed` (no global RNG).
+// Method: paper 001 (Meoli, "Support Vector Machines"), Algorithms 1 (gradient descent), 2
+// (stochastic, mini-batches of k rows, gradient (n/k) sum over the batch), 3 (Polyak) and 4
+// (Nesterov momentum), and paper 000's baselines AdaGrad, AdaDelta and Adam; l1 by a proximal
+// soft threshold after each step. momentum_type "auto" is Nesterov for plain steps and none with
+// an adaptive rule (paper 000 runs them without momentum); the combination is refused. Default
+// step 1/L_F (see sgd.cpp). Sparse rows with plain steps and no l1 take lazy O(nnz) steps (the
+// untouched features follow one linear map per step, applied as a power when next touched);
+// the iterates are the dense ones up to rounding. Batches come from a permutation drawn by a
+// private std::mt19937_64 (seed); results are deterministic for a fixed seed and thread count.
 //
-// Step size: learning_rate <= 0 selects paper 001 section 7's 1/L with L = (C/n) sum ||x_i||^2.
-// That L bounds the curvature of the sample-AVERAGED objective F/n; svmkit minimizes the summed
-// F (LIBLINEAR's form), whose curvature bound is n times larger, so the equivalent step on F is
-//   1/L_F,  L_F = l2_penalty + kappa * sum_i C_i ||x~_i||^2
-// (x~_i includes the intercept_scaling coordinate; kappa = sup loss'': 2 for the squared
-// losses, 1/(2 sigma) for the smoothed ones, 1 for the non-smooth ones). For the squared and
-// smoothed losses L_F is a true Lipschitz bound of grad F, so the default step is safe.
-// The adaptive rules default to the rates of paper 000's baselines (Flux.jl defaults there:
-// adagrad 0.1, adadelta 1.0 (no rate), adam 0.001).
-//
-// Stopping rule (paper 001 section 7): after each epoch F(w) is evaluated (one pass); the
-// solve stops when F has not decreased below best - tol * max(1, |best|) for
-// n_iter_no_change consecutive epochs, or after max_iter epochs. The best iterate seen is
-// returned when return_best is set (subgradient methods are not monotone).
-// Defaults: tol = 1e-8 as in paper 001 section 7, but n_iter_no_change = 100 (the paper's 5)
-// and max_iter = 20000: subgradient steps on the hinge losses improve the best objective only
-// sporadically, and 5 epochs stopped them 2e-3..2e-2 above the optimum on breast cancer
-// (C = 0.1); with 100 every rule is within 5e-4 there and on heart_scale (C = 0.1 and 1),
-// measured in bench/results/first_order.md. The extra 95 epochs cost little for the smooth
-// losses. Larger C is ill-conditioned for the fixed step 1/L_F (L_F / l2_penalty ~ C sum
-// ||x_i||^2): plain/momentum steps then need ~ L_F epochs (breast cancer, C = 1: 3e-3..2e-2
-// after 20000 epochs), while adagrad/adadelta/adam still get there.
+// Stopping rule (paper 001 section 7): after each epoch F(w) is evaluated (one pass); stop when
+// F has not decreased below best - tol * max(1, |best|) for n_iter_no_change epochs (default 100,
+// the paper's 5 stopped hinge fits early: sgd.cpp), or after max_iter epochs. return_best returns
+// the best iterate seen (subgradient methods are not monotone).
 #pragma once
 
 #include <cstdint>
@@ -68,8 +47,8 @@ namespace svmkit {
     "step size; 0 = default (1/L_F, or the adaptive rule's)")                                   \
   X(std::string, schedule, "constant", unbounded(), unbounded(),                                \
     "\"constant\", \"inv_sqrt\" (lr/sqrt(t)) or \"inv_time\" (lr/t), t = epoch from 1")          \
-  X(std::string, momentum_type, "nesterov", unbounded(), unbounded(),                           \
-    "\"none\", \"polyak\" (Algorithm 3) or \"nesterov\" (Algorithm 4)")                          \
+  X(std::string, momentum_type, "auto", unbounded(), unbounded(),                               \
+    "\"auto\" (nesterov, none with adaptive), \"none\", \"polyak\" (Alg. 3), \"nesterov\" (Alg. 4)") \
   X(double, momentum, 0.5, at_least(0.0), below(1.0),                                           \
     "beta for polyak / nesterov (paper 001 section 7)")                                         \
   X(std::string, adaptive, "none", unbounded(), unbounded(),                                    \

@@ -42,7 +42,9 @@
 //
 // Stopping rule: the KKT gap m(a) - M(a) = max_{I_up} -s g - min_{I_low} -s g <= tol over all
 // variables (paper 001 eq. 137 / 153, Keerthi's b_low <= b_up + 2 tol with 2 tol -> tol);
-// for the box-only variant max_t |projected gradient_t| <= tol; or max_iter iterations.
+// for the box-only variant max_t |projected gradient_t| <= tol; or max_iter iterations (default
+// LIBSVM's cap max(10^7, 100 l): status max_iter); or no progress (a step below one ulp of the
+// pair's variables, again after the gradient is rebuilt: status line_search_failed).
 // The bias is -rho with rho the mean of s_t g_t over free variables, or the midpoint of the
 // feasible interval when none is free (as LIBSVM computes it; paper 001 eqs. 24, 83 average
 // over the support vectors as well).
@@ -82,8 +84,8 @@ struct KernelProblem {
 #define SVMKIT_SMO_OPTIONS(X)                                                                    \
   X(double, tol, 1e-3, above(0.0), finite(),                                                    \
     "KKT gap tolerance (scikit-learn's and LIBSVM's tol)")                                      \
-  X(long long, max_iter, -1, at_least(-1), unbounded(),                                         \
-    "iteration limit, > 0; -1 = none")                                                          \
+  X(long long, max_iter, 0, at_least(-1), unbounded(),                                          \
+    "iteration limit; 0 = LIBSVM's max(10^7, 100 l) for l variables; -1 = none")               \
   X(double, cache_size, 200.0, above(0.0), finite(),                                            \
     "kernel cache size in MB (at least two rows are kept)")                                     \
   X(bool, shrinking, true, unbounded(), unbounded(), "shrinking heuristic")                     \
