@@ -989,7 +989,8 @@ class NuSolver {
     SolverStatus status = SolverStatus::max_iter;
     double gap = kInf;
     init_gradient();
-    while (opt_.max_iter < 0 || iter < opt_.max_iter) {
+    const long long max_iter = iteration_limit(opt_.max_iter, l_);
+    while (max_iter < 0 || iter < max_iter) {
       if (--counter == 0) {
         counter = interval;
         if (opt_.shrinking) shrink();

@@ -20,7 +20,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from . import _core
 from ._progress import make_callback
 from ._status import check_status
-from ._validation import as_core_matrix, check_sample_weight, validate_X_y
+from ._validation import as_core_matrix, check_sample_weight, class_weight_vector, validate_X_y
 
 __all__ = ["fit_crammer_singer"]
 
@@ -42,7 +42,7 @@ def fit_crammer_singer(est: Any, X: Any, y: Any, sample_weight: Any) -> Any:
             f"contains only one class: {classes[0]!r}"
         )
     sw = check_sample_weight(sample_weight, X.shape[0])
-    cost = float(est.C) * sw * est._class_weights(classes, y)[y_idx]
+    cost = float(est.C) * sw * class_weight_vector(est.class_weight, classes, y)[y_idx]
     opts = dict(est.solver_options or {})
     if est.tol is not None:
         opts["tol"] = float(est.tol)

@@ -3,6 +3,15 @@
     svmkit train [options] data_file [model_file]
     svmkit predict [-q] test_file model_file output_file
     svmkit scale [-l lower] [-u upper] [-y y_lower y_upper] [-s file | -r file] data_file
+    svmkit liblinear-train [LIBLINEAR train options] data_file [model_file]
+    svmkit liblinear-predict [-b 0|1] [-q] test_file model_file output_file
+    svmkit svm-train [LIBSVM svm-train options] data_file [model_file]
+    svmkit svm-predict [-b 0|1] [-q] test_file model_file output_file
+
+The four tool-compatible commands take LIBLINEAR's and LIBSVM's options with their numeric
+codes and defaults (the two tools give -s different meanings, hence one command per tool) and
+read and write those tools' model files; `train` and `predict` are svmkit's own interface
+(named solvers, svmkit's model format).
     svmkit demo [--quick]
     svmkit bench [args...]
 
@@ -477,9 +486,98 @@ def cmd_scale(args: argparse.Namespace) -> int:
     return 0
 
 
+# ---------------------------------------------------------------------------------------------
+# LIBLINEAR / LIBSVM compatible commands: their options, defaults and model files
+
+# Options that take no value, per tool (everything else is "-x value").
+_FLAG_OPTIONS = {"liblinear": {"-q", "-R", "-C"}, "libsvm": {"-q"}}
+
+
+def _split_tool_args(argv: list[str], tool: str, n_files: tuple[int, int]) -> tuple[str, list]:
+    """Split '[options] file...' as the tools' own command lines do."""
+    options: list[str] = []
+    i = 0
+    while i < len(argv) and argv[i].startswith("-") and len(argv[i]) > 1:
+        if argv[i] in _FLAG_OPTIONS[tool]:
+            options.append(argv[i])
+            i += 1
+            continue
+        if i + 1 >= len(argv):
+            raise CliError(f"option {argv[i]} needs a value")
+        options += argv[i : i + 2]
+        i += 2
+    files = argv[i:]
+    low, high = n_files
+    if not low <= len(files) <= high:
+        want = str(low) if low == high else f"{low} or {high}"
+        raise CliError(f"expected {want} file names after the options, got {len(files)}")
+    return " ".join(options), files
+
+
+def _read_problem(path: str) -> tuple[Any, Any]:
+    from .datasets import load_svmlight_file
+
+    X, y = load_svmlight_file(path, zero_based=False)
+    return y, X
+
+
+def _tool_train(argv: list[str], tool: str) -> int:
+    """`train` / `svm-train`: fit with the tool's options; save the tool's model file."""
+    if tool == "liblinear":
+        from .liblinearutil import save_model as save
+        from .liblinearutil import train
+    else:
+        from .svmutil import svm_save_model as save
+        from .svmutil import svm_train as train
+    options, files = _split_tool_args(argv, tool, (1, 2))
+    y, X = _read_problem(files[0])
+    result = train(y, X, options)
+    if isinstance(result, float):  # -v n: the tool prints the cross-validation figure itself
+        return 0
+    model_file = files[1] if len(files) == 2 else os.path.basename(files[0]) + ".model"
+    save(model_file, result)
+    return 0
+
+
+def _tool_predict(argv: list[str], tool: str) -> int:
+    """`predict` / `svm-predict`: labels (and with -b 1 probabilities) into output_file."""
+    if tool == "liblinear":
+        from .liblinearutil import load_model as load
+        from .liblinearutil import predict
+    else:
+        from .svmutil import svm_load_model as load
+        from .svmutil import svm_predict as predict
+    options, files = _split_tool_args(argv, tool, (3, 3))
+    test_file, model_file, output_file = files
+    y, X = _read_problem(test_file)
+    m = load(model_file)
+    labels, _, values = predict(y, X, m, options)
+    probability = "-b 1" in options
+    with open(output_file, "w", encoding="ascii") as out:
+        if probability:
+            out.write("labels " + " ".join(_fmt_number(c) for c in m.get_labels()) + "\n")
+            for label, row in zip(labels, values):
+                out.write(_fmt_number(label) + " " + " ".join(f"{p:g}" for p in row) + "\n")
+        else:
+            out.writelines(_fmt_number(label) + "\n" for label in labels)
+    return 0
+
+
+_TOOL_COMMANDS = {
+    "liblinear-train": lambda argv: _tool_train(argv, "liblinear"),
+    "liblinear-predict": lambda argv: _tool_predict(argv, "liblinear"),
+    "svm-train": lambda argv: _tool_train(argv, "libsvm"),
+    "svm-predict": lambda argv: _tool_predict(argv, "libsvm"),
+}
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog=PROG, description="Support Vector Machine solvers (svmkit).")
-    sub = p.add_subparsers(dest="command", metavar="{train,predict,scale,demo,bench}")
+    sub = p.add_subparsers(
+        dest="command",
+        metavar="{train,predict,scale,liblinear-train,liblinear-predict,svm-train,svm-predict,"
+        "demo,bench}",
+    )
     sub.required = True
 
     t = sub.add_parser(
@@ -592,6 +690,21 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--quick", action="store_true", help="smaller synthetic data")
     d.set_defaults(func=cmd_demo)
 
+    for name, what in (
+        (
+            "liblinear-train",
+            "LIBLINEAR's train: its options (-s 0..7, 11..13, 21, -c -p -n -e -B "
+            "-R -wi -v -q) and model files",
+        ),
+        ("liblinear-predict", "LIBLINEAR's predict (-b, -q) on a LIBLINEAR model file"),
+        (
+            "svm-train",
+            "LIBSVM's svm-train: its options (-s 0..4 -t 0..3 -d -g -r -c -n -p -m "
+            "-e -h -b -wi -v -q) and model files",
+        ),
+        ("svm-predict", "LIBSVM's svm-predict (-b, -q) on a LIBSVM model file"),
+    ):
+        sub.add_parser(name, help=what, add_help=False)
     b = sub.add_parser("bench", help="run the benchmark harness (bench/run.py)")
     b.add_argument("bench_args", nargs=argparse.REMAINDER)
     b.set_defaults(func=cmd_bench)
@@ -603,6 +716,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     if argv and argv[0] == "bench":  # everything after "bench" goes to the harness as it is
         args = argparse.Namespace(func=cmd_bench, bench_args=argv[1:])
+    elif argv and argv[0] in _TOOL_COMMANDS:  # the tools' own option syntax, parsed by them
+        command, rest = _TOOL_COMMANDS[argv[0]], argv[1:]
+        args = argparse.Namespace(func=lambda _: command(rest))
     else:
         args = parser.parse_args(argv)
     try:

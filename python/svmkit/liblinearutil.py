@@ -339,10 +339,17 @@ def _predict_values(m: model, X: sp.csr_matrix, probability: bool) -> tuple[np.n
     X = X[:, :d] if X.shape[1] >= d else sp.hstack([X, sp.csr_matrix((X.shape[0], d - X.shape[1]))])
     X = sp.csr_matrix(X, dtype=np.float64)
     coef, b = m.data.coef_intercept()
-    dec = np.asarray(
-        _core.linear_decision_function(
-            as_core_matrix(X), np.ascontiguousarray(coef), np.ascontiguousarray(b), 1
-        )
+    view = as_core_matrix(X)
+
+    def scores(rows: slice) -> np.ndarray:
+        c, i = np.ascontiguousarray(coef[rows]), np.ascontiguousarray(b[rows])
+        return np.asarray(_core.linear_decision_function(view, c, i, 1))
+
+    # Two weight vectors for two classes (Crammer-Singer) are two one-vector models.
+    dec = (
+        np.column_stack([scores(slice(0, 1)), scores(slice(1, 2))])
+        if coef.shape[0] == 2
+        else (scores(slice(None)))
     )
     s = m.data.solver_type
     if s == 21:

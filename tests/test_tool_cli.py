@@ -1,0 +1,183 @@
+"""`svmkit liblinear-train/-predict` and `svmkit svm-train/-predict`: LIBLINEAR's and LIBSVM's
+command lines. Each option is run through svmkit's command and through the official package
+with the same option string; the model file svmkit writes is loaded by the official package,
+whose predictions must equal those of the model it trained itself (away from near-ties)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from liblinear import liblinearutil as official_ll
+from libsvm import svmutil as official_svm
+from sklearn.datasets import load_breast_cancer, load_diabetes
+from sklearn.preprocessing import MinMaxScaler
+from svmkit import cli
+
+
+def _write(path, X, y):
+    with open(path, "w") as fh:
+        for xi, yi in zip(X, y):
+            feats = " ".join(f"{j + 1}:{v:.17g}" for j, v in enumerate(xi) if v != 0)
+            fh.write(f"{yi:.17g} {feats}\n")
+    return str(path)
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("tools")
+    X, y = load_breast_cancer(return_X_y=True)
+    rng = np.random.default_rng(0)
+    idx = rng.permutation(y.shape[0])[:300]
+    X = MinMaxScaler((-1, 1)).fit_transform(X)[idx]
+    y = np.where(y[idx] == 1, 1.0, -1.0)
+    Xr, yr = load_diabetes(return_X_y=True)
+    Xr = MinMaxScaler((-1, 1)).fit_transform(Xr)[:300]
+    yr = (yr[:300] - yr.mean()) / yr.std()
+    return {
+        "train": _write(tmp / "train.txt", X[:200], y[:200]),
+        "test": _write(tmp / "test.txt", X[200:], y[200:]),
+        "rtrain": _write(tmp / "rtrain.txt", Xr[:200], yr[:200]),
+        "rtest": _write(tmp / "rtest.txt", Xr[200:], yr[200:]),
+        "tmp": tmp,
+    }
+
+
+def _agree(ours, theirs, values, margin):
+    """Equal labels wherever the reference decision is not a near-tie."""
+    ours, theirs = np.asarray(ours), np.asarray(theirs)
+    v = np.abs(np.asarray(values, dtype=float)).reshape(len(theirs), -1).min(axis=1)
+    clear = v > margin
+    assert clear.mean() > 0.9
+    np.testing.assert_array_equal(ours[clear], theirs[clear])
+
+
+def _files(files, regression):
+    return (files["rtrain"], files["rtest"]) if regression else (files["train"], files["test"])
+
+
+LIBLINEAR_CASES = [
+    ("-s 0 -c 2 -e 1e-6", False),
+    ("-s 1 -e 1e-6", False),
+    ("-s 2 -c 4 -e 1e-6", False),
+    ("-s 3 -c 0.5 -e 1e-6", False),
+    ("-s 4 -e 1e-6", False),
+    ("-s 5 -c 0.1 -e 1e-6", False),
+    ("-s 7 -e 1e-6", False),
+    ("-s 2 -B 1 -e 1e-6", False),
+    ("-s 2 -B 1 -R -e 1e-6", False),
+    ("-s 1 -w1 2 -w-1 0.5 -e 1e-6", False),
+    ("-s 21 -n 0.2 -e 1e-6", False),
+    ("-s 11 -p 0.1 -e 1e-6", True),
+    ("-s 12 -p 0.1 -e 1e-6", True),
+    ("-s 13 -p 0.1 -e 1e-6", True),
+]
+
+
+@pytest.mark.parametrize(
+    "options, regression", LIBLINEAR_CASES, ids=[c[0] for c in LIBLINEAR_CASES]
+)
+def test_liblinear_train_and_predict(files, capsys, options, regression):
+    train, test = (
+        (files["rtrain"], files["rtest"]) if regression else (files["train"], files["test"])
+    )
+    ours = str(files["tmp"] / "ours.model")
+    out = str(files["tmp"] / "ours.out")
+    assert cli.main(["liblinear-train", "-q", *options.split(), train, ours]) == 0
+    assert cli.main(["liblinear-predict", "-q", test, ours, out]) == 0
+    our_labels = [float(v) for v in open(out).read().split()]
+    y, x = official_ll.svm_read_problem(test)
+    yt, xt = official_ll.svm_read_problem(train)
+    ref = official_ll.train(yt, xt, options + " -q")
+    ref_labels, _, ref_vals = official_ll.predict(y, x, ref, "-q")
+    # the official package reads svmkit's model file and predicts as the CLI did
+    loaded_labels, _, _ = official_ll.predict(y, x, official_ll.load_model(ours), "-q")
+    np.testing.assert_allclose(our_labels, loaded_labels, rtol=1e-9, atol=1e-12)
+    if regression:  # LIBLINEAR's -s 11..13 may stop at its own iteration cap first
+        np.testing.assert_allclose(our_labels, ref_labels, rtol=0, atol=2e-2)
+    else:
+        _agree(our_labels, ref_labels, ref_vals, 1e-2)
+
+
+def test_liblinear_cross_validation_and_probabilities(files, capsys):
+    assert cli.main(["liblinear-train", "-s", "0", "-v", "5", files["train"]]) == 0
+    assert "Cross Validation Accuracy = " in capsys.readouterr().out
+    model = str(files["tmp"] / "lr.model")
+    out = str(files["tmp"] / "lr.out")
+    assert cli.main(["liblinear-train", "-q", "-s", "0", files["train"], model]) == 0
+    assert cli.main(["liblinear-predict", "-b", "1", files["test"], model, out]) == 0
+    assert "Accuracy = " in capsys.readouterr().out
+    lines = open(out).read().splitlines()
+    assert lines[0].split()[0] == "labels"
+    probs = np.array([[float(v) for v in ln.split()[1:]] for ln in lines[1:]])
+    np.testing.assert_allclose(probs.sum(axis=1), 1.0, atol=1e-5)
+
+
+def test_liblinear_train_default_model_name(files, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["liblinear-train", "-q", files["train"]]) == 0
+    assert (tmp_path / "train.txt.model").exists()
+
+
+LIBSVM_CASES = [
+    ("-s 0 -t 2 -c 2 -g 0.5", False),
+    ("-s 0 -t 0 -c 0.5", False),
+    ("-s 0 -t 1 -d 2 -r 1 -g 0.1", False),
+    ("-s 0 -t 3 -g 0.05 -r -0.5", False),
+    ("-s 0 -t 2 -m 1 -h 0", False),
+    ("-s 0 -t 2 -w1 3 -w-1 0.5", False),
+    ("-s 1 -n 0.3 -t 2", False),
+    ("-s 2 -n 0.2 -t 2", False),
+    ("-s 3 -p 0.2 -t 2 -c 2", True),
+    ("-s 4 -n 0.4 -t 2 -c 2", True),
+]
+
+
+@pytest.mark.parametrize("options, regression", LIBSVM_CASES, ids=[c[0] for c in LIBSVM_CASES])
+def test_svm_train_and_predict(files, capsys, options, regression):
+    train, test = (
+        (files["rtrain"], files["rtest"]) if regression else (files["train"], files["test"])
+    )
+    ours = str(files["tmp"] / "ours.svm.model")
+    out = str(files["tmp"] / "ours.svm.out")
+    opts = options + " -e 1e-6"
+    assert cli.main(["svm-train", "-q", *opts.split(), train, ours]) == 0
+    assert cli.main(["svm-predict", "-q", test, ours, out]) == 0
+    our_labels = [float(v) for v in open(out).read().split()]
+    y, x = official_svm.svm_read_problem(test)
+    yt, xt = official_svm.svm_read_problem(train)
+    ref = official_svm.svm_train(yt, xt, opts + " -q")
+    ref_labels, _, ref_vals = official_svm.svm_predict(y, x, ref, "-q")
+    loaded_labels, _, _ = official_svm.svm_predict(y, x, official_svm.svm_load_model(ours), "-q")
+    np.testing.assert_allclose(our_labels, loaded_labels, rtol=1e-9, atol=1e-12)
+    if regression:  # LIBLINEAR's -s 11..13 may stop at its own iteration cap first
+        np.testing.assert_allclose(our_labels, ref_labels, rtol=0, atol=2e-2)
+    else:
+        _agree(our_labels, ref_labels, ref_vals, 1e-2)
+
+
+def test_svm_cross_validation(files, capsys):
+    assert cli.main(["svm-train", "-v", "4", files["train"]]) == 0
+    assert "Cross Validation Accuracy = " in capsys.readouterr().out
+    assert cli.main(["svm-train", "-s", "3", "-v", "4", files["rtrain"]]) == 0
+    assert "Cross Validation Mean squared error = " in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["liblinear-train", "-s", "9", "{train}"], "-s"),
+        (["liblinear-train", "-c"], "needs a value"),
+        (["liblinear-train", "-q"], "expected 1 or 2 file names"),
+        (["liblinear-predict", "{test}", "m"], "expected 3 file names"),
+        (["svm-train", "-t", "7", "{train}"], "-t"),
+        (["svm-train", "-x", "1", "{train}"], "unknown option -x"),
+        (["svm-predict", "-b", "1", "{test}", "{nomodel}", "o"], "No such file"),
+    ],
+)
+def test_tool_errors_are_clear(files, capsys, argv, message):
+    argv = [
+        a.format(train=files["train"], test=files["test"], nomodel=str(files["tmp"] / "none"))
+        for a in argv
+    ]
+    assert cli.main(argv) == 1
+    assert message in capsys.readouterr().err
