@@ -19,6 +19,7 @@ void bind_kernel(py::module_& m);
 void bind_dual_cd(py::module_& m);
 void bind_l1_cd(py::module_& m);
 void bind_threads(py::module_& m);
+void bind_build_info(py::module_& m);
 }  // namespace svmkit::py_bind
 
 PYBIND11_MODULE(_core, m) {
@@ -65,4 +66,5 @@ PYBIND11_MODULE(_core, m) {
   svmkit::py_bind::bind_dual_cd(m);
   svmkit::py_bind::bind_l1_cd(m);
   svmkit::py_bind::bind_threads(m);
+  svmkit::py_bind::bind_build_info(m);
 }

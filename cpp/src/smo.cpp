@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "svmkit/kernel_cache.hpp"
+#include "svmkit/smo_working_set.hpp"
 #include "svmkit/thread_team.hpp"
 #include "svmkit/vec_math.hpp"
 
