@@ -9,7 +9,7 @@
 # Needs: python with pip, network for the isolated build environment (scikit-build-core,
 # pybind11, cmake, ninja from PyPI), a C++17 compiler with OpenMP. No -march=native: the wheel
 # is built for baseline x86-64 and picks AVX2/AVX-512 kernels at run time (SVMKIT_SIMD).
-# The manylinux tag is that of this machine's glibc (manylinux_2_34 on Debian 12); older tags
+# The manylinux tag is that of this machine's glibc (manylinux_2_35 on this Debian 12 machine: the newest glibc symbol the module uses); older tags
 # need a manylinux container (cibuildwheel: [tool.cibuildwheel] in pyproject.toml).
 set -euo pipefail
 REPO=$(cd "$(dirname "$0")/.." && pwd)
