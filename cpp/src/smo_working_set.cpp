@@ -2,7 +2,7 @@
 // (vectorizable) pass computes each candidate's value into a small buffer, then a scalar pass of
 // one compare per element finds the index. Ties go to the largest index, as in a serial `>=` /
 // `<=` scan.
-#include "svmkit/smo_working_set.hpp"
+#include "svmkit/detail/smo_working_set.hpp"
 
 #include <limits>
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "svmkit/line_search_l1.hpp"
-#include "svmkit/parallel.hpp"
+#include "svmkit/detail/parallel.hpp"
 
 namespace svmkit {
 

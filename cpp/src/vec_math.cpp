@@ -1,7 +1,7 @@
 // Array kernels of the kernel solvers (see vec_math.hpp). Each is an always-inline body compiled
 // for baseline x86-64, AVX2 and AVX-512 and chosen once per process (detail/simd_dispatch.hpp);
 // results do not depend on the version chosen.
-#include "svmkit/vec_math.hpp"
+#include "svmkit/detail/vec_math.hpp"
 
 #include <cstring>
 #include <limits>
