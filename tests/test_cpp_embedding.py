@@ -1,14 +1,21 @@
-"""The C++ library builds with plain CMake (no Python), installs a CMake package, and a
-separate consumer project uses it through find_package(svmkit)."""
+"""The C++ library builds with plain CMake (no Python), installs a CMake package and a pkg-config
+file, and separate consumers use it: the examples/consumer project through find_package(svmkit)
+and the same program compiled with `pkg-config --cflags --libs svmkit`. Both a static library
+(with the C++ test of -DSVMKIT_BUILD_TESTS=ON run by ctest) and a shared one
+(-DBUILD_SHARED_LIBS=ON: versioned SONAME, only the svmkit namespace exported)."""
 
 from __future__ import annotations
 
 import os
+import re
+import shlex
 import shutil
 import subprocess
+from pathlib import Path
 
 import numpy as np
 import pytest
+import svmkit
 from conftest import REPO
 from sklearn.datasets import load_breast_cancer
 from sklearn.preprocessing import StandardScaler
@@ -23,13 +30,21 @@ def run(cmd, **kw):
     return out.stdout
 
 
-@pytest.fixture(scope="module")
-def consumer(tmp_path_factory):
+def _lib_dir(prefix: Path) -> Path:
+    for name in ("lib", "lib64"):
+        if (prefix / name / "cmake" / "svmkit").is_dir():
+            return prefix / name
+    raise AssertionError(f"no lib/cmake/svmkit under {prefix}")
+
+
+@pytest.fixture(scope="module", params=["static", "shared"])
+def installed(request, tmp_path_factory):
+    """(kind, install prefix, build dir) of the C++ library built and installed with CMake."""
     if shutil.which("cmake") is None:
         pytest.fail("cmake is required to build the C++ library (pip install cmake)")
-    tmp = tmp_path_factory.mktemp("cpp")
+    kind = request.param
+    tmp = tmp_path_factory.mktemp(f"cpp_{kind}")
     prefix = tmp / "prefix"
-    jobs = ["--parallel", "2"]
     run(
         [
             "cmake",
@@ -40,11 +55,28 @@ def consumer(tmp_path_factory):
             "-DCMAKE_BUILD_TYPE=Release",
             "-DSVMKIT_PYTHON=OFF",
             "-DSVMKIT_INSTALL=ON",
+            f"-DBUILD_SHARED_LIBS={'ON' if kind == 'shared' else 'OFF'}",
+            f"-DSVMKIT_BUILD_TESTS={'ON' if kind == 'static' else 'OFF'}",
             f"-DCMAKE_INSTALL_PREFIX={prefix}",
         ]
     )
-    run(["cmake", "--build", str(tmp / "lib"), *jobs])
+    run(["cmake", "--build", str(tmp / "lib"), "--parallel", "2"])
     run(["cmake", "--install", str(tmp / "lib")])
+    return kind, prefix, tmp
+
+
+def _env(kind: str, prefix: Path) -> dict[str, str]:
+    env = {**os.environ, "OMP_NUM_THREADS": "2"}
+    if kind == "shared":
+        lib = str(_lib_dir(prefix))
+        env["LD_LIBRARY_PATH"] = lib + os.pathsep + env.get("LD_LIBRARY_PATH", "")
+    return env
+
+
+@pytest.fixture(scope="module")
+def consumers(installed):
+    """The consumer program built through find_package(svmkit) and through pkg-config."""
+    kind, prefix, tmp = installed
     run(
         [
             "cmake",
@@ -56,14 +88,27 @@ def consumer(tmp_path_factory):
             "-DCMAKE_BUILD_TYPE=Release",
         ]
     )
-    run(["cmake", "--build", str(tmp / "consumer"), *jobs])
-    exe = tmp / "consumer" / "svmkit_consumer"
-    assert exe.exists()
-    return exe, tmp
+    run(["cmake", "--build", str(tmp / "consumer"), "--parallel", "2"])
+    exes = {"cmake": tmp / "consumer" / "svmkit_consumer"}
+    pkg_config = shutil.which("pkg-config") or shutil.which("pkgconf")
+    cxx = shutil.which("c++") or shutil.which("g++")
+    if pkg_config and cxx:
+        env = {**os.environ, "PKG_CONFIG_PATH": str(_lib_dir(prefix) / "pkgconfig")}
+        assert run([pkg_config, "--modversion", "svmkit"], env=env).strip() == svmkit.__version__
+        flags = shlex.split(run([pkg_config, "--cflags", "--libs", "svmkit"], env=env))
+        exe = tmp / "svmkit_consumer_pc"
+        run(
+            [cxx, "-std=c++17", "-O2", str(REPO / "examples/consumer/main.cpp"), "-o", str(exe)]
+            + flags
+        )
+        exes["pkg-config"] = exe
+    return kind, prefix, tmp, exes
 
 
-def test_consumer_trains_saves_loads_and_predicts(consumer) -> None:
-    exe, tmp = consumer
+def test_consumer_trains_saves_loads_and_predicts(consumers) -> None:
+    kind, prefix, tmp, exes = consumers
+    if "pkg-config" not in exes:
+        pytest.fail("pkg-config and a C++ compiler are needed to test svmkit.pc")
     X, y = load_breast_cancer(return_X_y=True)
     X = StandardScaler().fit_transform(X)
     y_pm = np.where(y == 1, 1.0, -1.0)
@@ -72,21 +117,58 @@ def test_consumer_trains_saves_loads_and_predicts(consumer) -> None:
         f.write(f"{X.shape[0]} {X.shape[1]}\n")
         for yi, row in zip(y_pm, X):
             f.write(" ".join(repr(float(v)) for v in (yi, *row)) + "\n")
-    out = run(
-        [str(exe), str(data), str(tmp / "model.txt")], env={**os.environ, "OMP_NUM_THREADS": "2"}
-    )
-    lines = out.splitlines()
-    f_cpp = float(lines[0].split()[1])
-    assert lines[1] in ("status converged", "status line_search_failed")
     ref = SkLinearSVC(dual=False, tol=1e-12, max_iter=100000).fit(X, y_pm)
     w, b = ref.coef_[0], ref.intercept_[0]
     f_ref = 0.5 * (w @ w + b * b) + np.sum(np.maximum(0.0, 1 - y_pm * (X @ w + b)) ** 2)
-    assert abs(f_cpp - f_ref) <= 1e-6 * f_ref
-    pred = np.array([float(v) for v in lines[2 : 2 + len(y)]])
-    assert np.mean(pred == ref.predict(X)) == 1.0
-    assert lines[2 + len(y)].startswith("error cannot open model file")
-    # The model file written by C++ is the one Python reads.
-    import svmkit
+    for how, exe in exes.items():
+        model = tmp / f"model_{how}.txt"
+        out = run([str(exe), str(data), str(model)], env=_env(kind, prefix))
+        lines = out.splitlines()
+        f_cpp = float(lines[0].split()[1])
+        assert lines[1] in ("status converged", "status line_search_failed")
+        assert abs(f_cpp - f_ref) <= 1e-6 * f_ref, how
+        pred = np.array([float(v) for v in lines[2 : 2 + len(y)]])
+        assert np.mean(pred == ref.predict(X)) == 1.0
+        assert lines[2 + len(y)].startswith("error cannot open model file")
+        assert lines[3 + len(y)].split()[:2] == ["version", svmkit.__version__]
+        # The model file written by C++ is the one Python reads.
+        m = svmkit.load_model(model)
+        assert np.array_equal(m.predict(X), pred)
 
-    m = svmkit.load_model(tmp / "model.txt")
-    assert np.array_equal(m.predict(X), pred)
+
+def test_shared_library_soname_and_exports(installed) -> None:
+    kind, prefix, _ = installed
+    if kind != "shared":
+        pytest.skip("static build")
+    if shutil.which("readelf") is None or shutil.which("nm") is None:
+        pytest.skip("binutils (readelf, nm) not available")
+    major, minor = svmkit.__version__.split(".")[:2]
+    lib = _lib_dir(prefix)
+    real = lib / f"libsvmkit.so.{'.'.join(svmkit.__version__.split('.')[:3])}"
+    assert real.is_file() and (lib / "libsvmkit.so").is_symlink()
+    dyn = run(["readelf", "-d", str(real)])
+    assert f"Library soname: [libsvmkit.so.{major}.{minor}]" in dyn
+    exported = run(["nm", "-D", "--defined-only", "-C", str(real)]).splitlines()
+    names = [line.split(" ", 2)[2] for line in exported if len(line.split(" ", 2)) == 3]
+    assert any(n.startswith("svmkit::solve_tron") for n in names)
+    foreign = [
+        n
+        for n in names
+        if not re.match(r"(svmkit::|typeinfo (name )?for svmkit::|vtable for svmkit::|SVMKIT_0)", n)
+    ]
+    assert foreign == [], foreign[:20]
+
+
+def test_cpp_test_executable_runs_under_ctest(installed) -> None:
+    """-DSVMKIT_BUILD_TESTS=ON builds tests/cpp/smoke.cpp; ctest runs it at the dispatched and
+    at the baseline SIMD level."""
+    kind, _, tmp = installed
+    if kind != "static":
+        pytest.skip("the C++ test is built in the static configuration")
+    ctest = shutil.which("ctest")
+    if ctest is None:
+        pytest.fail("ctest (from cmake) is required")
+    out = run([ctest, "--test-dir", str(tmp / "lib"), "--output-on-failure", "-V"])
+    assert "svmkit_cpp_smoke: passed" in out
+    assert re.search(r"100% tests passed(, 0 tests failed)? out of 2", out), out
+    assert "simd baseline" in out

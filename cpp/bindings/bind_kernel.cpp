@@ -10,7 +10,7 @@
 #include "svmkit/model.hpp"
 #include "svmkit/probability.hpp"
 #include "svmkit/solvers/smo.hpp"
-#include "svmkit/vec_math.hpp"
+#include "svmkit/detail/vec_math.hpp"
 
 namespace svmkit::py_bind {
 

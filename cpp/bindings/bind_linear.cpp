@@ -6,7 +6,7 @@
 #include "options.hpp"
 #include "svmkit/model.hpp"
 #include "svmkit/objective.hpp"
-#include "svmkit/parallel.hpp"
+#include "svmkit/detail/parallel.hpp"
 #include "svmkit/solvers/tron.hpp"
 
 namespace svmkit::py_bind {

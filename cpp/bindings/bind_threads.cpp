@@ -2,7 +2,7 @@
 // parsers, exposed for svmkit._threads and its tests.
 #include <pybind11/pybind11.h>
 
-#include "svmkit/parallel.hpp"
+#include "svmkit/detail/parallel.hpp"
 
 namespace py = pybind11;
 

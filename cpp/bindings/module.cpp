@@ -24,6 +24,7 @@ void bind_l1_cd(py::module_& m);
 void bind_crammer_singer(py::module_& m);
 void bind_threads(py::module_& m);
 void bind_partition(py::module_& m);
+void bind_build_info(py::module_& m);
 }  // namespace svmkit::py_bind
 
 PYBIND11_MODULE(_core, m) {
@@ -75,4 +76,5 @@ PYBIND11_MODULE(_core, m) {
   svmkit::py_bind::bind_crammer_singer(m);
   svmkit::py_bind::bind_threads(m);
   svmkit::py_bind::bind_partition(m);
+  svmkit::py_bind::bind_build_info(m);
 }

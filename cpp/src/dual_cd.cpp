@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "svmkit/data.hpp"
-#include "svmkit/parallel.hpp"
+#include "svmkit/detail/parallel.hpp"
 
 namespace svmkit {
 namespace {

@@ -4,7 +4,7 @@
 #include <limits>
 #include <vector>
 
-#include "svmkit/kernel_cache.hpp"
+#include "svmkit/detail/kernel_cache.hpp"
 
 namespace svmkit {
 

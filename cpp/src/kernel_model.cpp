@@ -7,7 +7,7 @@
 
 #include "model_text.hpp"
 #include "svmkit/model.hpp"
-#include "svmkit/parallel.hpp"
+#include "svmkit/detail/parallel.hpp"
 
 namespace svmkit {
 

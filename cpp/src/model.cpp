@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "model_text.hpp"
-#include "svmkit/parallel.hpp"
+#include "svmkit/detail/parallel.hpp"
 
 namespace svmkit {
 

@@ -1,5 +1,5 @@
 // The CPUs a process may use: affinity mask and cgroup CPU quota (see parallel.hpp).
-#include "svmkit/parallel.hpp"
+#include "svmkit/detail/parallel.hpp"
 
 #include <cmath>
 #include <cstdlib>

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "svmkit/kernel.hpp"
-#include "svmkit/parallel.hpp"
+#include "svmkit/detail/parallel.hpp"
 
 namespace svmkit {
 

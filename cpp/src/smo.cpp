@@ -10,10 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "svmkit/kernel_cache.hpp"
+#include "svmkit/detail/kernel_cache.hpp"
+#include "svmkit/detail/smo_working_set.hpp"
+#include "svmkit/detail/thread_team.hpp"
+#include "svmkit/detail/vec_math.hpp"
 #include "svmkit/solvers/smo_nu.hpp"
-#include "svmkit/thread_team.hpp"
-#include "svmkit/vec_math.hpp"
 
 namespace svmkit {
 

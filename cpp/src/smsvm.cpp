@@ -84,9 +84,9 @@
 #include <variant>
 #include <vector>
 
+#include "svmkit/detail/parallel.hpp"
 #include "svmkit/line_search_l1.hpp"
 #include "svmkit/loss.hpp"
-#include "svmkit/parallel.hpp"
 
 namespace svmkit {
 

@@ -16,7 +16,7 @@
 #include <type_traits>
 #include <variant>
 
-#include "svmkit/parallel.hpp"
+#include "svmkit/detail/parallel.hpp"
 #include "text_escape.hpp"
 
 namespace svmkit {

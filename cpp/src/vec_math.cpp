@@ -1,22 +1,14 @@
-// Array kernels (see vec_math.hpp for why they are multiversioned and why results do not depend
-// on the version).
-#include "svmkit/vec_math.hpp"
+// Array kernels of the kernel solvers (see vec_math.hpp). Each is an always-inline body compiled
+// for baseline x86-64, AVX2 and AVX-512 and chosen once per process (detail/simd_dispatch.hpp);
+// results do not depend on the version chosen.
+#include "svmkit/detail/vec_math.hpp"
 
 #include <cstring>
 #include <limits>
 
-// Function multiversioning needs ifunc support (ELF) and the x86 target attribute.
-#if defined(__x86_64__) && defined(__ELF__) && (defined(__GNUC__) || defined(__clang__)) && \
-    !defined(SVMKIT_NO_MULTIVERSION)
-#define SVMKIT_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define SVMKIT_CLONES
-#endif
+#include "svmkit/detail/simd_dispatch.hpp"
 
 namespace svmkit {
-
-void neg_scaled_dist(double an, const double* nb, double g, std::int64_t b, std::int64_t e,
-                     double* out);
 
 namespace {
 
@@ -31,9 +23,7 @@ inline double from_bits(std::int64_t b) {
   return x;
 }
 
-}  // namespace
-
-SVMKIT_CLONES void exp_inplace(double* x, std::int64_t n) {
+SVMKIT_SIMD_INLINE void exp_inplace_body(double* x, std::int64_t n) {
   // exp(v) = 2^k exp(r), v = k ln2 + r, k = round(v / ln2). ln2 is split in a part with few
   // mantissa bits (k * hi is exact for |k| <= 2^11) and the rest, so r is accurate to ~1 ulp.
   constexpr double log2e = 1.4426950408889634;
@@ -78,7 +68,7 @@ SVMKIT_CLONES void exp_inplace(double* x, std::int64_t n) {
   }
 }
 
-SVMKIT_CLONES void exp_inplace_single(double* x, std::int64_t n) {
+SVMKIT_SIMD_INLINE void exp_inplace_single_body(double* x, std::int64_t n) {
   // The reduction of exp_inplace with a degree-7 Taylor polynomial: truncation error below
   // 7.5e-9 relative on |r| <= 0.347, well under float's half ulp (6e-8). Only the lower clamp
   // is needed for arguments <= 0.
@@ -107,38 +97,34 @@ SVMKIT_CLONES void exp_inplace_single(double* x, std::int64_t n) {
   }
 }
 
-void rbf_from_dots(double an, const double* nb, double g, std::int64_t b, std::int64_t e,
-                   double* out, bool single) {
-  constexpr std::int64_t block = 1024;  // distances then exponentials, block by block (in L1)
-  for (std::int64_t j0 = b; j0 < e; j0 += block) {
-    const std::int64_t j1 = e - j0 < block ? e : j0 + block;
-    neg_scaled_dist(an, nb, g, j0, j1, out);
-    if (single)
-      exp_inplace_single(out + j0, j1 - j0);
-    else
-      exp_inplace(out + j0, j1 - j0);
-  }
-}
-
-SVMKIT_CLONES void neg_scaled_dist(double an, const double* nb, double g, std::int64_t b,
-                                   std::int64_t e, double* out) {
+SVMKIT_SIMD_INLINE void neg_scaled_dist_body(double an, const double* nb, double g, std::int64_t b,
+                                             std::int64_t e, double* out) {
   for (std::int64_t j = b; j < e; ++j) {
     const double d = an + nb[j] - 2.0 * out[j];
     out[j] = -g * (d > 0.0 ? d : 0.0);
   }
 }
 
-SVMKIT_CLONES void gather_signed(const float* k, const std::int32_t* idx, const float* sign,
-                                 float sp, float r, std::int64_t len, float* out) {
+SVMKIT_SIMD_INLINE void rbf_from_dots_body(double an, const double* nb, double g, std::int64_t b,
+                                           std::int64_t e, double* out, bool single) {
+  constexpr std::int64_t block = 1024;  // distances then exponentials, block by block (in L1)
+  for (std::int64_t j0 = b; j0 < e; j0 += block) {
+    const std::int64_t j1 = e - j0 < block ? e : j0 + block;
+    neg_scaled_dist_body(an, nb, g, j0, j1, out);
+    if (single)
+      exp_inplace_single_body(out + j0, j1 - j0);
+    else
+      exp_inplace_body(out + j0, j1 - j0);
+  }
+}
+
+template <class Index>
+SVMKIT_SIMD_INLINE void gather_signed_body(const float* k, const Index* idx, const float* sign,
+                                           float sp, float r, std::int64_t len, float* out) {
   for (std::int64_t j = 0; j < len; ++j) out[j] = sp * sign[j] * (k[idx[j]] + r);
 }
 
-void gather_signed(const float* k, const std::int64_t* idx, const float* sign, float sp, float r,
-                   std::int64_t len, float* out) {
-  for (std::int64_t j = 0; j < len; ++j) out[j] = sp * sign[j] * (k[idx[j]] + r);
-}
-
-SVMKIT_CLONES double dot8(const double* a, const double* b, std::int64_t n) {
+SVMKIT_SIMD_INLINE double dot8_body(const double* a, const double* b, std::int64_t n) {
   double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, s4 = 0.0, s5 = 0.0, s6 = 0.0, s7 = 0.0;
   std::int64_t k = 0;
   for (; k + 8 <= n; k += 8) {
@@ -155,9 +141,9 @@ SVMKIT_CLONES double dot8(const double* a, const double* b, std::int64_t n) {
   return ((s0 + s4) + (s1 + s5)) + ((s2 + s6) + (s3 + s7));
 }
 
-SVMKIT_CLONES void dots_feature_major(const double* xt, std::int64_t ld, std::int64_t d,
-                                      const double* a, std::int64_t b, std::int64_t e,
-                                      double* out) {
+SVMKIT_SIMD_INLINE void dots_feature_major_body(const double* xt, std::int64_t ld, std::int64_t d,
+                                                const double* a, std::int64_t b, std::int64_t e,
+                                                double* out) {
   // The features with a[k] != 0, four at a time: each pass over the columns adds four terms in
   // increasing k (the same order as one term per pass), so out[] is loaded and stored a quarter
   // as often. Tiles of 1024 columns keep out[] in L1 between passes.
@@ -197,90 +183,61 @@ SVMKIT_CLONES void dots_feature_major(const double* xt, std::int64_t ld, std::in
   delete[] nz_heap;
 }
 
-// The SMO sweeps work in blocks: a branch-free (vectorizable) pass computes each candidate's
-// value into a small buffer, then a scalar pass of one compare per element finds the index.
-// Ties go to the largest index, as in a serial `>=` / `<=` scan.
-namespace {
-constexpr std::int64_t kBlock = 512;
-constexpr double kInf = std::numeric_limits<double>::infinity();
+SVMKIT_SIMD_VARIANTS(void, exp_inplace, (double* x, std::int64_t n), (x, n))
+SVMKIT_SIMD_VARIANTS(void, exp_inplace_single, (double* x, std::int64_t n), (x, n))
+SVMKIT_SIMD_VARIANTS(void, rbf_from_dots,
+                     (double an, const double* nb, double g, std::int64_t b, std::int64_t e,
+                      double* out, bool single),
+                     (an, nb, g, b, e, out, single))
+SVMKIT_SIMD_VARIANTS(void, gather_signed,
+                     (const float* k, const std::int32_t* idx, const float* sign, float sp, float r,
+                      std::int64_t len, float* out),
+                     (k, idx, sign, sp, r, len, out))
+SVMKIT_SIMD_VARIANTS(double, dot8, (const double* a, const double* b, std::int64_t n), (a, b, n))
+SVMKIT_SIMD_VARIANTS(void, dots_feature_major,
+                     (const double* xt, std::int64_t ld, std::int64_t d, const double* a,
+                      std::int64_t b, std::int64_t e, double* out),
+                     (xt, ld, d, a, b, e, out))
+
 }  // namespace
 
-SVMKIT_CLONES double smo_update_gradient(double* G, const float* qi, const float* qj, double di,
-                                         double dj, const double* s, const std::uint8_t* flags,
-                                         std::int64_t b, std::int64_t e, std::int64_t* at) {
-  double v[kBlock];
-  double best = -kInf;
-  std::int64_t where = -1;
-  for (std::int64_t k0 = b; k0 < e; k0 += kBlock) {
-    const std::int64_t m = e - k0 < kBlock ? e - k0 : kBlock;
-    double* g = G + k0;
-    const float* a = qi + k0;
-    const float* c = qj + k0;
-    const double* sg = s + k0;
-    const std::uint8_t* f = flags + k0;
-    for (std::int64_t k = 0; k < m; ++k) {
-      const double gk = g[k] + static_cast<double>(a[k]) * di + static_cast<double>(c[k]) * dj;
-      g[k] = gk;
-      v[k] = (f[k] & 1) ? -sg[k] * gk : -kInf;
-    }
-    for (std::int64_t k = 0; k < m; ++k) {
-      if (v[k] >= best && (f[k] & 1)) {
-        best = v[k];
-        where = k0 + k;
-      }
-    }
-  }
-  *at = where;
-  return best;
+void exp_inplace(double* x, std::int64_t n) {
+  static const auto f = SVMKIT_SIMD_PICK(exp_inplace);
+  f(x, n);
 }
 
-SVMKIT_CLONES double smo_select_second_order(const double* G, const double* s, const double* QD,
-                                             const float* Qi, const std::uint8_t* flags,
-                                             double gmax, double qdi, double si, double tau,
-                                             std::int64_t b, std::int64_t e, double* m2,
-                                             std::int64_t* at) {
-  double v[kBlock], w[kBlock];
-  double best = kInf, top0 = -kInf, top1 = -kInf, top2 = -kInf, top3 = -kInf;
-  std::int64_t where = -1;
-  for (std::int64_t t0 = b; t0 < e; t0 += kBlock) {
-    const std::int64_t m = e - t0 < kBlock ? e - t0 : kBlock;
-    const double* g = G + t0;
-    const double* sg = s + t0;
-    const double* qd = QD + t0;
-    const float* q = Qi + t0;
-    const std::uint8_t* f = flags + t0;
-    for (std::int64_t t = 0; t < m; ++t) {
-      const bool low = (f[t] & 2) != 0;
-      const double y = sg[t] * g[t];
-      const double yl = low ? y : -kInf;
-      w[t] = yl;
-      const double gap = gmax + yl;
-      double a = qdi + qd[t] - 2.0 * si * sg[t] * static_cast<double>(q[t]);
-      a = a > 0.0 ? a : tau;
-      const double obj = -(gap * gap) / a;
-      v[t] = gap > 0.0 ? obj : kInf;
-    }
-    // max of w in four interleaved lanes (exact whatever the order)
-    std::int64_t t = 0;
-    for (; t + 4 <= m; t += 4) {
-      top0 = w[t] > top0 ? w[t] : top0;
-      top1 = w[t + 1] > top1 ? w[t + 1] : top1;
-      top2 = w[t + 2] > top2 ? w[t + 2] : top2;
-      top3 = w[t + 3] > top3 ? w[t + 3] : top3;
-    }
-    for (; t < m; ++t) top0 = w[t] > top0 ? w[t] : top0;
-    for (t = 0; t < m; ++t) {
-      if (v[t] <= best && v[t] < kInf) {
-        best = v[t];
-        where = t0 + t;
-      }
-    }
-  }
-  top0 = top1 > top0 ? top1 : top0;
-  top2 = top3 > top2 ? top3 : top2;
-  *m2 = top2 > top0 ? top2 : top0;
-  *at = where;
-  return best;
+void exp_inplace_single(double* x, std::int64_t n) {
+  static const auto f = SVMKIT_SIMD_PICK(exp_inplace_single);
+  f(x, n);
+}
+
+void rbf_from_dots(double an, const double* nb, double g, std::int64_t b, std::int64_t e,
+                   double* out, bool single) {
+  static const auto f = SVMKIT_SIMD_PICK(rbf_from_dots);
+  f(an, nb, g, b, e, out, single);
+}
+
+void gather_signed(const float* k, const std::int32_t* idx, const float* sign, float sp, float r,
+                   std::int64_t len, float* out) {
+  static const auto f = SVMKIT_SIMD_PICK(gather_signed);
+  f(k, idx, sign, sp, r, len, out);
+}
+
+void gather_signed(const float* k, const std::int64_t* idx, const float* sign, float sp, float r,
+                   std::int64_t len, float* out) {
+  // 64-bit indices are rare (n >= 2^31): one version serves.
+  gather_signed_body(k, idx, sign, sp, r, len, out);
+}
+
+double dot8(const double* a, const double* b, std::int64_t n) {
+  static const auto f = SVMKIT_SIMD_PICK(dot8);
+  return f(a, b, n);
+}
+
+void dots_feature_major(const double* xt, std::int64_t ld, std::int64_t d, const double* a,
+                        std::int64_t b, std::int64_t e, double* out) {
+  static const auto f = SVMKIT_SIMD_PICK(dots_feature_major);
+  f(xt, ld, d, a, b, e, out);
 }
 
 }  // namespace svmkit

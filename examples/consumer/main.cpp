@@ -3,12 +3,14 @@
 //
 // Usage: svmkit_consumer DATA MODEL
 //   DATA: first line "n d", then n lines "label x_1 ... x_d" (labels -1 or +1).
-// Prints: "objective <F>", "status <name>", then one predicted label per line.
+// Prints: "objective <F>", "status <name>", one predicted label per line, the error message of a
+// missing model file, then "version <svmkit version> <SIMD level>".
 #include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <vector>
 
+#include "svmkit/build_info.hpp"
 #include "svmkit/model.hpp"
 #include "svmkit/solvers/tron.hpp"
 
@@ -59,6 +61,8 @@ int main(int argc, char** argv) {
     } catch (const svmkit::Error& e) {
       std::cout << "error " << e.what() << "\n";
     }
+    const svmkit::BuildInfo info = svmkit::build_info();
+    std::cout << "version " << info.version << " " << info.simd_level << "\n";
   } catch (const svmkit::Error& e) {
     std::cerr << "svmkit error: " << e.what() << "\n";
     return 1;

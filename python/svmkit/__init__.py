@@ -3,8 +3,9 @@
 Estimators follow scikit-learn's conventions. See the README for the formulations.
 """
 
-from . import datasets
+from . import _config, datasets
 from ._adagrad_dual import fit_adagrad_dual
+from ._config import build_config, show_config
 from ._kernel import SVC, SVR
 from ._linear import LinearSVC, LinearSVR
 from ._linear_one_class import LinearOneClassSVM
@@ -15,7 +16,10 @@ from ._solvers import option_table, solver_defaults
 from ._sparse_svc import SparseSVC, nssvm_defaults
 from ._status import SolverStatus
 
-__version__ = "0.1.0"
+# One source of the version: pyproject.toml. The installed metadata carries it, and CMake
+# compiled the same string into the core (tests/test_packaging.py checks they agree).
+__version__: str = _config.version()
+_config.warn_simd_note()
 
 __all__ = [
     "SVC",
@@ -37,4 +41,6 @@ __all__ = [
     "smsvm_path",
     "solver_defaults",
     "__version__",
+    "build_config",
+    "show_config",
 ]

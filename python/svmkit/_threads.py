@@ -1,6 +1,6 @@
 """Thread counts and the coarse parallel loop over the binary problems of a multiclass fit.
 
-The design is described in cpp/include/svmkit/parallel.hpp. Here:
+The design is described in cpp/include/svmkit/detail/parallel.hpp. Here:
 
 - `resolve_n_jobs` maps scikit-learn's n_jobs onto a thread count. None means what the
   process may really use, as seen from the calling thread: the CPU affinity mask, the cgroup

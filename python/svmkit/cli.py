@@ -571,8 +571,26 @@ _TOOL_COMMANDS = {
 }
 
 
+class _VersionAction(argparse.Action):
+    """`svmkit --version`: svmkit.show_config()'s report (the version is its first line)."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
+        from ._config import show_config
+
+        show_config()
+        parser.exit(0)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog=PROG, description="Support Vector Machine solvers (svmkit).")
+    p.add_argument(
+        "--version",
+        action=_VersionAction,
+        help="print the version, SIMD level, OpenMP runtime, compiler and build flags, and exit",
+    )
     sub = p.add_subparsers(
         dest="command",
         metavar="{train,predict,scale,liblinear-train,liblinear-predict,svm-train,svm-predict,"

@@ -17,7 +17,7 @@
 #include <variant>
 #include <vector>
 
-#include "svmkit/parallel.hpp"
+#include "svmkit/detail/parallel.hpp"
 #include "svmkit/status.hpp"
 
 namespace svmkit {

@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "svmkit/data.hpp"
-#include "svmkit/vec_math.hpp"
+#include "svmkit/detail/vec_math.hpp"
 
 namespace svmkit {
 

@@ -61,7 +61,7 @@ struct AdaGradDualProblem {
   X(long long, history_every, 10, at_least(1), unbounded(),                                     \
     "record one history row every this many iterations")                                        \
   X(int, n_threads, 0, unbounded(), unbounded(),                                                \
-    "threads; <= 0 uses the default (svmkit/parallel.hpp)")                                     \
+    "threads; <= 0 uses the default (svmkit/detail/parallel.hpp)")                                     \
   X(bool, record_history, true, unbounded(), unbounded(), "keep the history")                   \
   X(bool, check_input, true, unbounded(), unbounded(),                                          \
     "validate the data (including finiteness of X) first")

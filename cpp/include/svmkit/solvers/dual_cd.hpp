@@ -52,7 +52,7 @@ namespace svmkit {
   X(long long, seed, 0, at_least(0), unbounded(),                                                \
     "seed of the solver's own SplitMix64 generator (the order of the coordinates)")           \
   X(int, n_threads, 0, unbounded(), unbounded(),                                                 \
-    "threads of the final objective pass; <= 0 uses the default (svmkit/parallel.hpp)")         \
+    "threads of the final objective pass; <= 0 uses the default (svmkit/detail/parallel.hpp)")         \
   X(bool, record_history, true, unbounded(), unbounded(),                                        \
     "keep one IterationRecord per outer iteration")                                              \
   X(bool, check_input, true, unbounded(), unbounded(),                                           \

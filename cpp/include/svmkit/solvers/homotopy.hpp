@@ -74,7 +74,7 @@ namespace svmkit {
   X(bool, record_iterates, false, unbounded(), unbounded(),                                     \
     "keep the estimate after every outer iteration")                                            \
   X(int, n_threads, 0, unbounded(), unbounded(),                                                \
-    "threads; <= 0 uses the default (svmkit/parallel.hpp)")                                     \
+    "threads; <= 0 uses the default (svmkit/detail/parallel.hpp)")                                     \
   X(bool, record_history, true, unbounded(), unbounded(),                                       \
     "keep one IterationRecord per outer iteration")                                             \
   X(bool, check_input, true, unbounded(), unbounded(),                                          \

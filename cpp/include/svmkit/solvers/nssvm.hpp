@@ -70,7 +70,7 @@ namespace svmkit {
   X(long long, cg_max_iter, 0, unbounded(), unbounded(),                                        \
     "CG iteration limit per solve; <= 0 means s + 1")                                           \
   X(int, n_threads, 0, unbounded(), unbounded(),                                                \
-    "threads; <= 0 uses the default (svmkit/parallel.hpp)")                                     \
+    "threads; <= 0 uses the default (svmkit/detail/parallel.hpp)")                                     \
   X(long long, parallel_min_rows, 100000, unbounded(), unbounded(),                             \
     "use n_threads only when m >= this (short passes run faster on one thread)")                \
   X(bool, record_history, true, unbounded(), unbounded(),                                       \

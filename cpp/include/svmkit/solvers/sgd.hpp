@@ -68,7 +68,7 @@ namespace svmkit {
   X(bool, return_best, true, unbounded(), unbounded(),                                          \
     "return the best iterate seen (by epoch-end objective)")                                    \
   X(int, n_threads, 0, unbounded(), unbounded(),                                                \
-    "threads; <= 0 uses the default (svmkit/parallel.hpp)")                                     \
+    "threads; <= 0 uses the default (svmkit/detail/parallel.hpp)")                                     \
   X(bool, record_history, true, unbounded(), unbounded(), "keep one IterationRecord per epoch") \
   X(bool, check_input, true, unbounded(), unbounded(),                                          \
     "validate the problem (including finiteness of X) first")

@@ -100,7 +100,7 @@ struct KernelProblem {
   X(long long, poll_interval, 1000, at_least(1), unbounded(),                                   \
     "iterations between polls of the interrupt hook")                                           \
   X(int, n_threads, 0, unbounded(), unbounded(),                                                \
-    "threads; <= 0 uses the default (svmkit/parallel.hpp)")                                     \
+    "threads; <= 0 uses the default (svmkit/detail/parallel.hpp)")                                     \
   X(bool, record_history, true, unbounded(), unbounded(),                                       \
     "keep the history records in the result")                                                   \
   X(bool, check_input, true, unbounded(), unbounded(),                                          \

@@ -75,7 +75,7 @@ namespace svmkit {
   X(double, tol, 1e-4, at_least(0.0), unbounded(),                                              \
     "stop when the relative suboptimality bound <= tol; 0: the paper's rule only")              \
   X(int, n_threads, 0, unbounded(), unbounded(),                                                \
-    "threads; <= 0 uses the default (svmkit/parallel.hpp)")                                     \
+    "threads; <= 0 uses the default (svmkit/detail/parallel.hpp)")                                     \
   X(bool, record_history, true, unbounded(), unbounded(),                                       \
     "keep one IterationRecord per Newton step")                                                 \
   X(bool, check_input, true, unbounded(), unbounded(),                                          \

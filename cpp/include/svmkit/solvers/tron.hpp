@@ -46,7 +46,7 @@ namespace svmkit {
   X(double, sigma2, 0.5, above(0.0), below(1.0), "region shrink factor on a fair step")          \
   X(double, sigma3, 4.0, above(1.0), unbounded(), "region growth factor on a good step")         \
   X(int, n_threads, 0, unbounded(), unbounded(),                                                 \
-    "threads; <= 0 uses the default (svmkit/parallel.hpp)")                                      \
+    "threads; <= 0 uses the default (svmkit/detail/parallel.hpp)")                                      \
   X(bool, record_history, true, unbounded(), unbounded(),                                        \
     "keep one IterationRecord per outer iteration")                                              \
   X(bool, check_input, true, unbounded(), unbounded(),                                           \

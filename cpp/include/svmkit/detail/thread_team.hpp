@@ -30,7 +30,7 @@
 #include <thread>
 #include <vector>
 
-#include "svmkit/parallel.hpp"
+#include "svmkit/detail/parallel.hpp"
 
 namespace svmkit {
 
