@@ -7,10 +7,10 @@
 
 #include "convert.hpp"
 #include "options.hpp"
+#include "svmkit/detail/vec_math.hpp"
 #include "svmkit/model.hpp"
 #include "svmkit/probability.hpp"
 #include "svmkit/solvers/smo.hpp"
-#include "svmkit/detail/vec_math.hpp"
 
 namespace svmkit::py_bind {
 

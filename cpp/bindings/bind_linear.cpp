@@ -4,9 +4,9 @@
 
 #include "convert.hpp"
 #include "options.hpp"
+#include "svmkit/detail/parallel.hpp"
 #include "svmkit/model.hpp"
 #include "svmkit/objective.hpp"
-#include "svmkit/detail/parallel.hpp"
 #include "svmkit/solvers/tron.hpp"
 
 namespace svmkit::py_bind {

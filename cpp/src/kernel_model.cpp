@@ -6,8 +6,8 @@
 #include <sstream>
 
 #include "model_text.hpp"
-#include "svmkit/model.hpp"
 #include "svmkit/detail/parallel.hpp"
+#include "svmkit/model.hpp"
 
 namespace svmkit {
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "svmkit/kernel.hpp"
 #include "svmkit/detail/parallel.hpp"
+#include "svmkit/kernel.hpp"
 
 namespace svmkit {
 

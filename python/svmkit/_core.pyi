@@ -19,18 +19,23 @@ __all__: list[str] = [
     "build_info",
     "cgroup_cpu_limit",
     "couple_pairwise",
+    "crammer_singer_defaults",
+    "crammer_singer_option_records",
     "default_threads",
     "dual_cd_defaults",
     "dual_cd_option_records",
     "fit_adagrad_dual",
+    "fit_crammer_singer",
     "fit_dual_cd",
     "fit_homotopy",
     "fit_l1_cd",
+    "fit_linear_one_class",
     "fit_nssvm",
     "fit_platt",
     "fit_sgd",
     "fit_sigmoid",
     "fit_smo",
+    "fit_smo_nu",
     "fit_smsvm",
     "fit_tron",
     "format_svmlight_rows",
@@ -43,6 +48,8 @@ __all__: list[str] = [
     "l1_cd_option_records",
     "line_search_l1",
     "linear_decision_function",
+    "linear_one_class_defaults",
+    "linear_one_class_option_records",
     "linear_predict_class_indices",
     "load_any_model",
     "load_linear_model",
@@ -55,6 +62,9 @@ __all__: list[str] = [
     "ovo_to_ovr",
     "parse_cgroup_cpu_max",
     "parse_cgroup_v1_quota",
+    "partition_fun",
+    "partition_fun_grad",
+    "partition_hess_vec",
     "platt_cv_decisions",
     "platt_defaults",
     "platt_option_records",
@@ -138,6 +148,16 @@ def couple_pairwise(
     Class probabilities from pairwise ones (Wu, Lin and Weng 2004, method 2), per sample.
     """
 
+def crammer_singer_defaults() -> dict:
+    """
+    Default Crammer-Singer options (the single source of the defaults).
+    """
+
+def crammer_singer_option_records() -> list:
+    """
+    crammer_singer's option records: name, type, default, valid range and doc of each.
+    """
+
 @typing.overload
 def default_threads() -> int: ...
 @typing.overload
@@ -166,6 +186,16 @@ def fit_adagrad_dual(
     gamma: typing.SupportsFloat | typing.SupportsIndex,
     coef0: typing.SupportsFloat | typing.SupportsIndex,
     degree: typing.SupportsInt | typing.SupportsIndex,
+    options: dict,
+    callback: typing.Any,
+) -> dict: ...
+def fit_crammer_singer(
+    X: typing.Any,
+    y: typing.Any,
+    cost: typing.Any,
+    n_classes: typing.SupportsInt | typing.SupportsIndex,
+    fit_intercept: bool,
+    intercept_scaling: typing.SupportsFloat | typing.SupportsIndex,
     options: dict,
     callback: typing.Any,
 ) -> dict: ...
@@ -204,6 +234,13 @@ def fit_l1_cd(
     intercept_scaling: typing.SupportsFloat | typing.SupportsIndex,
     regularize_intercept: bool,
     w0: typing.Any,
+    options: dict,
+    callback: typing.Any,
+) -> dict: ...
+def fit_linear_one_class(
+    X: typing.Any,
+    cost: typing.Any,
+    nu: typing.SupportsFloat | typing.SupportsIndex,
     options: dict,
     callback: typing.Any,
 ) -> dict: ...
@@ -260,6 +297,24 @@ def fit_smo(
     options: dict,
     callback: typing.Any,
 ) -> dict: ...
+def fit_smo_nu(
+    X: typing.Any,
+    y: typing.Any,
+    cost: typing.Any,
+    rows: typing.Any,
+    kernel: str,
+    gamma: typing.SupportsFloat | typing.SupportsIndex,
+    coef0: typing.SupportsFloat | typing.SupportsIndex,
+    degree: typing.SupportsInt | typing.SupportsIndex,
+    formulation: str,
+    nu: typing.SupportsFloat | typing.SupportsIndex,
+    options: dict,
+    callback: typing.Any,
+) -> dict:
+    """
+    nu-SVC, one-class or nu-SVR dual by SMO (solvers/smo_nu.hpp); SMO's options.
+    """
+
 def fit_smsvm(
     X: typing.Any,
     y: typing.Any,
@@ -347,6 +402,16 @@ def linear_decision_function(
     intercept: typing.Annotated[numpy.typing.ArrayLike, numpy.float64],
     n_threads: typing.SupportsInt | typing.SupportsIndex = 0,
 ) -> numpy.typing.NDArray[numpy.float64]: ...
+def linear_one_class_defaults() -> dict:
+    """
+    Default linear one-class SVM options (the single source of the defaults).
+    """
+
+def linear_one_class_option_records() -> list:
+    """
+    linear_one_class's option records: name, type, default, valid range and doc of each.
+    """
+
 def linear_predict_class_indices(
     X: typing.Any,
     coef: typing.Annotated[numpy.typing.ArrayLike, numpy.float64],
@@ -406,6 +471,52 @@ def parse_cgroup_cpu_max(text: str) -> float:
 def parse_cgroup_v1_quota(quota_us: str, period_us: str) -> float:
     """
     CPUs allowed by the texts of cgroup v1 cpu.cfs_quota_us and cpu.cfs_period_us (0.0: no limit).
+    """
+
+def partition_fun(
+    X: typing.Any,
+    y: typing.Any,
+    cost: typing.Any,
+    loss: str,
+    sigma: typing.SupportsFloat | typing.SupportsIndex,
+    epsilon: typing.SupportsFloat | typing.SupportsIndex,
+    fit_intercept: bool,
+    intercept_scaling: typing.SupportsFloat | typing.SupportsIndex,
+    w: typing.Any,
+    n_threads: typing.SupportsInt | typing.SupportsIndex = 1,
+) -> float:
+    """
+    Loss part of F over one row partition.
+    """
+
+def partition_fun_grad(
+    X: typing.Any,
+    y: typing.Any,
+    cost: typing.Any,
+    loss: str,
+    sigma: typing.SupportsFloat | typing.SupportsIndex,
+    epsilon: typing.SupportsFloat | typing.SupportsIndex,
+    fit_intercept: bool,
+    intercept_scaling: typing.SupportsFloat | typing.SupportsIndex,
+    w: typing.Any,
+    want_hdiag: bool,
+    want_curvature: bool,
+    n_threads: typing.SupportsInt | typing.SupportsIndex = 1,
+) -> tuple:
+    """
+    Loss part of F, its gradient (and Hessian diagonal) over one row partition, packed as [L, g, h], and the per-row curvature D (svmkit/partition_passes.hpp).
+    """
+
+def partition_hess_vec(
+    X: typing.Any,
+    curvature: typing.Any,
+    s: typing.Any,
+    fit_intercept: bool,
+    intercept_scaling: typing.SupportsFloat | typing.SupportsIndex,
+    n_threads: typing.SupportsInt | typing.SupportsIndex = 1,
+) -> numpy.typing.NDArray[numpy.float64]:
+    """
+    Loss part of H s over one row partition, with the curvature of a fun_grad pass.
     """
 
 def platt_cv_decisions(
