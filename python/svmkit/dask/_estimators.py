@@ -3,17 +3,17 @@ attributes, fitted by map-reduce over row partitions persisted on a Dask cluster
 
 from __future__ import annotations
 
-import numbers
 from typing import Any, Callable
 
 import numpy as np
 
 from .. import _core
+from .._constraints import Int, OneOf, validate_params
 from .._linear import LinearSVC as _LocalSVC
 from .._linear import LinearSVR as _LocalSVR
 from .._progress import make_callback
 from .._status import check_status
-from .._validation import check_choice, check_scalar_param
+from .._validation import class_weight_vector
 from . import _tasks
 from ._cluster import DistributedObjective, TrafficMeter, gather, resolve_client
 from ._data import as_dask_array, is_dask_frame, persist
@@ -32,7 +32,6 @@ class _DaskMixin:
     client: Any = None
 
     def _check_dask_params(self, estimator: str) -> None:
-        check_scalar_param(self.split_every, "split_every", kind=numbers.Integral, low=2)
         if not isinstance(self.solver, str):
             raise TypeError("solver must be a string")
         if self.solver not in _SOLVERS:
@@ -244,9 +243,7 @@ class LinearSVC(_DaskMixin, _LocalSVC):
 
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> LinearSVC:
         """Fit on dask data (see the class docstring)."""
-        self._check_common_params()
-        check_choice(self.loss, "loss", self._LOSSES)
-        check_choice(self.multi_class, "multi_class", ("ovr",))
+        validate_params(self)
         self._check_dask_params("LinearSVC")
         self._tron_options()
         client = resolve_client(self.client)
@@ -293,7 +290,7 @@ class LinearSVC(_DaskMixin, _LocalSVC):
             # scikit-learn's compute_class_weight("balanced"): n / (n_classes * count).
             return counts.sum() / (classes.shape[0] * counts.astype(np.float64))
         # None and dicts: the in-memory rule (labels are not needed for those).
-        return self._class_weights(classes, classes)
+        return class_weight_vector(cw, classes, classes)
 
     def decision_function(self, X: Any) -> Any:
         """Lazy decision values: shape (n,) for two classes, else (n, n_classes)."""
@@ -387,9 +384,7 @@ class LinearSVR(_DaskMixin, _LocalSVR):
 
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> LinearSVR:
         """Fit on dask data (see the class docstring)."""
-        self._check_common_params()
-        check_choice(self.loss, "loss", self._LOSSES)
-        check_scalar_param(self.epsilon, "epsilon", low=0.0)
+        validate_params(self)
         self._check_dask_params("LinearSVR")
         self._tron_options()
         client = resolve_client(self.client)
@@ -438,3 +433,12 @@ def _like(v: Any, ref: Any) -> Any:
     if v.ndim == 2 and v.shape[1] == 1:
         v = v[:, 0]
     return v.rechunk(ref.chunks)
+
+
+# The in-memory estimators' declared rules, plus the Dask ones (split_every; one-vs-rest only).
+LinearSVC._parameter_checks = {
+    **_LocalSVC._parameter_checks,
+    "multi_class": OneOf("ovr"),
+    "split_every": Int(ge=2),
+}
+LinearSVR._parameter_checks = {**_LocalSVR._parameter_checks, "split_every": Int(ge=2)}
