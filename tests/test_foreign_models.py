@@ -136,8 +136,13 @@ def test_errors_name_the_problem(tmp_path):
     bad.write_text("solver_type L2R_LR\nnr_class 2\nlabel 1 -1\nnr_feature 2\nbias -1\nw\n1\n")
     with pytest.raises(ValueError, match="1 weight rows, expected 2"):
         fm.load_liblinear_model(bad)
-    bad.write_text("svm_type c_svc\nkernel_type precomputed\nnr_class 2\ntotal_sv 0\nrho 0\nSV\n")
-    with pytest.raises(ValueError, match="kernel_type 'precomputed' is not supported"):
+    bad.write_text("svm_type c_svc\nkernel_type laplace\nnr_class 2\ntotal_sv 0\nrho 0\nSV\n")
+    with pytest.raises(ValueError, match="kernel_type 'laplace' is not supported"):
+        fm.load_libsvm_model(bad)
+    bad.write_text(
+        "svm_type c_svc\nkernel_type precomputed\nnr_class 2\ntotal_sv 1\nrho 0\nSV\n1 1:2\n"
+    )
+    with pytest.raises(ValueError, match="needs one 0:serial_number"):
         fm.load_libsvm_model(bad)
     bad.write_text("svm_type c_svc\nkernel_type rbf\nnr_class 2\ntotal_sv 2\nrho 0\nSV\n1 1:1\n")
     with pytest.raises(ValueError, match="1 support vectors, total_sv says 2"):

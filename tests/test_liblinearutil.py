@@ -117,8 +117,8 @@ def test_liblinear_inputs_scipy_numpy_and_errors(tmp_path, wine_file):
     assert isinstance(liblinearutil.train(y, X, "-v 3 -q"), float)
     with pytest.raises(ValueError, match="-s 6 .* is not supported"):
         liblinearutil.train(y, X, "-s 6")
-    with pytest.raises(ValueError, match="option -C .* is not supported"):
-        liblinearutil.train(y, X, "-C")
+    with pytest.raises(ValueError, match="-C .* -s 0, 2 and 11 only"):
+        liblinearutil.train(y, X, "-C -s 3")
     with pytest.raises(ValueError, match="unknown option -z"):
         liblinearutil.train(y, X, "-z 1")
     with pytest.raises(ValueError, match="bad value 'x' for -c"):
@@ -155,7 +155,9 @@ def test_svmutil_regression_script(tmp_path, diabetes_file):
 
 def test_svmutil_errors(wine_file):
     y, x = svmutil.svm_read_problem(wine_file)
-    with pytest.raises(ValueError, match="kernel type -t 4 is not supported"):
+    with pytest.raises(ValueError, match="kernel type -t 5 is not supported"):
+        svmutil.svm_train(y, x, "-t 5")
+    with pytest.raises(ValueError, match="-t 4 needs each instance's 0:serial_number"):
         svmutil.svm_train(y, x, "-t 4")
     with pytest.raises(ValueError, match="unknown option -z"):
         svmutil.svm_train(y, x, "-z 1")

@@ -73,31 +73,6 @@ LIBLINEAR_CASES = [
 ]
 
 
-@pytest.mark.parametrize(
-    "options, regression", LIBLINEAR_CASES, ids=[c[0] for c in LIBLINEAR_CASES]
-)
-def test_liblinear_train_and_predict(files, capsys, options, regression):
-    train, test = (
-        (files["rtrain"], files["rtest"]) if regression else (files["train"], files["test"])
-    )
-    ours = str(files["tmp"] / "ours.model")
-    out = str(files["tmp"] / "ours.out")
-    assert cli.main(["liblinear-train", "-q", *options.split(), train, ours]) == 0
-    assert cli.main(["liblinear-predict", "-q", test, ours, out]) == 0
-    our_labels = [float(v) for v in open(out).read().split()]
-    y, x = official_ll.svm_read_problem(test)
-    yt, xt = official_ll.svm_read_problem(train)
-    ref = official_ll.train(yt, xt, options + " -q")
-    ref_labels, _, ref_vals = official_ll.predict(y, x, ref, "-q")
-    # the official package reads svmkit's model file and predicts as the CLI did
-    loaded_labels, _, _ = official_ll.predict(y, x, official_ll.load_model(ours), "-q")
-    np.testing.assert_allclose(our_labels, loaded_labels, rtol=1e-9, atol=1e-12)
-    if regression:  # LIBLINEAR's -s 11..13 may stop at its own iteration cap first
-        np.testing.assert_allclose(our_labels, ref_labels, rtol=0, atol=2e-2)
-    else:
-        _agree(our_labels, ref_labels, ref_vals, 1e-2)
-
-
 def test_liblinear_cross_validation_and_probabilities(files, capsys):
     assert cli.main(["liblinear-train", "-s", "0", "-v", "5", files["train"]]) == 0
     assert "Cross Validation Accuracy = " in capsys.readouterr().out
@@ -132,24 +107,47 @@ LIBSVM_CASES = [
 ]
 
 
-@pytest.mark.parametrize("options, regression", LIBSVM_CASES, ids=[c[0] for c in LIBSVM_CASES])
-def test_svm_train_and_predict(files, capsys, options, regression):
-    train, test = (
-        (files["rtrain"], files["rtest"]) if regression else (files["train"], files["test"])
-    )
-    ours = str(files["tmp"] / "ours.svm.model")
-    out = str(files["tmp"] / "ours.svm.out")
-    opts = options + " -e 1e-6"
-    assert cli.main(["svm-train", "-q", *opts.split(), train, ours]) == 0
-    assert cli.main(["svm-predict", "-q", test, ours, out]) == 0
+# (tool, train command, predict command, official train, official predict, official load)
+_TOOLS = {
+    "liblinear": (
+        "liblinear-train",
+        "liblinear-predict",
+        official_ll.train,
+        official_ll.predict,
+        official_ll.load_model,
+    ),
+    "libsvm": (
+        "svm-train",
+        "svm-predict",
+        official_svm.svm_train,
+        official_svm.svm_predict,
+        official_svm.svm_load_model,
+    ),
+}
+TOOL_CASES = [("liblinear", o, r) for o, r in LIBLINEAR_CASES] + [
+    ("libsvm", o + " -e 1e-6", r) for o, r in LIBSVM_CASES
+]
+
+
+@pytest.mark.parametrize(
+    "tool, options, regression", TOOL_CASES, ids=[f"{t} {o}" for t, o, _ in TOOL_CASES]
+)
+def test_tool_train_and_predict(files, capsys, tool, options, regression):
+    train_cmd, predict_cmd, their_train, their_predict, their_load = _TOOLS[tool]
+    train, test = _files(files, regression)
+    ours = str(files["tmp"] / f"ours.{tool}.model")
+    out = str(files["tmp"] / f"ours.{tool}.out")
+    assert cli.main([train_cmd, "-q", *options.split(), train, ours]) == 0
+    assert cli.main([predict_cmd, "-q", test, ours, out]) == 0
     our_labels = [float(v) for v in open(out).read().split()]
-    y, x = official_svm.svm_read_problem(test)
-    yt, xt = official_svm.svm_read_problem(train)
-    ref = official_svm.svm_train(yt, xt, opts + " -q")
-    ref_labels, _, ref_vals = official_svm.svm_predict(y, x, ref, "-q")
-    loaded_labels, _, _ = official_svm.svm_predict(y, x, official_svm.svm_load_model(ours), "-q")
+    y, x = official_ll.svm_read_problem(test)
+    yt, xt = official_ll.svm_read_problem(train)
+    ref = their_train(yt, xt, options + " -q")
+    ref_labels, _, ref_vals = their_predict(y, x, ref, "-q")
+    # the official package reads svmkit's model file and predicts as the CLI did
+    loaded_labels, _, _ = their_predict(y, x, their_load(ours), "-q")
     np.testing.assert_allclose(our_labels, loaded_labels, rtol=1e-9, atol=1e-12)
-    if regression:  # LIBLINEAR's -s 11..13 may stop at its own iteration cap first
+    if regression:  # the official solvers may stop at their own iteration caps first
         np.testing.assert_allclose(our_labels, ref_labels, rtol=0, atol=2e-2)
     else:
         _agree(our_labels, ref_labels, ref_vals, 1e-2)
