@@ -8,16 +8,10 @@ import numpy as np
 import pytest
 from liblinear import liblinearutil as official_ll
 from libsvm import svmutil as official_svm
+from references import write_libsvm_file
 from sklearn.datasets import load_diabetes, load_wine
 from sklearn.preprocessing import StandardScaler
 from svmkit import liblinearutil, svmutil
-
-
-def write_problem(path, X, y):
-    with open(path, "w") as fh:
-        for xi, yi in zip(X, y):
-            feats = " ".join(f"{j + 1}:{v:.17g}" for j, v in enumerate(xi) if v != 0)
-            fh.write(f"{yi:.17g} {feats}\n")
 
 
 def liblinear_script(util, path, options, tmp):
@@ -36,14 +30,14 @@ def wine_file(tmp_path):
     rng = np.random.default_rng(0)
     idx = rng.permutation(y.shape[0])
     X = StandardScaler().fit_transform(X)[idx]
-    write_problem(tmp_path / "wine.txt", X, (y[idx] + 1).astype(float))
+    write_libsvm_file(tmp_path / "wine.txt", X, (y[idx] + 1).astype(float))
     return tmp_path / "wine.txt"
 
 
 @pytest.fixture
 def diabetes_file(tmp_path):
     X, y = load_diabetes(return_X_y=True)
-    write_problem(tmp_path / "diab.txt", X * 10, (y - y.mean()) / y.std())
+    write_libsvm_file(tmp_path / "diab.txt", X * 10, (y - y.mean()) / y.std())
     return tmp_path / "diab.txt"
 
 

@@ -9,17 +9,10 @@ import numpy as np
 import pytest
 from liblinear import liblinearutil as official_ll
 from libsvm import svmutil as official_svm
+from references import write_libsvm_file
 from sklearn.datasets import load_breast_cancer, load_diabetes
 from sklearn.preprocessing import MinMaxScaler
 from svmkit import cli
-
-
-def _write(path, X, y):
-    with open(path, "w") as fh:
-        for xi, yi in zip(X, y):
-            feats = " ".join(f"{j + 1}:{v:.17g}" for j, v in enumerate(xi) if v != 0)
-            fh.write(f"{yi:.17g} {feats}\n")
-    return str(path)
 
 
 @pytest.fixture(scope="module")
@@ -34,10 +27,10 @@ def files(tmp_path_factory):
     Xr = MinMaxScaler((-1, 1)).fit_transform(Xr)[:300]
     yr = (yr[:300] - yr.mean()) / yr.std()
     return {
-        "train": _write(tmp / "train.txt", X[:200], y[:200]),
-        "test": _write(tmp / "test.txt", X[200:], y[200:]),
-        "rtrain": _write(tmp / "rtrain.txt", Xr[:200], yr[:200]),
-        "rtest": _write(tmp / "rtest.txt", Xr[200:], yr[200:]),
+        "train": write_libsvm_file(tmp / "train.txt", X[:200], y[:200]),
+        "test": write_libsvm_file(tmp / "test.txt", X[200:], y[200:]),
+        "rtrain": write_libsvm_file(tmp / "rtrain.txt", Xr[:200], yr[:200]),
+        "rtest": write_libsvm_file(tmp / "rtest.txt", Xr[200:], yr[200:]),
         "tmp": tmp,
     }
 

@@ -10,17 +10,10 @@ import numpy as np
 import pytest
 from liblinear import liblinearutil as official_ll
 from libsvm import svmutil as official_svm
+from references import write_libsvm_file
 from sklearn.datasets import load_breast_cancer, load_diabetes, load_iris
 from sklearn.preprocessing import MinMaxScaler
 from svmkit import cli, liblinearutil, svmutil
-
-
-def _write(path, X, y):
-    with open(path, "w") as fh:
-        for xi, yi in zip(X, y):
-            feats = " ".join(f"{j + 1}:{v:.17g}" for j, v in enumerate(xi) if v != 0)
-            fh.write(f"{yi:.17g} {feats}\n")
-    return str(path)
 
 
 def _write_kernel(path, K, y):
@@ -45,9 +38,9 @@ def data(tmp_path_factory):
     return {
         "X": X,
         "y": y,
-        "train": _write(tmp / "train.txt", X[:160], y[:160]),
-        "test": _write(tmp / "test.txt", X[160:], y[160:]),
-        "rtrain": _write(tmp / "rtrain.txt", Xr, yr),
+        "train": write_libsvm_file(tmp / "train.txt", X[:160], y[:160]),
+        "test": write_libsvm_file(tmp / "test.txt", X[160:], y[160:]),
+        "rtrain": write_libsvm_file(tmp / "rtrain.txt", Xr, yr),
         "tmp": tmp,
     }
 
@@ -217,7 +210,7 @@ def test_svm_probability_model_files(tmp_path, capsys, n_classes, svm_type):
     X, y = MinMaxScaler((-1, 1)).fit_transform(X[keep]), y[keep] + 1.0
     order = np.random.default_rng(2).permutation(len(y))  # a label order that is not sorted
     X, y = X[order], y[order]
-    train = _write(tmp_path / "p.train", X, y)
+    train = write_libsvm_file(tmp_path / "p.train", X, y)
     model, out = str(tmp_path / "p.model"), str(tmp_path / "p.out")
     opts = f"-s {svm_type} -b 1 -n 0.3 -q"
     assert cli.main(["svm-train", *opts.split(), train, model]) == 0
@@ -251,6 +244,11 @@ def test_svm_official_probability_model_is_read(tmp_path):
     _, _, theirs = official_svm.svm_predict(list(y), xs, ref, "-b 1 -q")
     _, _, ours = svmutil.svm_predict(list(y), xs, svmutil.svm_load_model(path), "-b 1 -q")
     np.testing.assert_allclose(ours, theirs, rtol=0, atol=1e-6)
+
+
+def test_svm_probability_option_errors():
+    with pytest.raises(ValueError, match="-b 1 is supported for -s 0 and 1 only"):
+        svmutil.svm_parameter("-s 3 -b 1")
 
 
 def test_svm_probability_file_errors(tmp_path):

@@ -486,6 +486,13 @@ def write_libsvm_model(path: Any, m: LibsvmModelData) -> None:
         fh.write("\n".join(out) + "\n")
 
 
+def pair_index(k: int) -> dict[tuple[int, int], int]:
+    """The one-vs-one pairs (p, q), p < q, of k classes numbered in LIBSVM's order (0, 1),
+    (0, 2), ..., (1, 2), ..."""
+    pairs = [(p, q) for p in range(k) for q in range(p + 1, k)]
+    return {pq: t for t, pq in enumerate(pairs)}
+
+
 def _reorder_pairs(
     labels_from: list, labels_to: list, prob_a: np.ndarray, prob_b: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -493,12 +500,7 @@ def _reorder_pairs(
     whose classes swap places scores -f: P(q) = 1 - P(p) = 1 / (1 + exp(A (-f) - B)), so A
     stays and B changes sign."""
     k = len(labels_from)
-    old = {}
-    t = 0
-    for p in range(k):
-        for q in range(p + 1, k):
-            old[(p, q)] = t
-            t += 1
+    old = pair_index(k)
     src = [labels_from.index(c) for c in labels_to]
     a, b = [], []
     for i in range(k):
@@ -518,12 +520,7 @@ def _reorder_ovo(
     pair whose two classes swap places changes the sign of its coefficients and of its rho."""
     k = len(labels_from)
     start = np.r_[0, np.cumsum(nr_sv)].astype(int)
-    pair = {}
-    t = 0
-    for p in range(k):
-        for q in range(p + 1, k):
-            pair[(p, q)] = t
-            t += 1
+    pair = pair_index(k)
     src = [labels_from.index(c) for c in labels_to]  # new index -> old index
     rows = np.concatenate([np.arange(start[f], start[f + 1]) for f in src]).astype(int)
     new_nr = [int(nr_sv[f]) for f in src]

@@ -32,6 +32,7 @@ from ._foreign_models import (
     _libsvm_class,
     estimator_from_libsvm,
     libsvm_from_estimator,
+    pair_index,
     read_libsvm_model,
     write_libsvm_model,
 )
@@ -116,6 +117,11 @@ class svm_parameter:  # noqa: N801 - the official package's name
             )
         if self.nr_fold == 1 or self.nr_fold < 0:
             raise ValueError("svmkit.svmutil: -v needs n >= 2 folds")
+        if self.probability and self.svm_type not in (0, 1):
+            raise ValueError(
+                "svmkit.svmutil: -b 1 is supported for -s 0 and 1 only (svmkit has no "
+                "probability model for SVR or the one-class SVM)"
+            )
 
 
 class svm_model:  # noqa: N801
@@ -316,23 +322,15 @@ def _predict(m: svm_model, x: Any, probability: bool) -> tuple[np.ndarray, np.nd
     if k == 2:
         raw = -raw  # the estimator's binary sign is scikit-learn's (classes_[1] positive)
     pos = {c: i for i, c in enumerate(classes)}
-    sorted_pair = {}
-    t_ = 0
-    for a in range(k):
-        for b in range(a + 1, k):
-            sorted_pair[(a, b)] = t_
-            t_ += 1
+    sorted_pair = pair_index(k)  # the estimator's pairs, classes sorted
     vals = np.empty((X.shape[0], k * (k - 1) // 2))
     votes = np.zeros((X.shape[0], k), dtype=np.int64)
-    t_ = 0
-    for p in range(k):
-        for q in range(p + 1, k):
-            a, b = pos[labels[p]], pos[labels[q]]
-            v = raw[:, sorted_pair[(a, b)]] if a < b else -raw[:, sorted_pair[(b, a)]]
-            vals[:, t_] = v
-            votes[:, p] += v > 0
-            votes[:, q] += v <= 0
-            t_ += 1
+    for (p, q), t in pair_index(k).items():  # the file's pairs, labels in its order
+        a, b = pos[labels[p]], pos[labels[q]]
+        v = raw[:, sorted_pair[(a, b)]] if a < b else -raw[:, sorted_pair[(b, a)]]
+        vals[:, t] = v
+        votes[:, p] += v > 0
+        votes[:, q] += v <= 0
     if probability:
         proba = _coupled_probabilities(vals, m.data.probA, m.data.probB, k)
         return np.asarray(labels, dtype=np.float64)[np.argmax(proba, axis=1)], proba
@@ -357,11 +355,8 @@ def _coupled_probabilities(vals: np.ndarray, A: np.ndarray, B: np.ndarray, k: in
     if k == 2:
         return np.column_stack([r[:, 0], 1.0 - r[:, 0]])
     R = np.zeros((n, k, k))  # R[:, p, q]: probability that p beats q
-    t = 0
-    for p in range(k):
-        for q in range(p + 1, k):
-            R[:, p, q], R[:, q, p] = r[:, t], 1.0 - r[:, t]
-            t += 1
+    for (p, q), t in pair_index(k).items():
+        R[:, p, q], R[:, q, p] = r[:, t], 1.0 - r[:, t]
     Q = -R.transpose(0, 2, 1) * R  # Q_tj = -r_jt r_tj
     diag = (R**2).sum(axis=1)  # Q_tt = sum_j r_jt^2
     Q[:, np.arange(k), np.arange(k)] = diag
