@@ -144,6 +144,20 @@ def test_liblinear_instance_weights(data, tmp_path, solver):
     np.testing.assert_allclose(w_ours, ref.get_decfun()[0], rtol=2e-3, atol=2e-3)
 
 
+def test_liblinear_instance_weights_one_class(data, tmp_path):
+    """-s 21 with -W: integer weights equal repeated instances in the official package."""
+    X = data["X"][:80] + 1.0
+    x = [{j + 1: v for j, v in enumerate(r)} for r in X]
+    W = np.random.default_rng(3).integers(1, 4, size=len(x))
+    wfile = tmp_path / "w.txt"
+    wfile.write_text("\n".join(str(int(v)) for v in W) + "\n")
+    opts = "-s 21 -n 0.3 -e 1e-9 -q"
+    m = liblinearutil.train([1.0] * len(x), x, f"{opts} -W {wfile}")
+    rep = np.repeat(np.arange(len(x)), W)
+    ref = official_ll.train([1.0] * len(rep), [x[i] for i in rep], opts)
+    np.testing.assert_allclose(m.get_decfun()[0], ref.get_decfun()[0], rtol=1e-3, atol=1e-4)
+
+
 def test_liblinear_weight_file_errors(tmp_path):
     bad = tmp_path / "bad.txt"
     bad.write_text("1\nx\n")

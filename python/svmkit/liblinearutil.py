@@ -385,8 +385,7 @@ def _fit(
         _warm_start(est, np.atleast_2d(start.coef_), np.atleast_1d(start.intercept_))
         if s == 11:
             est.coef_ = est.coef_[0]
-    kw = {} if s == 21 else {"sample_weight": sw}
-    _quiet_fit(param, est, X, None if s == 21 else y, **kw)
+    _quiet_fit(param, est, X, None if s == 21 else y, sample_weight=sw)
     return model(liblinear_from_estimator(est, label_order=order), est)
 
 
