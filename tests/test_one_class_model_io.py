@@ -65,9 +65,7 @@ def test_one_class_structural_checks(tmp_path, X):
     _edit(path, "n_rows 1", "n_rows 2")
     _edit(path, icpt, icpt + " 0")
     _edit(path, row, row + "\n" + row)
-    with pytest.raises(
-        ValueError, match="outlier_detection model has exactly one weight vector"
-    ):
+    with pytest.raises(ValueError, match="outlier_detection model has exactly one weight vector"):
         load_model(path)
     save_model(svmkit.LinearOneClassSVM().fit(X), path)
     _edit(path, "task outlier_detection", "task outliers")
