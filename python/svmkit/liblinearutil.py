@@ -75,21 +75,23 @@ __all__ = [
     "train",
 ]
 
-# LIBLINEAR's default -e per -s.
-_DEFAULT_EPS = {
-    0: 0.01,
-    1: 0.1,
-    2: 0.01,
-    3: 0.1,
-    4: 0.1,
-    5: 0.01,
-    6: 0.01,
-    7: 0.1,
-    11: 0.0001,
-    12: 0.1,
-    13: 0.1,
-    21: 0.01,
+# THE -s TABLE (the one place to add a type): LIBLINEAR's code -> (its default -e, the svmkit
+# solver, loss and extra estimator parameters). Classification types build LinearSVC, 11-13
+# LinearSVR, 21 LinearOneClassSVM. A code listed in _DEFAULT_EPS only is parsed but refused.
+_TYPES: dict[int, tuple[float, str, str, dict]] = {
+    0: (0.01, "tron", "logistic", {}),
+    1: (0.1, "dual_cd", "squared_hinge", {}),
+    2: (0.01, "tron", "squared_hinge", {}),
+    3: (0.1, "dual_cd", "hinge", {}),
+    4: (0.1, "auto", "squared_hinge", {"multi_class": "crammer_singer"}),
+    5: (0.01, "l1_cd", "squared_hinge", {"penalty": "l1"}),
+    7: (0.1, "tron", "logistic", {}),
+    11: (0.0001, "tron", "squared_epsilon_insensitive", {}),
+    12: (0.1, "dual_cd", "squared_epsilon_insensitive", {}),
+    13: (0.1, "dual_cd", "epsilon_insensitive", {}),
+    21: (0.01, "linear_one_class", "one_class", {}),
 }
+_DEFAULT_EPS = {**{s: t[0] for s, t in _TYPES.items()}, 6: 0.01}
 _CLASSIFICATION = (0, 1, 2, 3, 4, 5, 6, 7)
 
 
@@ -262,28 +264,13 @@ def _estimator(param: parameter, y: np.ndarray, n: int) -> Any:
         intercept_scaling=param.bias if param.bias > 0 else 1.0,
         regularize_intercept=param.regularize_bias,
     )
+    _, solver, loss, extra = _TYPES[s]
     if s in (11, 12, 13):
-        loss = "epsilon_insensitive" if s == 13 else "squared_epsilon_insensitive"
-        return LinearSVR(
-            loss=loss,
-            epsilon=param.p,
-            tol=param.tol,
-            solver="tron" if s == 11 else "dual_cd",
-            **common,
-        )
+        return LinearSVR(loss=loss, epsilon=param.p, tol=param.tol, solver=solver, **common)
     tol = param.tol
     if s in (0, 2):  # LIBLINEAR scales the primal solvers' eps by the smaller class's share
         counts = np.unique(y, return_counts=True)[1]
         tol *= max(1, counts.min() if counts.size > 1 else 1) / max(1, y.shape[0])
-    solver, loss, extra = {
-        0: ("tron", "logistic", {}),
-        7: ("tron", "logistic", {}),
-        1: ("dual_cd", "squared_hinge", {}),
-        2: ("tron", "squared_hinge", {}),
-        3: ("dual_cd", "hinge", {}),
-        4: ("auto", "squared_hinge", {"multi_class": "crammer_singer"}),
-        5: ("l1_cd", "squared_hinge", {"penalty": "l1"}),
-    }[s]
     return LinearSVC(loss=loss, solver=solver, tol=tol, **extra, **common)
 
 
