@@ -174,3 +174,12 @@ def nssvm_subproblem(X, y, T, C, c) -> tuple[np.ndarray, float]:
     sol = solve_qp(P, q, A, np.zeros(2 * s + 1), cones)
     x = np.asarray(sol.x)
     return x[:s] - x[s:], float(np.asarray(sol.z)[0])
+
+
+def write_libsvm_file(path, X, y) -> str:
+    """(X, y) as a LIBSVM-format file (1-based indices, zeros left out, 17 digits); its path."""
+    with open(path, "w") as fh:
+        for xi, yi in zip(X, y):
+            feats = " ".join(f"{j + 1}:{v:.17g}" for j, v in enumerate(xi) if v != 0)
+            fh.write(f"{yi:.17g} {feats}\n")
+    return str(path)

@@ -125,23 +125,43 @@ def test_sparse_support_vectors_and_label_order(tmp_path):
     )
 
 
-def test_errors_name_the_problem(tmp_path):
+_LL = "solver_type L2R_LR\nnr_class 2\n"
+_SVM = "kernel_type rbf\nnr_class 2\ntotal_sv 1\nrho 0\nSV\n"
+# (tool, file text, message)
+FILE_ERRORS = [
+    ("ll", "solver_type NOPE\nnr_class 2\nnr_feature 1\nbias -1\nw\n1\n", "solver_type 'NOPE'"),
+    ("ll", _LL, "no 'w' line"),
+    ("ll", _LL + "label 1 -1\nnr_feature 2\nbias -1\nw\n1\n", "1 weight rows, expected 2"),
+    ("ll", _LL + "label a b\nnr_feature 1\nbias -1\nw\n1\n", "label 'a' is not a number"),
+    ("ll", "solver_type ONECLASS_SVM\nnr_class 2\nnr_feature 1\nbias -1\nw\n1\n", "without 'rho'"),
+    ("ll", _LL + "label 1 2 3\nnr_feature 1\nbias -1\nw\n1\n", "3 labels for nr_class 2"),
+    ("ll", _LL + "label 1 2\nnr_feature 1\nbias -1\nw\nx\n", "malformed weight row"),
+    ("ll", _LL + "label 1 2\nbias -1\nw\n1\n", "without 'nr_feature'"),
+    ("ll", _LL + "label 1 2\nnr_feature 1\nbias -1\nw\n1 2\n", "rows of 2 values, expected 1"),
+    ("svm", "svm_type c_svc\n" + _SVM.replace("rbf", "laplace") + "1 1:1\n", "'laplace' is not"),
+    ("svm", "svm_type c_svc\n" + _SVM.replace("rbf", "precomputed") + "1 1:2\n", "0:serial"),
+    (
+        "svm",
+        "svm_type c_svc\n" + _SVM.replace("total_sv 1", "total_sv 2") + "1 1:1\n",
+        "1 support vectors, total_sv says 2",
+    ),
+    ("svm", "svm_type c_svm\n" + _SVM + "1 1:1\n", "unknown LIBSVM svm_type 'c_svm'"),
+    ("svm", "svm_type c_svc\n" + _SVM + "1 1:x\n", "malformed support vector line 1"),
+    ("svm", "svm_type c_svc\nkernel_type rbf\nnr_class 2\nrho 0\nSV\n", "without 'total_sv'"),
+    ("svm", "svm_type c_svc\n" + _SVM.replace("\nSV\n", "\n"), "no 'SV' line"),
+]
+
+
+@pytest.mark.parametrize("tool, text, message", FILE_ERRORS, ids=[c[2] for c in FILE_ERRORS])
+def test_file_errors_name_the_problem(tmp_path, tool, text, message):
     bad = tmp_path / "bad.model"
-    bad.write_text("solver_type NOPE\nnr_class 2\nnr_feature 1\nbias -1\nw\n1\n")
-    with pytest.raises(ValueError, match="unknown LIBLINEAR solver_type 'NOPE'"):
-        fm.load_liblinear_model(bad)
-    bad.write_text("solver_type L2R_LR\nnr_class 2\n")
-    with pytest.raises(ValueError, match="no 'w' line"):
-        fm.load_liblinear_model(bad)
-    bad.write_text("solver_type L2R_LR\nnr_class 2\nlabel 1 -1\nnr_feature 2\nbias -1\nw\n1\n")
-    with pytest.raises(ValueError, match="1 weight rows, expected 2"):
-        fm.load_liblinear_model(bad)
-    bad.write_text("svm_type c_svc\nkernel_type precomputed\nnr_class 2\ntotal_sv 0\nrho 0\nSV\n")
-    with pytest.raises(ValueError, match="kernel_type 'precomputed' is not supported"):
-        fm.load_libsvm_model(bad)
-    bad.write_text("svm_type c_svc\nkernel_type rbf\nnr_class 2\ntotal_sv 2\nrho 0\nSV\n1 1:1\n")
-    with pytest.raises(ValueError, match="1 support vectors, total_sv says 2"):
-        fm.load_libsvm_model(bad)
+    bad.write_text(text)
+    load = fm.load_liblinear_model if tool == "ll" else fm.load_libsvm_model
+    with pytest.raises(ValueError, match=message):
+        load(bad)
+
+
+def test_save_errors_name_the_problem(tmp_path):
     X, y = load_iris(return_X_y=True)
     with pytest.raises(TypeError, match="LIBLINEAR model files hold"):
         fm.save_liblinear_model(tmp_path / "x", svmkit.SVC().fit(X, y))
@@ -155,30 +175,7 @@ def test_errors_name_the_problem(tmp_path):
 
 def test_more_file_errors_name_the_problem(tmp_path):
     bad = tmp_path / "bad.model"
-    head = "solver_type L2R_LR\nnr_class 2\n"
-    cases = [
-        (head + "label a b\nnr_feature 1\nbias -1\nw\n1\n", "label 'a' is not a number"),
-        ("solver_type ONECLASS_SVM\nnr_class 2\nnr_feature 1\nbias -1\nw\n1\n", "without 'rho'"),
-        (head + "label 1 2 3\nnr_feature 1\nbias -1\nw\n1\n", "3 labels for nr_class 2"),
-        (head + "label 1 2\nnr_feature 1\nbias -1\nw\nx\n", "malformed weight row"),
-        (head + "label 1 2\nbias -1\nw\n1\n", "without 'nr_feature'"),
-        (head + "label 1 2\nnr_feature 1\nbias -1\nw\n1 2\n", "rows of 2 values, expected 1"),
-    ]
-    for text, msg in cases:
-        bad.write_text(text)
-        with pytest.raises(ValueError, match=msg):
-            fm.load_liblinear_model(bad)
-    svm = "kernel_type rbf\nnr_class 2\ntotal_sv 1\nrho 0\nSV\n"
-    cases = [
-        ("svm_type c_svm\n" + svm + "1 1:1\n", "unknown LIBSVM svm_type 'c_svm'"),
-        ("svm_type c_svc\n" + svm + "1 1:x\n", "malformed support vector line 1"),
-        ("svm_type c_svc\nkernel_type rbf\nnr_class 2\nrho 0\nSV\n", "without 'total_sv'"),
-        ("svm_type c_svc\n" + svm.replace("\nSV\n", "\n"), "no 'SV' line"),
-    ]
-    for text, msg in cases:
-        bad.write_text(text)
-        with pytest.raises(ValueError, match=msg):
-            fm.load_libsvm_model(bad)
+    svm = _SVM
     bad.write_text("svm_type epsilon_svr\n" + svm + "1 3:1\n")
     with pytest.raises(ValueError, match="support vectors use 3 features, n_features is 2"):
         fm.load_libsvm_model(bad, n_features=2)

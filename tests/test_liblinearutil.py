@@ -8,16 +8,10 @@ import numpy as np
 import pytest
 from liblinear import liblinearutil as official_ll
 from libsvm import svmutil as official_svm
+from references import write_libsvm_file
 from sklearn.datasets import load_diabetes, load_wine
 from sklearn.preprocessing import StandardScaler
 from svmkit import liblinearutil, svmutil
-
-
-def write_problem(path, X, y):
-    with open(path, "w") as fh:
-        for xi, yi in zip(X, y):
-            feats = " ".join(f"{j + 1}:{v:.17g}" for j, v in enumerate(xi) if v != 0)
-            fh.write(f"{yi:.17g} {feats}\n")
 
 
 def liblinear_script(util, path, options, tmp):
@@ -36,14 +30,14 @@ def wine_file(tmp_path):
     rng = np.random.default_rng(0)
     idx = rng.permutation(y.shape[0])
     X = StandardScaler().fit_transform(X)[idx]
-    write_problem(tmp_path / "wine.txt", X, (y[idx] + 1).astype(float))
+    write_libsvm_file(tmp_path / "wine.txt", X, (y[idx] + 1).astype(float))
     return tmp_path / "wine.txt"
 
 
 @pytest.fixture
 def diabetes_file(tmp_path):
     X, y = load_diabetes(return_X_y=True)
-    write_problem(tmp_path / "diab.txt", X * 10, (y - y.mean()) / y.std())
+    write_libsvm_file(tmp_path / "diab.txt", X * 10, (y - y.mean()) / y.std())
     return tmp_path / "diab.txt"
 
 
@@ -117,8 +111,8 @@ def test_liblinear_inputs_scipy_numpy_and_errors(tmp_path, wine_file):
     assert isinstance(liblinearutil.train(y, X, "-v 3 -q"), float)
     with pytest.raises(ValueError, match="-s 6 .* is not supported"):
         liblinearutil.train(y, X, "-s 6")
-    with pytest.raises(ValueError, match="option -C .* is not supported"):
-        liblinearutil.train(y, X, "-C")
+    with pytest.raises(ValueError, match="-C .* -s 0, 2 and 11 only"):
+        liblinearutil.train(y, X, "-C -s 3")
     with pytest.raises(ValueError, match="unknown option -z"):
         liblinearutil.train(y, X, "-z 1")
     with pytest.raises(ValueError, match="bad value 'x' for -c"):
@@ -155,7 +149,9 @@ def test_svmutil_regression_script(tmp_path, diabetes_file):
 
 def test_svmutil_errors(wine_file):
     y, x = svmutil.svm_read_problem(wine_file)
-    with pytest.raises(ValueError, match="kernel type -t 4 is not supported"):
+    with pytest.raises(ValueError, match="kernel type -t 5 is not supported"):
+        svmutil.svm_train(y, x, "-t 5")
+    with pytest.raises(ValueError, match="-t 4 needs each instance's 0:serial_number"):
         svmutil.svm_train(y, x, "-t 4")
     with pytest.raises(ValueError, match="unknown option -z"):
         svmutil.svm_train(y, x, "-z 1")

@@ -9,17 +9,10 @@ import numpy as np
 import pytest
 from liblinear import liblinearutil as official_ll
 from libsvm import svmutil as official_svm
+from references import write_libsvm_file
 from sklearn.datasets import load_breast_cancer, load_diabetes
 from sklearn.preprocessing import MinMaxScaler
 from svmkit import cli
-
-
-def _write(path, X, y):
-    with open(path, "w") as fh:
-        for xi, yi in zip(X, y):
-            feats = " ".join(f"{j + 1}:{v:.17g}" for j, v in enumerate(xi) if v != 0)
-            fh.write(f"{yi:.17g} {feats}\n")
-    return str(path)
 
 
 @pytest.fixture(scope="module")
@@ -34,10 +27,10 @@ def files(tmp_path_factory):
     Xr = MinMaxScaler((-1, 1)).fit_transform(Xr)[:300]
     yr = (yr[:300] - yr.mean()) / yr.std()
     return {
-        "train": _write(tmp / "train.txt", X[:200], y[:200]),
-        "test": _write(tmp / "test.txt", X[200:], y[200:]),
-        "rtrain": _write(tmp / "rtrain.txt", Xr[:200], yr[:200]),
-        "rtest": _write(tmp / "rtest.txt", Xr[200:], yr[200:]),
+        "train": write_libsvm_file(tmp / "train.txt", X[:200], y[:200]),
+        "test": write_libsvm_file(tmp / "test.txt", X[200:], y[200:]),
+        "rtrain": write_libsvm_file(tmp / "rtrain.txt", Xr[:200], yr[:200]),
+        "rtest": write_libsvm_file(tmp / "rtest.txt", Xr[200:], yr[200:]),
         "tmp": tmp,
     }
 
@@ -71,31 +64,6 @@ LIBLINEAR_CASES = [
     ("-s 12 -p 0.1 -e 1e-6", True),
     ("-s 13 -p 0.1 -e 1e-6", True),
 ]
-
-
-@pytest.mark.parametrize(
-    "options, regression", LIBLINEAR_CASES, ids=[c[0] for c in LIBLINEAR_CASES]
-)
-def test_liblinear_train_and_predict(files, capsys, options, regression):
-    train, test = (
-        (files["rtrain"], files["rtest"]) if regression else (files["train"], files["test"])
-    )
-    ours = str(files["tmp"] / "ours.model")
-    out = str(files["tmp"] / "ours.out")
-    assert cli.main(["liblinear-train", "-q", *options.split(), train, ours]) == 0
-    assert cli.main(["liblinear-predict", "-q", test, ours, out]) == 0
-    our_labels = [float(v) for v in open(out).read().split()]
-    y, x = official_ll.svm_read_problem(test)
-    yt, xt = official_ll.svm_read_problem(train)
-    ref = official_ll.train(yt, xt, options + " -q")
-    ref_labels, _, ref_vals = official_ll.predict(y, x, ref, "-q")
-    # the official package reads svmkit's model file and predicts as the CLI did
-    loaded_labels, _, _ = official_ll.predict(y, x, official_ll.load_model(ours), "-q")
-    np.testing.assert_allclose(our_labels, loaded_labels, rtol=1e-9, atol=1e-12)
-    if regression:  # LIBLINEAR's -s 11..13 may stop at its own iteration cap first
-        np.testing.assert_allclose(our_labels, ref_labels, rtol=0, atol=2e-2)
-    else:
-        _agree(our_labels, ref_labels, ref_vals, 1e-2)
 
 
 def test_liblinear_cross_validation_and_probabilities(files, capsys):
@@ -132,24 +100,47 @@ LIBSVM_CASES = [
 ]
 
 
-@pytest.mark.parametrize("options, regression", LIBSVM_CASES, ids=[c[0] for c in LIBSVM_CASES])
-def test_svm_train_and_predict(files, capsys, options, regression):
-    train, test = (
-        (files["rtrain"], files["rtest"]) if regression else (files["train"], files["test"])
-    )
-    ours = str(files["tmp"] / "ours.svm.model")
-    out = str(files["tmp"] / "ours.svm.out")
-    opts = options + " -e 1e-6"
-    assert cli.main(["svm-train", "-q", *opts.split(), train, ours]) == 0
-    assert cli.main(["svm-predict", "-q", test, ours, out]) == 0
+# (tool, train command, predict command, official train, official predict, official load)
+_TOOLS = {
+    "liblinear": (
+        "liblinear-train",
+        "liblinear-predict",
+        official_ll.train,
+        official_ll.predict,
+        official_ll.load_model,
+    ),
+    "libsvm": (
+        "svm-train",
+        "svm-predict",
+        official_svm.svm_train,
+        official_svm.svm_predict,
+        official_svm.svm_load_model,
+    ),
+}
+TOOL_CASES = [("liblinear", o, r) for o, r in LIBLINEAR_CASES] + [
+    ("libsvm", o + " -e 1e-6", r) for o, r in LIBSVM_CASES
+]
+
+
+@pytest.mark.parametrize(
+    "tool, options, regression", TOOL_CASES, ids=[f"{t} {o}" for t, o, _ in TOOL_CASES]
+)
+def test_tool_train_and_predict(files, capsys, tool, options, regression):
+    train_cmd, predict_cmd, their_train, their_predict, their_load = _TOOLS[tool]
+    train, test = _files(files, regression)
+    ours = str(files["tmp"] / f"ours.{tool}.model")
+    out = str(files["tmp"] / f"ours.{tool}.out")
+    assert cli.main([train_cmd, "-q", *options.split(), train, ours]) == 0
+    assert cli.main([predict_cmd, "-q", test, ours, out]) == 0
     our_labels = [float(v) for v in open(out).read().split()]
-    y, x = official_svm.svm_read_problem(test)
-    yt, xt = official_svm.svm_read_problem(train)
-    ref = official_svm.svm_train(yt, xt, opts + " -q")
-    ref_labels, _, ref_vals = official_svm.svm_predict(y, x, ref, "-q")
-    loaded_labels, _, _ = official_svm.svm_predict(y, x, official_svm.svm_load_model(ours), "-q")
+    y, x = official_ll.svm_read_problem(test)
+    yt, xt = official_ll.svm_read_problem(train)
+    ref = their_train(yt, xt, options + " -q")
+    ref_labels, _, ref_vals = their_predict(y, x, ref, "-q")
+    # the official package reads svmkit's model file and predicts as the CLI did
+    loaded_labels, _, _ = their_predict(y, x, their_load(ours), "-q")
     np.testing.assert_allclose(our_labels, loaded_labels, rtol=1e-9, atol=1e-12)
-    if regression:  # LIBLINEAR's -s 11..13 may stop at its own iteration cap first
+    if regression:  # the official solvers may stop at their own iteration caps first
         np.testing.assert_allclose(our_labels, ref_labels, rtol=0, atol=2e-2)
     else:
         _agree(our_labels, ref_labels, ref_vals, 1e-2)

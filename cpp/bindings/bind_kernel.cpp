@@ -146,7 +146,7 @@ py::dict model_to_dict(const KernelModel& m) {
   d["support"] = to_array(m.support);
   const Index rows = m.n_sv > 0
                          ? static_cast<Index>(m.dual_coef.size()) / m.n_sv
-                         : (m.task == "regression" ? 1 : std::max<Index>(1, m.n_classes() - 1));
+                         : (m.task != "classification" ? 1 : std::max<Index>(1, m.n_classes() - 1));
   py::array_t<double> coef({static_cast<py::ssize_t>(rows), static_cast<py::ssize_t>(m.n_sv)});
   std::copy(m.dual_coef.begin(), m.dual_coef.end(), coef.mutable_data());
   d["dual_coef"] = coef;

@@ -12,12 +12,14 @@
 namespace svmkit {
 
 void validate_model(const KernelModel& m) {
-  if (m.task != "classification" && m.task != "regression")
-    throw_invalid("model task must be 'classification' or 'regression', got '" + m.task + "'");
+  if (!is_model_task(m.task))
+    throw_invalid(
+        "model task must be 'classification', 'regression' or 'outlier_detection', got '" + m.task +
+        "'");
   validate_kernel(m.kernel);
   if (m.n_features <= 0) throw_invalid("model n_features must be positive");
   if (m.n_sv < 0) throw_invalid("model n_sv must be >= 0");
-  const Index rows = m.task == "regression" ? 1 : std::max<Index>(1, m.n_classes() - 1);
+  const Index rows = m.task != "classification" ? 1 : std::max<Index>(1, m.n_classes() - 1);
   if (m.task == "classification") {
     if (m.n_classes() < 2) throw_invalid("a classification model needs at least two classes");
     if (static_cast<Index>(m.n_support.size()) != m.n_classes())
@@ -162,9 +164,11 @@ std::vector<Index> predict_class_indices(const KernelModel& m, const MatrixView&
 }
 
 std::vector<double> predict(const KernelModel& m, const MatrixView& X, int n_threads) {
-  if (m.task == "regression") {
+  if (m.task != "classification") {
     std::vector<double> dec(static_cast<std::size_t>(rows_of(X)));
     decision_function(m, X, dec.data(), n_threads);
+    if (m.task == "outlier_detection")
+      for (double& v : dec) v = v > 0 ? 1.0 : -1.0;
     return dec;
   }
   const auto idx = predict_class_indices(m, X, n_threads);
@@ -331,7 +335,7 @@ void read_dual_coef(model_text::Lines& lines, const Entry& e, const model_text::
   seen.require_before("task", e);
   seen.require_before("n_sv", e);
   if (m.task == "classification") seen.require_before("classes", e);
-  const Index rows = m.task == "regression" ? 1 : std::max<Index>(1, m.n_classes() - 1);
+  const Index rows = m.task != "classification" ? 1 : std::max<Index>(1, m.n_classes() - 1);
   const Index n_rows = m.n_sv > 0 ? rows : 0;
   lines.check_fits(model_text::checked_product(n_rows, m.n_sv, kMaxIndex, e.line, "dual_coef"),
                    "dual_coef");
@@ -401,7 +405,7 @@ void check_keys(const model_text::Seen& seen, const KernelModel& m, long line) {
     seen.require("classes", line);
     seen.require("n_support", line);
   } else if (seen.has("classes") || seen.has("n_support")) {
-    bad(line, "a regression model has no 'classes' or 'n_support'");
+    bad(line, "a " + m.task + " model has no 'classes' or 'n_support'");
   }
   if (m.kernel.kind == KernelKind::precomputed)
     seen.require("support", line);

@@ -11,8 +11,10 @@
 namespace svmkit {
 
 void validate_model(const LinearModel& m) {
-  if (m.task != "classification" && m.task != "regression")
-    throw_invalid("model task must be 'classification' or 'regression', got '" + m.task + "'");
+  if (!is_model_task(m.task))
+    throw_invalid(
+        "model task must be 'classification', 'regression' or 'outlier_detection', got '" + m.task +
+        "'");
   if (m.n_features <= 0) throw_invalid("model n_features must be positive");
   if (m.n_rows <= 0) throw_invalid("model n_rows must be positive");
   // Overflow-safe: n_rows * n_features is formed only when it cannot overflow.
@@ -31,7 +33,7 @@ void validate_model(const LinearModel& m) {
           "model with " + std::to_string(k) + " classes must have " +
           (k == 2 ? std::string("1 weight vector") : std::to_string(k) + " weight vectors"));
   } else if (m.n_rows != 1) {
-    throw_invalid("a regression model has exactly one weight vector");
+    throw_invalid("a " + m.task + " model has exactly one weight vector");
   }
 }
 
@@ -71,9 +73,11 @@ std::vector<Index> predict_class_indices(const LinearModel& m, const MatrixView&
 }
 
 std::vector<double> predict(const LinearModel& m, const MatrixView& X, int n_threads) {
-  if (m.task == "regression") {
+  if (m.task != "classification") {
     std::vector<double> dec(static_cast<std::size_t>(rows_of(X)));
     decision_function(m, X, dec.data(), n_threads);
+    if (m.task == "outlier_detection")
+      for (double& v : dec) v = v > 0 ? 1.0 : -1.0;
     return dec;
   }
   const std::vector<Index> idx = predict_class_indices(m, X, n_threads);
@@ -187,8 +191,8 @@ LinearModel read_model(std::istream& in) {
   for (const char* key : {"kind", "task", "n_features", "n_rows", "intercept", "coef"})
     seen.require(key, lines.line());
   if (m.task == "classification") seen.require("classes", lines.line());
-  if (m.task == "regression" && seen.has("classes"))
-    bad(lines.line(), "a regression model has no 'classes'");
+  if (m.task != "classification" && seen.has("classes"))
+    bad(lines.line(), "a " + m.task + " model has no 'classes'");
   try {
     validate_model(m);
   } catch (const Error& e) {

@@ -280,11 +280,12 @@ inline std::string name(const Entry& e) {
   return v;
 }
 
-// The task line: "classification" or "regression".
+// The task line: "classification", "regression" or "outlier_detection".
 inline std::string task(const Entry& e) {
   const std::string& t = e.one();
-  if (t != "classification" && t != "regression")
-    bad(e.line, "task must be 'classification' or 'regression', got " + quote(t));
+  if (!is_model_task(t))
+    bad(e.line,
+        "task must be 'classification', 'regression' or 'outlier_detection', got " + quote(t));
   return t;
 }
 

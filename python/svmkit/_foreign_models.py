@@ -8,7 +8,8 @@ label order). Read into LinearSVC (-s 0-7; -s 4 as multi_class="crammer_singer")
 (-s 11-13) or LinearOneClassSVM (-s 21).
 
 LIBSVM (`svm-train`'s model file): a header (svm_type, kernel_type, degree, gamma, coef0,
-nr_class, total_sv, rho, label, probA, probB, nr_sv) and after `SV` one line per support vector:
+nr_class, total_sv, rho, label, probA, probB (Platt's sigmoids of a probability model,
+classification), nr_sv) and after `SV` one line per support vector:
 its k-1 coefficients, then index:value pairs. Read into SVC / SVR (c_svc, epsilon_svr) and
 NuSVC / NuSVR / OneClassSVM where svmkit has them (nu_svc, nu_svr, one_class).
 
@@ -318,7 +319,13 @@ def save_liblinear_model(path: Any, est: Any, label_order: Any = None) -> None:
 # ---------------------------------------------------------------------------------------------
 # LIBSVM
 
-_LIBSVM_KERNELS = {"linear": "linear", "polynomial": "poly", "rbf": "rbf", "sigmoid": "sigmoid"}
+_LIBSVM_KERNELS = {
+    "linear": "linear",
+    "polynomial": "poly",
+    "rbf": "rbf",
+    "sigmoid": "sigmoid",
+    "precomputed": "precomputed",
+}
 _SVMKIT_KERNELS = {v: k for k, v in _LIBSVM_KERNELS.items()}
 _LIBSVM_ESTIMATORS = {
     "c_svc": "SVC",
@@ -344,6 +351,9 @@ class LibsvmModelData:
     coef0: float = 0.0
     labels: list | None = None  # classification only
     nr_sv: list | None = None  # support vectors per label (classification only)
+    probA: np.ndarray | None = None  # Platt's A per pair (p, q), p < q, in label order
+    probB: np.ndarray | None = None  # Platt's B per pair
+    sv_serial: np.ndarray | None = None  # precomputed kernel: each SV's "0:serial" (1-based)
     extra: dict = field(default_factory=dict)  # header lines not interpreted (probA, probB...)
 
 
@@ -369,7 +379,7 @@ def read_libsvm_model(path: Any, n_features: int | None = None) -> LibsvmModelDa
     if kernel not in _LIBSVM_KERNELS:
         raise ValueError(
             f"{path}: LIBSVM kernel_type {kernel!r} is not supported (svmkit reads linear, "
-            "polynomial, rbf and sigmoid models)"
+            "polynomial, rbf, sigmoid and precomputed models)"
         )
     nr_class, total = int(head["nr_class"][0]), int(head["total_sv"][0])
     ncoef = nr_class - 1 if svm_type in _CLASSIFIERS else 1
@@ -388,6 +398,12 @@ def read_libsvm_model(path: Any, n_features: int | None = None) -> LibsvmModelDa
         except ValueError:
             raise ValueError(f"{path}: malformed support vector line {r + 1}") from None
         indptr.append(len(indices))
+    serial = None
+    if kernel == "precomputed":  # each SV is "0:serial_number" (index 0 -> column -1 here)
+        serial = np.array([v for i, v in zip(indices, data) if i == -1], dtype=np.float64)
+        if serial.size != total or np.any(serial < 1) or np.any(serial != np.round(serial)):
+            raise ValueError(f"{path}: each precomputed-kernel SV needs one 0:serial_number >= 1")
+        indptr, indices, data = [0] * (total + 1), [], []
     d = max(indices) + 1 if indices else 0
     if n_features is not None:
         if n_features < d:
@@ -410,6 +426,16 @@ def read_libsvm_model(path: Any, n_features: int | None = None) -> LibsvmModelDa
         "gamma",
         "coef0",
     }
+    # Classification's Platt sigmoids; SVR's probA (Laplace scale) and the one-class SVM's
+    # prob_density_marks stay in `extra` (svmkit has no probabilities for those).
+    prob = {}
+    if svm_type in _CLASSIFIERS:
+        prob = {k: np.array([float(t) for t in head[k]]) for k in ("probA", "probB") if k in head}
+    if len(prob) == 1:
+        raise ValueError(f"{path}: a probability model needs both probA and probB")
+    npair = nr_class * (nr_class - 1) // 2
+    if prob and (prob["probA"].size != npair or prob["probB"].size != npair):
+        raise ValueError(f"{path}: probA / probB need {npair} values (one per class pair)")
     return LibsvmModelData(
         svm_type,
         kernel,
@@ -421,7 +447,10 @@ def read_libsvm_model(path: Any, n_features: int | None = None) -> LibsvmModelDa
         coef0=float(head.get("coef0", ["0"])[0]),
         labels=labels,
         nr_sv=nr_sv,
-        extra={key: v for key, v in head.items() if key not in known},
+        probA=prob.get("probA"),
+        probB=prob.get("probB"),
+        sv_serial=None if serial is None else serial.astype(np.int64),
+        extra={key: v for key, v in head.items() if key not in known and key not in prob},
     )
 
 
@@ -440,6 +469,9 @@ def write_libsvm_model(path: Any, m: LibsvmModelData) -> None:
     out.append("rho " + " ".join(_fmt(v) for v in np.atleast_1d(m.rho)))
     if m.labels is not None:
         out.append("label " + " ".join(_labels_for_file(np.asarray(m.labels), "LIBSVM")))
+    if m.probA is not None and m.probB is not None:
+        out.append("probA " + " ".join(_fmt(v) for v in m.probA))
+        out.append("probB " + " ".join(_fmt(v) for v in m.probB))
     if m.nr_sv is not None:
         out.append("nr_sv " + " ".join(str(int(v)) for v in m.nr_sv))
     out.append("SV")
@@ -447,9 +479,37 @@ def write_libsvm_model(path: Any, m: LibsvmModelData) -> None:
     for r in range(SV.shape[0]):
         lo, hi = SV.indptr[r], SV.indptr[r + 1]
         cols = "".join(f"{j + 1}:{_fmt(v)} " for j, v in zip(SV.indices[lo:hi], SV.data[lo:hi]))
+        if m.sv_serial is not None:
+            cols = f"0:{int(m.sv_serial[r])} "
         out.append("".join(_fmt(c) + " " for c in m.sv_coef[:, r]) + cols)
     with open(os.fspath(path), "w", encoding="ascii") as fh:
         fh.write("\n".join(out) + "\n")
+
+
+def pair_index(k: int) -> dict[tuple[int, int], int]:
+    """The one-vs-one pairs (p, q), p < q, of k classes numbered in LIBSVM's order (0, 1),
+    (0, 2), ..., (1, 2), ..."""
+    pairs = [(p, q) for p in range(k) for q in range(p + 1, k)]
+    return {pq: t for t, pq in enumerate(pairs)}
+
+
+def _reorder_pairs(
+    labels_from: list, labels_to: list, prob_a: np.ndarray, prob_b: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Platt's (A, B) per one-vs-one pair with the classes put in the order labels_to. A pair
+    whose classes swap places scores -f: P(q) = 1 - P(p) = 1 / (1 + exp(A (-f) - B)), so A
+    stays and B changes sign."""
+    k = len(labels_from)
+    old = pair_index(k)
+    src = [labels_from.index(c) for c in labels_to]
+    a, b = [], []
+    for i in range(k):
+        for j in range(i + 1, k):
+            p, q = src[i], src[j]
+            t = old[(min(p, q), max(p, q))]
+            a.append(prob_a[t])
+            b.append(prob_b[t] if p < q else -prob_b[t])
+    return np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
 
 
 def _reorder_ovo(
@@ -460,12 +520,7 @@ def _reorder_ovo(
     pair whose two classes swap places changes the sign of its coefficients and of its rho."""
     k = len(labels_from)
     start = np.r_[0, np.cumsum(nr_sv)].astype(int)
-    pair = {}
-    t = 0
-    for p in range(k):
-        for q in range(p + 1, k):
-            pair[(p, q)] = t
-            t += 1
+    pair = pair_index(k)
     src = [labels_from.index(c) for c in labels_to]  # new index -> old index
     rows = np.concatenate([np.arange(start[f], start[f + 1]) for f in src]).astype(int)
     new_nr = [int(nr_sv[f]) for f in src]
@@ -509,6 +564,7 @@ def estimator_from_libsvm(m: LibsvmModelData) -> Any:
     )
     est = cls(**params)
     SV = m.SV
+    rows = None
     if m.svm_type in _CLASSIFIERS:
         labels = list(m.labels)
         classes = sorted(labels)
@@ -522,25 +578,40 @@ def estimator_from_libsvm(m: LibsvmModelData) -> Any:
         est.n_support_ = np.asarray(nr, dtype=np.int32)
         est.probA_ = np.empty(0)
         est.probB_ = np.empty(0)
+        if m.probA is not None:
+            est.probA_, est.probB_ = _reorder_pairs(labels, classes, m.probA, m.probB)
+            est.set_params(probability=True)
     else:
         dual, intercept = m.sv_coef.copy(), -m.rho
         est.n_support_ = np.array([SV.shape[0]], dtype=np.int32)
-        if m.svm_type == "one_class":
-            est.offset_ = float(m.rho[0])
+        if m.svm_type == "one_class":  # an array, as OneClassSVM.fit sets it
+            est.offset_ = np.array([float(m.rho[0])])
     X = SV.toarray() if SV.shape[1] <= 4096 else SV
+    support = np.arange(X.shape[0])
+    if m.kernel_type == "precomputed":  # Gram columns are serial numbers 1, 2, ...: support_
+        serial = m.sv_serial if m.svm_type not in _CLASSIFIERS else m.sv_serial[rows]
+        support = np.asarray(serial, dtype=np.int64) - 1
+        n = int(support.max()) + 1 if support.size else 0
+        X = np.empty((0, n))
+        est.shape_fit_ = (n, n)
+    else:
+        est.shape_fit_ = X.shape
     est._gamma_ = float(m.gamma) if m.gamma > 0 else 1.0 / max(1, X.shape[1])
-    est.shape_fit_ = X.shape
     est.n_features_in_ = X.shape[1]
     est.fit_status_ = 0
     est.n_iter_ = 0
     est.result_ = []
-    est._make_model(X, np.arange(X.shape[0]), np.asarray(dual, np.float64), np.asarray(intercept))
+    est._make_model(X, support, np.asarray(dual, np.float64), np.asarray(intercept))
     return est
 
 
-def libsvm_from_estimator(est: Any, label_order: Any = None) -> LibsvmModelData:
+def libsvm_from_estimator(
+    est: Any, label_order: Any = None, serials: Any = None
+) -> LibsvmModelData:
     """The LIBSVM model of a fitted SVC / SVR (NuSVC, NuSVR, OneClassSVM where svmkit has
-    them). label_order puts the classes in that order (default: increasing)."""
+    them). label_order puts the classes in that order (default: increasing). A precomputed
+    kernel's SVs are written as their training samples' serial numbers: serials[i] for
+    training sample i (default i + 1)."""
     from sklearn.utils.validation import check_is_fitted
 
     import svmkit
@@ -561,10 +632,16 @@ def libsvm_from_estimator(est: Any, label_order: Any = None) -> LibsvmModelData:
     if getattr(est, "regularize_intercept", False):
         raise ValueError("LIBSVM's bias is not regularized; refit with regularize_intercept=False")
     kernel = "rbf" if est.kernel == "gaussian" else _SVMKIT_KERNELS[est.kernel]
-    SV = sp.csr_matrix(est.support_vectors_, dtype=np.float64)
+    serial = None
+    if est.kernel == "precomputed":
+        support = np.asarray(est.support_, dtype=np.int64)
+        serial = support + 1 if serials is None else np.asarray(serials, np.int64)[support]
+        SV = sp.csr_matrix((support.shape[0], 0), dtype=np.float64)
+    else:
+        SV = sp.csr_matrix(est.support_vectors_, dtype=np.float64)
     dual = np.atleast_2d(np.asarray(est.dual_coef_, dtype=np.float64))
     intercept = np.atleast_1d(np.asarray(est.intercept_, dtype=np.float64))
-    labels = nr = None
+    labels = nr = prob_a = prob_b = None
     if svm_type in _CLASSIFIERS:
         classes = list(np.asarray(est.classes_).tolist())
         if len(classes) == 2:
@@ -579,6 +656,9 @@ def libsvm_from_estimator(est: Any, label_order: Any = None) -> LibsvmModelData:
                 raise ValueError("label_order must list the estimator's classes")
             rows, coef, rho, nr = _reorder_ovo(classes, nr, coef, rho, order)
             SV, labels = SV[rows], order
+            serial = None if serial is None else serial[rows]
+        if getattr(est, "probability", False) and np.size(est.probA_):
+            prob_a, prob_b = _reorder_pairs(classes, labels, est.probA_, est.probB_)
     else:
         coef, rho = dual, -intercept
     return LibsvmModelData(
@@ -592,6 +672,9 @@ def libsvm_from_estimator(est: Any, label_order: Any = None) -> LibsvmModelData:
         coef0=float(est.coef0),
         labels=labels,
         nr_sv=nr,
+        probA=prob_a,
+        probB=prob_b,
+        sv_serial=serial,
     )
 
 

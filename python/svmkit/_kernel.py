@@ -196,6 +196,25 @@ _KERNEL_CHECKS = {
 }
 
 
+def _linear_coef(dual: np.ndarray, sv: Any, starts: np.ndarray | None) -> Any:
+    """sum_i dual_i x_i per decision function. One-vs-one (starts given): pair (p, q) takes
+    class p's support vectors with row q - 1 of dual and class q's with row p (LIBSVM's
+    layout of dual_coef_)."""
+    if starts is None:
+        if sp.issparse(sv):  # sparse in, sparse out (as scikit-learn)
+            return (sp.csr_matrix(dual) @ sv).tocsr()
+        return np.asarray(dual @ sv)
+    k = starts.shape[0] - 1
+    rows = []
+    for p in range(k):
+        for q in range(p + 1, k):
+            bp, bq = slice(starts[p], starts[p + 1]), slice(starts[q], starts[q + 1])
+            rows.append(dual[q - 1, bp] @ sv[bp] + dual[p, bq] @ sv[bq])
+    if sp.issparse(sv):
+        return sp.vstack([sp.csr_matrix(r) for r in rows]).tocsr()
+    return np.vstack(rows)
+
+
 class _BaseKernel(BaseEstimator):
     """Shared machinery: parameter checks, gamma, the solver call, the C++ model dict."""
 
@@ -361,6 +380,27 @@ class _BaseKernel(BaseEstimator):
             "intercept": np.ascontiguousarray(intercept, dtype=np.float64),
             "sv": sv,
         }
+
+    @property
+    def coef_(self) -> Any:
+        """The primal weights of a linear kernel, as scikit-learn's: (1, n_features) for two
+        classes, regression and the one-class SVM, else one row per class pair (0,1), (0,2), ...
+        (n_classes (n_classes - 1) / 2, n_features); sparse when the support vectors are."""
+        if self.kernel != "linear":
+            raise AttributeError("coef_ is only available when using a linear kernel")
+        check_is_fitted(self, "_model")
+        coef = _linear_coef(self.dual_coef_, self.support_vectors_, self._pair_blocks())
+        if sp.issparse(coef):
+            coef.data.flags.writeable = False
+        else:
+            coef.flags.writeable = False
+        return coef
+
+    def _pair_blocks(self) -> np.ndarray | None:
+        """The support vectors' class block starts (classification with > 2 classes)."""
+        if self._regression or not hasattr(self, "classes_") or len(self.classes_) <= 2:
+            return None
+        return np.r_[0, np.cumsum(self.n_support_)].astype(np.int64)
 
     def _classes_numeric(self) -> np.ndarray:
         # The C++ model only needs the class count for prediction; labels are mapped in Python.

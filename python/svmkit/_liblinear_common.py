@@ -4,12 +4,22 @@ the accuracy triple and the conversion of the official packages' instance format
 from __future__ import annotations
 
 import os
+import sys
 from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
 
-__all__ = ["evaluations", "first_occurrence", "svm_read_problem", "to_csr"]
+__all__ = [
+    "evaluations",
+    "first_occurrence",
+    "folds",
+    "parse_predict_options",
+    "report_cross_validation",
+    "report_predictions",
+    "svm_read_problem",
+    "to_csr",
+]
 
 
 def svm_read_problem(data_source: Any, return_scipy: bool = False) -> tuple[Any, Any]:
@@ -117,3 +127,54 @@ def first_occurrence(y: np.ndarray) -> list:
     if len(order) == 2 and order[0] == -1 and order[1] == 1:
         order = [1, -1]
     return order
+
+
+def parse_predict_options(options: str, who: str) -> tuple[bool, bool]:
+    """(probability, quiet) from predict's options: -b 0/1 and -q."""
+    argv = options.split()
+    probability, quiet = False, False
+    i = 0
+    while i < len(argv):
+        if argv[i] == "-q":
+            quiet = True
+            i += 1
+        elif argv[i] == "-b" and i + 1 < len(argv):
+            probability = int(argv[i + 1]) == 1
+            i += 2
+        else:
+            raise ValueError(f"svmkit.{who}: unknown option {argv[i]}")
+    return probability, quiet
+
+
+def report_predictions(y: Any, pred: np.ndarray, regression: bool, quiet: bool) -> tuple:
+    """The (ACC, MSE, SCC) triple of pred against y (zeros when y is empty), printed as the
+    tools' predict prints it unless quiet."""
+    y = np.asarray(y, dtype=np.float64)
+    if y.shape[0] == 0:
+        y = np.zeros(pred.shape[0])
+    acc, mse, scc = evaluations(y, pred)
+    if not quiet:
+        if regression:
+            print(f"Mean squared error = {mse:g} (regression)")
+            print(f"Squared correlation coefficient = {scc:g} (regression)")
+        else:
+            correct = int(round(acc * y.shape[0] / 100.0))
+            print(f"Accuracy = {acc:g}% ({correct}/{y.shape[0]}) (classification)")
+        sys.stdout.flush()
+    return acc, mse, scc
+
+
+def folds(n: int, nr_fold: int) -> list[np.ndarray]:
+    """The -v folds: a seeded permutation of range(n) cut into nr_fold parts."""
+    return np.array_split(np.random.default_rng(0).permutation(n), nr_fold)
+
+
+def report_cross_validation(y: np.ndarray, pred: np.ndarray, regression: bool, quiet: bool):
+    """-v's figure (MSE for regression, accuracy in percent otherwise), printed unless quiet."""
+    acc, mse, _ = evaluations(y, pred)
+    if not quiet:
+        if regression:
+            print(f"Cross Validation Mean squared error = {mse:g}")
+        else:
+            print(f"Cross Validation Accuracy = {acc:g}%")
+    return mse if regression else acc

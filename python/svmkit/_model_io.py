@@ -1,7 +1,10 @@
 """Saving and loading fitted estimators in svmkit's text model format (see model.hpp).
 
-LinearSVC/LinearSVR are written as "kind linear", SVC/SVR as "kind kernel"; load_model reads
-either kind and returns the matching fitted estimator.
+LinearSVC/LinearSVR/LinearOneClassSVM are written as "kind linear", SVC/SVR/NuSVC/NuSVR/
+OneClassSVM as "kind kernel" (the one-class SVMs with "task outlier_detection", their intercept
+being -offset_); load_model reads either kind and returns the matching fitted estimator (the
+nu estimators come back as SVC / SVR, which predict the same: the file keeps the solution,
+not the parameters).
 """
 
 from __future__ import annotations
@@ -15,25 +18,40 @@ from . import _core
 
 
 def save_model(estimator: Any, path: str | os.PathLike) -> None:
-    """Write a fitted LinearSVC or LinearSVR to `path` in the versioned text format.
+    """Write a fitted linear or kernel estimator to `path` in the versioned text format.
 
     The same file is read by `svmkit predict` and by C++ programs (svmkit::load_model).
     Class labels must be numbers (as in LIBLINEAR); use pickle for other labels.
     """
     from ._kernel import SVC, SVR
     from ._linear import LinearSVC, LinearSVR
+    from ._linear_one_class import LinearOneClassSVM
+    from ._nu import OneClassSVM
 
-    if isinstance(estimator, (SVC, SVR)):
+    if isinstance(estimator, (SVC, SVR, OneClassSVM)):
         _save_kernel(estimator, path)
         return
-    if not isinstance(estimator, (LinearSVC, LinearSVR)):
+    if not isinstance(estimator, (LinearSVC, LinearSVR, LinearOneClassSVM)):
         raise TypeError(
-            f"save_model supports LinearSVC and LinearSVR, got {type(estimator).__name__}"
+            "save_model supports LinearSVC, LinearSVR, LinearOneClassSVM and the kernel "
+            f"estimators, got {type(estimator).__name__}"
         )
     if not hasattr(estimator, "coef_"):
         raise ValueError("save_model needs a fitted estimator; call fit first")
     classes = None
     task = "regression"
+    if isinstance(estimator, LinearOneClassSVM):
+        _core.save_linear_model(
+            os.fspath(path),
+            "outlier_detection",
+            "linear_one_class",
+            "one_class",
+            np.ascontiguousarray(np.atleast_2d(estimator.coef_), dtype=np.float64),
+            np.array([-float(estimator.offset_)]),
+            None,
+            1.0,
+        )
+        return
     if isinstance(estimator, LinearSVC):
         task = "classification"
         try:
@@ -60,9 +78,11 @@ def save_model(estimator: Any, path: str | os.PathLike) -> None:
 def load_model(path: str | os.PathLike) -> Any:
     """Read a model file written by save_model, `svmkit train` or svmkit::save_model.
 
-    Returns a fitted LinearSVC or LinearSVR ready for predict and decision_function.
+    Returns a fitted LinearSVC, LinearSVR or LinearOneClassSVM, or a kernel SVC, SVR or
+    OneClassSVM, ready for predict and decision_function.
     """
     from ._linear import LinearSVC, LinearSVR
+    from ._linear_one_class import LinearOneClassSVM
 
     kind = _core.load_any_model(os.fspath(path))
     if kind["kind"] == "kernel":
@@ -70,6 +90,13 @@ def load_model(path: str | os.PathLike) -> Any:
     d = _core.load_linear_model(os.fspath(path))
     coef = np.asarray(d["coef"])
     intercept = np.asarray(d["intercept"])
+    if d["task"] == "outlier_detection":
+        est = LinearOneClassSVM()
+        est.coef_ = coef
+        est.offset_ = -float(intercept[0])
+        est.intercept_ = intercept
+        est.n_features_in_ = coef.shape[1]
+        return est
     if d["task"] == "classification":
         est = LinearSVC(loss=d["loss"] if d["loss"] in LinearSVC._LOSSES else "squared_hinge")
         est.classes_ = _labels(d["classes"])
@@ -112,10 +139,13 @@ def _numeric_classes(classes: np.ndarray) -> np.ndarray:
 
 def _save_kernel(estimator: Any, path: str | os.PathLike) -> None:
     from ._kernel import SVC
+    from ._nu import OneClassSVM
 
     if not hasattr(estimator, "_model"):
         raise ValueError("save_model needs a fitted estimator; call fit first")
     model = dict(estimator._model)
+    if isinstance(estimator, OneClassSVM):
+        model["task"] = "outlier_detection"
     if isinstance(estimator, SVC):
         model["classes"] = _numeric_classes(estimator.classes_)
         if estimator.probability:
@@ -126,6 +156,7 @@ def _save_kernel(estimator: Any, path: str | os.PathLike) -> None:
 
 def _load_kernel(d: dict) -> Any:
     from ._kernel import SVC, SVR
+    from ._nu import OneClassSVM
 
     params = dict(
         kernel=d["kernel"],
@@ -147,6 +178,8 @@ def _load_kernel(d: dict) -> Any:
             est.probB_ = np.asarray(d["prob_b"])
         else:
             est.probA_ = est.probB_ = np.empty(0)
+    elif d["task"] == "outlier_detection":
+        est = OneClassSVM(**params)
     else:
         est = SVR(**params)
     est._gamma_ = float(d["gamma"])
@@ -171,6 +204,9 @@ def _load_kernel(d: dict) -> Any:
     est.fit_status_ = 0
     model = dict(d)
     model.pop("kind", None)
+    if d["task"] == "outlier_detection":  # predicted through the C++ regression path
+        model["task"] = "regression"
+        est.offset_ = -est.intercept_
     if d["task"] == "classification":
         model["classes"] = np.arange(len(est.classes_), dtype=np.float64)
     est._model = model

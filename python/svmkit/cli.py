@@ -514,8 +514,13 @@ def _split_tool_args(argv: list[str], tool: str, n_files: tuple[int, int]) -> tu
     return " ".join(options), files
 
 
-def _read_problem(path: str) -> tuple[Any, Any]:
+def _read_problem(path: str, precomputed: bool = False) -> tuple[Any, Any]:
     from .datasets import load_svmlight_file
+
+    if precomputed:  # "0:serial k(x, x_1) ...": index 0 is a column (LIBSVM's -t 4)
+        from ._liblinear_common import svm_read_problem
+
+        return svm_read_problem(path, return_scipy=True)
 
     X, y = load_svmlight_file(path, zero_based=False)
     return y, X
@@ -530,9 +535,11 @@ def _tool_train(argv: list[str], tool: str) -> int:
         from .svmutil import svm_save_model as save
         from .svmutil import svm_train as train
     options, files = _split_tool_args(argv, tool, (1, 2))
-    y, X = _read_problem(files[0])
+    opts = options.split()
+    precomputed = tool == "libsvm" and any(a == "-t" and b == "4" for a, b in zip(opts, opts[1:]))
+    y, X = _read_problem(files[0], precomputed)
     result = train(y, X, options)
-    if isinstance(result, float):  # -v n: the tool prints the cross-validation figure itself
+    if isinstance(result, (float, tuple)):  # -v n, -C: the tool prints its figures itself
         return 0
     model_file = files[1] if len(files) == 2 else os.path.basename(files[0]) + ".model"
     save(model_file, result)
@@ -549,8 +556,8 @@ def _tool_predict(argv: list[str], tool: str) -> int:
         from .svmutil import svm_predict as predict
     options, files = _split_tool_args(argv, tool, (3, 3))
     test_file, model_file, output_file = files
-    y, X = _read_problem(test_file)
     m = load(model_file)
+    y, X = _read_problem(test_file, getattr(m.data, "kernel_type", "") == "precomputed")
     labels, _, values = predict(y, X, m, options)
     probability = "-b 1" in options
     with open(output_file, "w", encoding="ascii") as out:
@@ -584,20 +591,8 @@ class _VersionAction(argparse.Action):
         parser.exit(0)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog=PROG, description="Support Vector Machine solvers (svmkit).")
-    p.add_argument(
-        "--version",
-        action=_VersionAction,
-        help="print the version, SIMD level, OpenMP runtime, compiler and build flags, and exit",
-    )
-    sub = p.add_subparsers(
-        dest="command",
-        metavar="{train,predict,scale,liblinear-train,liblinear-predict,svm-train,svm-predict,"
-        "demo,bench}",
-    )
-    sub.required = True
-
+def _add_train_parser(sub: Any) -> None:
+    """`svmkit train`: the named-solver interface's options."""
     t = sub.add_parser(
         "train",
         help="train a model on a LIBSVM-format file",
@@ -661,6 +656,9 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("model_file", nargs="?", default=None)
     t.set_defaults(func=cmd_train)
 
+
+def _add_predict_parser(sub: Any) -> None:
+    """`svmkit predict`."""
     pr = sub.add_parser("predict", help="predict with a saved model")
     pr.add_argument("-q", dest="quiet", action="store_true", help="quiet mode")
     pr.add_argument(
@@ -675,6 +673,9 @@ def build_parser() -> argparse.ArgumentParser:
     pr.add_argument("output_file")
     pr.set_defaults(func=cmd_predict)
 
+
+def _add_scale_parser(sub: Any) -> None:
+    """`svmkit scale`: LIBSVM's svm-scale options."""
     sc = sub.add_parser(
         "scale",
         help="scale features as LIBSVM's svm-scale (output on stdout)",
@@ -704,28 +705,62 @@ def build_parser() -> argparse.ArgumentParser:
     sc.add_argument("data_file")
     sc.set_defaults(func=cmd_scale)
 
-    d = sub.add_parser("demo", help="train the available solvers on built-in data")
-    d.add_argument("--quick", action="store_true", help="smaller synthetic data")
-    d.set_defaults(func=cmd_demo)
 
+def _add_tool_parsers(sub: Any) -> None:
+    """The tool-compatible commands (listed for --help; they parse their own options)."""
     for name, what in (
         (
             "liblinear-train",
             "LIBLINEAR's train: its options (-s 0..7, 11..13, 21, -c -p -n -e -B "
-            "-R -wi -v -q) and model files",
+            "-R -wi -W -i -v -C -q) and model files",
         ),
         ("liblinear-predict", "LIBLINEAR's predict (-b, -q) on a LIBLINEAR model file"),
         (
             "svm-train",
-            "LIBSVM's svm-train: its options (-s 0..4 -t 0..3 -d -g -r -c -n -p -m "
+            "LIBSVM's svm-train: its options (-s 0..4 -t 0..4 -d -g -r -c -n -p -m "
             "-e -h -b -wi -v -q) and model files",
         ),
         ("svm-predict", "LIBSVM's svm-predict (-b, -q) on a LIBSVM model file"),
     ):
         sub.add_parser(name, help=what, add_help=False)
+
+
+def _add_demo_parser(sub: Any) -> None:
+    """`svmkit demo`."""
+    d = sub.add_parser("demo", help="train the available solvers on built-in data")
+    d.add_argument("--quick", action="store_true", help="smaller synthetic data")
+    d.set_defaults(func=cmd_demo)
+
+
+def _add_bench_parser(sub: Any) -> None:
+    """`svmkit bench`: everything after it goes to bench/run.py."""
     b = sub.add_parser("bench", help="run the benchmark harness (bench/run.py)")
     b.add_argument("bench_args", nargs=argparse.REMAINDER)
     b.set_defaults(func=cmd_bench)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog=PROG, description="Support Vector Machine solvers (svmkit).")
+    p.add_argument(
+        "--version",
+        action=_VersionAction,
+        help="print the version, SIMD level, OpenMP runtime, compiler and build flags, and exit",
+    )
+    sub = p.add_subparsers(
+        dest="command",
+        metavar="{train,predict,scale,liblinear-train,liblinear-predict,svm-train,svm-predict,"
+        "demo,bench}",
+    )
+    sub.required = True
+    for add in (
+        _add_train_parser,
+        _add_predict_parser,
+        _add_scale_parser,
+        _add_demo_parser,
+        _add_tool_parsers,
+        _add_bench_parser,
+    ):
+        add(sub)
     return p
 
 

@@ -10,17 +10,18 @@
 Options (LIBSVM's `svm-train`, with its defaults): -s svm_type (0 C-SVC -> svmkit.SVC, 1 nu-SVC
 -> svmkit.NuSVC, 2 one-class -> svmkit.OneClassSVM, 3 epsilon-SVR -> svmkit.SVR, 4 nu-SVR ->
 svmkit.NuSVR; the nu types need the svmkit estimator, else ValueError), -t kernel (0 linear,
-1 polynomial, 2 rbf (default), 3 sigmoid; 4 precomputed is not supported), -d degree (3), -g
+1 polynomial, 2 rbf (default), 3 sigmoid, 4 precomputed: each instance is "0:serial_number
+1:K(x, x_1) ... l:K(x, x_l)" as in LIBSVM, serial numbers in 1..l), -d degree (3), -g
 gamma (1/num_features), -r coef0 (0), -c cost (1), -n nu (0.5), -p epsilon (0.1), -m cache
 size in MB (100), -e tolerance (0.001), -h shrinking (1), -b probability estimates (0),
 -wi weight, -v n (cross validation), -q. svm_predict options: -b 1 (probabilities), -q.
-Model files with probability estimates are written without probA / probB (a loaded model has no
-probabilities).
+Models trained with -b 1 (c_svc, nu_svc) are written with their probA / probB lines and read
+back with them: svm_predict(..., "-b 1") on a loaded model gives LIBSVM's probabilities. SVR's
+-b 1 (LIBSVM's Laplace scale probA) is not supported: svmkit.SVR has no probability model.
 """
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 import numpy as np
@@ -31,10 +32,20 @@ from ._foreign_models import (
     _libsvm_class,
     estimator_from_libsvm,
     libsvm_from_estimator,
+    pair_index,
     read_libsvm_model,
     write_libsvm_model,
 )
-from ._liblinear_common import evaluations, first_occurrence, svm_read_problem, to_csr
+from ._liblinear_common import (
+    evaluations,
+    first_occurrence,
+    folds,
+    parse_predict_options,
+    report_cross_validation,
+    report_predictions,
+    svm_read_problem,
+    to_csr,
+)
 
 __all__ = [
     "evaluations",
@@ -46,7 +57,7 @@ __all__ = [
 ]
 
 _TYPES = {0: "c_svc", 1: "nu_svc", 2: "one_class", 3: "epsilon_svr", 4: "nu_svr"}
-_KERNELS = {0: "linear", 1: "poly", 2: "rbf", 3: "sigmoid"}
+_KERNELS = {0: "linear", 1: "poly", 2: "rbf", 3: "sigmoid", 4: "precomputed"}
 
 
 class svm_parameter:  # noqa: N801 - the official package's name
@@ -102,18 +113,26 @@ class svm_parameter:  # noqa: N801 - the official package's name
             raise ValueError(f"svmkit.svmutil: unknown svm type -s {self.svm_type}")
         if self.kernel_type not in _KERNELS:
             raise ValueError(
-                f"svmkit.svmutil: kernel type -t {self.kernel_type} is not supported (0-3)"
+                f"svmkit.svmutil: kernel type -t {self.kernel_type} is not supported (0-4)"
             )
         if self.nr_fold == 1 or self.nr_fold < 0:
             raise ValueError("svmkit.svmutil: -v needs n >= 2 folds")
+        if self.probability and self.svm_type not in (0, 1):
+            raise ValueError(
+                "svmkit.svmutil: -b 1 is supported for -s 0 and 1 only (svmkit has no "
+                "probability model for SVR or the one-class SVM)"
+            )
 
 
 class svm_model:  # noqa: N801
     """A trained LIBSVM-style model: the model file's content and the svmkit estimator."""
 
-    def __init__(self, data: LibsvmModelData, estimator: Any = None) -> None:
+    def __init__(self, data: LibsvmModelData, estimator: Any = None, columns: Any = None) -> None:
         self.data = data
         self._estimator = estimator
+        # Precomputed kernel: the instance index each Gram column of the estimator reads
+        # (training serial numbers; 1, 2, ... for a loaded model).
+        self._columns = columns
 
     @property
     def estimator(self) -> Any:
@@ -137,8 +156,7 @@ class svm_model:  # noqa: N801
         return [tuple(c) for c in self.data.sv_coef.T]
 
     def is_probability_model(self) -> bool:
-        est = self._estimator
-        return bool(est is not None and getattr(est, "probability", False))
+        return self.data.probA is not None
 
 
 def _estimator(param: svm_parameter, n_features: int) -> Any:
@@ -167,12 +185,75 @@ def _estimator(param: svm_parameter, n_features: int) -> Any:
     return cls(**kw)
 
 
-def _fit(param: svm_parameter, y: np.ndarray, X: sp.csr_matrix) -> svm_model:
-    est = _estimator(param, X.shape[1])
+def _kernel_rows(x: Any) -> list[dict]:
+    """Precomputed-kernel instances as {index: value} dicts, index 0 the serial number: list
+    or array rows and matrix columns are indices from 0, as the official package reads them."""
+    if sp.issparse(x):
+        x = sp.csr_matrix(x)
+        return [
+            dict(
+                zip(
+                    x.indices[x.indptr[i] : x.indptr[i + 1]].tolist(),
+                    x.data[x.indptr[i] : x.indptr[i + 1]].tolist(),
+                )
+            )
+            for i in range(x.shape[0])
+        ]
+    return [
+        {int(k): float(v) for k, v in xi.items()}
+        if isinstance(xi, dict)
+        else dict(enumerate(np.asarray(xi, dtype=np.float64).tolist()))
+        for xi in x
+    ]
+
+
+def _gram(rows: list[dict], columns: np.ndarray) -> np.ndarray:
+    """K[i, j] = rows[i][columns[j]] (absent entries are 0)."""
+    K = np.zeros((len(rows), columns.shape[0]))
+    for i, r in enumerate(rows):
+        K[i] = [r.get(int(c), 0.0) for c in columns]
+    return K
+
+
+def _serials(rows: list[dict]) -> np.ndarray:
+    """The instances' serial numbers (index 0): integers >= 1 that name a kernel column
+    present in the rows (1..l for a full training set; a CV fold keeps the full set's)."""
+    s = np.array([r.get(0, 0.0) for r in rows])
+    widest = max((max(r) for r in rows if r), default=0)
+    if np.any(s != np.round(s)) or np.any(s < 1) or np.any(s > widest):
+        raise ValueError(
+            "svmkit.svmutil: -t 4 needs each instance's 0:serial_number, an integer >= 1 "
+            "naming one of its kernel columns"
+        )
+    return s.astype(np.int64)
+
+
+def _fit_precomputed(param: svm_parameter, y: np.ndarray, x: Any) -> svm_model:
+    rows = _kernel_rows(x)
+    serials = _serials(rows)
+    est = _estimator(param, len(rows))
     t = _TYPES[param.svm_type]
+    _set_class_weight(est, param, y, t)
+    K = _gram(rows, serials)
+    est.fit(K) if t == "one_class" else est.fit(K, y)
+    order = first_occurrence(y) if t in ("c_svc", "nu_svc") else None
+    data = libsvm_from_estimator(est, label_order=order, serials=serials)
+    return svm_model(data, est, columns=serials)
+
+
+def _set_class_weight(est: Any, param: svm_parameter, y: np.ndarray, t: str) -> None:
     if t in ("c_svc", "nu_svc") and param.weight:
         present = set(np.unique(y).tolist())
         est.set_params(class_weight={c: w for c, w in param.weight.items() if c in present})
+
+
+def _fit(param: svm_parameter, y: np.ndarray, X: Any) -> svm_model:
+    if param.kernel_type == 4:
+        return _fit_precomputed(param, y, X)
+    X = to_csr(X)
+    est = _estimator(param, X.shape[1])
+    t = _TYPES[param.svm_type]
+    _set_class_weight(est, param, y, t)
     if t == "one_class":
         est.fit(X)
     else:
@@ -185,38 +266,48 @@ def svm_train(arg1: Any, arg2: Any = None, arg3: Any = None) -> Any:
     """svm_train(y, x [, options]) -> model, as LIBSVM's; with -v n the cross-validation
     accuracy (classification, in percent) or mean squared error (regression)."""
     y = np.asarray(arg1, dtype=np.float64)
-    X = to_csr(arg2)
     param = svm_parameter(arg3)
-    if X.shape[0] != y.shape[0]:
-        raise ValueError(f"svm_train: {y.shape[0]} labels for {X.shape[0]} instances")
+    X = arg2 if param.kernel_type == 4 else to_csr(arg2)
+    n = X.shape[0] if hasattr(X, "shape") else len(X)
+    if n != y.shape[0]:
+        raise ValueError(f"svm_train: {y.shape[0]} labels for {n} instances")
     if param.nr_fold:
-        rng = np.random.default_rng(0)
-        perm = rng.permutation(y.shape[0])
         pred = np.empty_like(y)
-        for fold in np.array_split(perm, param.nr_fold):
+        for fold in folds(y.shape[0], param.nr_fold):
             mask = np.ones(y.shape[0], dtype=bool)
             mask[fold] = False
-            m = _fit(param, y[mask], X[mask])
-            pred[fold] = _predict(m, X[fold], False)[0]
-        acc, mse, _ = evaluations(y, pred)
-        regression = param.svm_type in (3, 4)
-        if not param.quiet:
-            print(
-                f"Cross Validation {'Mean squared error' if regression else 'Accuracy'} = "
-                f"{mse if regression else acc:g}{'' if regression else '%'}"
-            )
-        return mse if regression else acc
+            m = _fit(param, y[mask], _take(X, np.flatnonzero(mask)))
+            pred[fold] = _predict(m, _take(X, fold), False)[0]
+        return report_cross_validation(y, pred, param.svm_type in (3, 4), param.quiet)
     return _fit(param, y, X)
 
 
-def _predict(m: svm_model, X: sp.csr_matrix, probability: bool) -> tuple[np.ndarray, np.ndarray]:
-    """(labels, values) as LIBSVM's svm_predict computes them."""
+def _take(x: Any, idx: np.ndarray) -> Any:
+    """Rows idx of instances in any of the accepted formats."""
+    if sp.issparse(x) or isinstance(x, np.ndarray):
+        return x[idx]
+    return [x[i] for i in idx]
+
+
+def _predict_input(m: svm_model, x: Any) -> Any:
+    """The estimator's input: a Gram matrix for a precomputed kernel (its column j reads the
+    instance's index m._columns[j]), else the features cut or padded to the model's width.
+    (Cross-validation folds of a precomputed kernel keep the serial numbers of all of l.)"""
     est = m.estimator
     d = est.n_features_in_
+    if m.data.kernel_type == "precomputed":
+        cols = m._columns if m._columns is not None else np.arange(1, d + 1)
+        return _gram(_kernel_rows(x), np.asarray(cols))
+    X = to_csr(x)
     X = X[:, :d] if X.shape[1] >= d else sp.hstack([X, sp.csr_matrix((X.shape[0], d - X.shape[1]))])
     X = sp.csr_matrix(X, dtype=np.float64)
-    if sp.issparse(est.support_vectors_) is False:
-        X = X.toarray()
+    return X if sp.issparse(est.support_vectors_) else X.toarray()
+
+
+def _predict(m: svm_model, x: Any, probability: bool) -> tuple[np.ndarray, np.ndarray]:
+    """(labels, values) as LIBSVM's svm_predict computes them."""
+    est = m.estimator
+    X = _predict_input(m, x)
     t = m.data.svm_type
     if t in ("epsilon_svr", "nu_svr"):
         v = np.asarray(est.predict(X), dtype=np.float64)
@@ -227,66 +318,76 @@ def _predict(m: svm_model, X: sp.csr_matrix, probability: bool) -> tuple[np.ndar
     labels = list(m.data.labels)
     classes = list(np.asarray(est.classes_).tolist())
     k = len(classes)
-    if probability:
-        proba = est.predict_proba(X)
-        cols = [classes.index(c) for c in labels]
-        proba = proba[:, cols]
-        return np.asarray(labels, dtype=np.float64)[np.argmax(proba, axis=1)], proba
     raw = np.asarray(est._raw_decision(X), dtype=np.float64)
     if k == 2:
         raw = -raw  # the estimator's binary sign is scikit-learn's (classes_[1] positive)
     pos = {c: i for i, c in enumerate(classes)}
-    sorted_pair = {}
-    t_ = 0
-    for a in range(k):
-        for b in range(a + 1, k):
-            sorted_pair[(a, b)] = t_
-            t_ += 1
+    sorted_pair = pair_index(k)  # the estimator's pairs, classes sorted
     vals = np.empty((X.shape[0], k * (k - 1) // 2))
     votes = np.zeros((X.shape[0], k), dtype=np.int64)
-    t_ = 0
-    for p in range(k):
-        for q in range(p + 1, k):
-            a, b = pos[labels[p]], pos[labels[q]]
-            v = raw[:, sorted_pair[(a, b)]] if a < b else -raw[:, sorted_pair[(b, a)]]
-            vals[:, t_] = v
-            votes[:, p] += v > 0
-            votes[:, q] += v <= 0
-            t_ += 1
+    for (p, q), t in pair_index(k).items():  # the file's pairs, labels in its order
+        a, b = pos[labels[p]], pos[labels[q]]
+        v = raw[:, sorted_pair[(a, b)]] if a < b else -raw[:, sorted_pair[(b, a)]]
+        vals[:, t] = v
+        votes[:, p] += v > 0
+        votes[:, q] += v <= 0
+    if probability:
+        proba = _coupled_probabilities(vals, m.data.probA, m.data.probB, k)
+        return np.asarray(labels, dtype=np.float64)[np.argmax(proba, axis=1)], proba
     return np.asarray(labels, dtype=np.float64)[np.argmax(votes, axis=1)], vals
+
+
+_MIN_PROB = 1e-7  # LIBSVM keeps pairwise probabilities in [1e-7, 1 - 1e-7]
+
+
+def _coupled_probabilities(vals: np.ndarray, A: np.ndarray, B: np.ndarray, k: int) -> np.ndarray:
+    """LIBSVM's -b 1 probabilities from the one-vs-one values vals (n, k(k-1)/2), pairs (p, q)
+    in label order: Platt's r_pq = 1 / (1 + exp(A f + B)) per pair; two classes take (r_01,
+    r_10); more are coupled by Wu, Lin and Weng's (2004) second method, the fixed-point
+    iteration on min_p p^T Q p (Q_tt = sum_j r_jt^2, Q_tj = -r_jt r_tj, sum p = 1), stopped as
+    LIBSVM stops it (max_t |(Qp)_t - p^T Q p| < 0.005 / k, at most max(100, k) sweeps), so
+    that the numbers equal svm-predict's rather than the exact minimizer's."""
+    f = vals * A[None, :] + B[None, :]
+    with np.errstate(over="ignore"):
+        r = np.where(f >= 0, np.exp(-f) / (1.0 + np.exp(-f)), 1.0 / (1.0 + np.exp(f)))
+    r = np.clip(r, _MIN_PROB, 1.0 - _MIN_PROB)
+    n = vals.shape[0]
+    if k == 2:
+        return np.column_stack([r[:, 0], 1.0 - r[:, 0]])
+    R = np.zeros((n, k, k))  # R[:, p, q]: probability that p beats q
+    for (p, q), t in pair_index(k).items():
+        R[:, p, q], R[:, q, p] = r[:, t], 1.0 - r[:, t]
+    Q = -R.transpose(0, 2, 1) * R  # Q_tj = -r_jt r_tj
+    diag = (R**2).sum(axis=1)  # Q_tt = sum_j r_jt^2
+    Q[:, np.arange(k), np.arange(k)] = diag
+    P = np.full((n, k), 1.0 / k)
+    eps = 0.005 / k
+    active = np.ones(n, dtype=bool)
+    for _ in range(max(100, k)):
+        Qp = np.einsum("ntj,nj->nt", Q, P)
+        pQp = (P * Qp).sum(axis=1)
+        active &= np.abs(Qp - pQp[:, None]).max(axis=1) >= eps
+        if not active.any():
+            break
+        for t in range(k):  # one sweep: update p_t, then renormalize (samples still active)
+            a = active
+            diff = (pQp[a] - Qp[a, t]) / Q[a, t, t]
+            P[a, t] += diff
+            pQp[a] = (pQp[a] + diff * (diff * Q[a, t, t] + 2.0 * Qp[a, t])) / (1 + diff) ** 2
+            Qp[a] = (Qp[a] + diff[:, None] * Q[a, t, :]) / (1 + diff)[:, None]
+            P[a] /= (1 + diff)[:, None]
+    return P
 
 
 def svm_predict(y: Any, x: Any, m: svm_model, options: str = "") -> tuple[list, tuple, list]:
     """svm_predict(y, x, model [, options]) -> (p_labels, (ACC, MSE, SCC), p_vals), as
     LIBSVM's. Options: -b 1 (probability estimates), -q (quiet)."""
-    argv = options.split()
-    probability, quiet = False, False
-    i = 0
-    while i < len(argv):
-        if argv[i] == "-q":
-            quiet = True
-            i += 1
-        elif argv[i] == "-b" and i + 1 < len(argv):
-            probability = int(argv[i + 1]) == 1
-            i += 2
-        else:
-            raise ValueError(f"svmkit.svmutil.svm_predict: unknown option {argv[i]}")
+    probability, quiet = parse_predict_options(options, "svmutil.svm_predict")
     if probability and not m.is_probability_model():
         raise ValueError("Model does not support probabiliy estimates")
-    pred, vals = _predict(m, to_csr(x), probability)
-    y = np.asarray(y, dtype=np.float64)
-    if y.shape[0] == 0:
-        y = np.zeros(pred.shape[0])
-    acc, mse, scc = evaluations(y, pred)
-    if not quiet:
-        if m.data.svm_type in ("epsilon_svr", "nu_svr"):
-            print(f"Mean squared error = {mse:g} (regression)")
-            print(f"Squared correlation coefficient = {scc:g} (regression)")
-        else:
-            correct = int(round(acc * y.shape[0] / 100.0))
-            print(f"Accuracy = {acc:g}% ({correct}/{y.shape[0]}) (classification)")
-        sys.stdout.flush()
-    return pred.tolist(), (acc, mse, scc), vals.tolist()
+    pred, vals = _predict(m, x, probability)
+    triple = report_predictions(y, pred, m.data.svm_type in ("epsilon_svr", "nu_svr"), quiet)
+    return pred.tolist(), triple, vals.tolist()
 
 
 def svm_save_model(model_file_name: Any, m: svm_model) -> None:

@@ -6,7 +6,7 @@
 //
 //   svmkit_model 1
 //   kind linear
-//   task classification            (or regression)
+//   task classification            (or regression, or outlier_detection: the one-class SVM)
 //   solver tron                    (informative)
 //   loss squared_hinge             (informative)
 //   n_features 30
@@ -60,8 +60,16 @@ namespace svmkit {
 
 constexpr int kModelFormatVersion = 1;
 
+// A model's task: "classification" (classes; one weight vector / pair per class or pair),
+// "regression" or "outlier_detection" (the one-class SVM): the last two have one decision
+// function and no classes; an outlier detector predicts +1 where its decision value is > 0
+// (an inlier) and -1 elsewhere.
+inline bool is_model_task(const std::string& task) {
+  return task == "classification" || task == "regression" || task == "outlier_detection";
+}
+
 struct LinearModel {
-  std::string task = "classification";  // "classification" or "regression"
+  std::string task = "classification";  // see is_model_task
   std::string solver;                   // the solver that produced it (informative)
   std::string loss;                     // the loss it minimized (informative)
   Index n_features = 0;
@@ -91,7 +99,7 @@ std::vector<double> predict(const LinearModel& model, const MatrixView& X, int n
 // A kernel SVM: support vectors, dual coefficients laid out as LIBSVM and scikit-learn lay
 // them out (row r-1 / r of the class pairs, see dual_coef), intercepts per class pair.
 struct KernelModel {
-  std::string task = "classification";  // "classification" or "regression"
+  std::string task = "classification";  // see is_model_task
   std::string solver;                   // informative
   std::string loss;                     // informative
   KernelSpec kernel;
@@ -116,7 +124,7 @@ struct KernelModel {
   Index n_classes() const { return static_cast<Index>(classes.size()); }
   Index n_pairs() const {
     const Index k = n_classes();
-    return task == "regression" ? 1 : (k == 2 ? 1 : k * (k - 1) / 2);
+    return task != "classification" ? 1 : (k == 2 ? 1 : k * (k - 1) / 2);
   }
 };
 
