@@ -98,16 +98,30 @@ struct CsState {
     const int* c = &cls[i * k];
     const int na = n_cls[i];
     for (int t = 0; t < na; ++t) g[c[t]] = (c[t] != label[i] ? 1.0 : 0.0) + W[d * k + c[t]] * scale;
+    double* gg = g.data();
+    if (na == k) {  // every class active (the common case): a contiguous, vectorizable loop
+      for_each_in_row(X, i, [&](Index j, double v) {
+        if (v == 0.0) return;  // dense rows: skip the zeros a sparse format would not store
+        const double* wj = &W[j * k];
+        for (int m = 0; m < k; ++m) gg[m] += wj[m] * v;
+      });
+      return;
+    }
     for_each_in_row(X, i, [&](Index j, double v) {
+      if (v == 0.0) return;
       const double* wj = &W[j * k];
-      for (int t = 0; t < na; ++t) g[c[t]] += wj[c[t]] * v;
+      for (int t = 0; t < na; ++t) gg[c[t]] += wj[c[t]] * v;
     });
   }
   // W += x_i delta_m over the classes whose delta (in b) is non-zero.
   void update(Index i, const std::vector<int>& changed) {
+    const int nc = static_cast<int>(changed.size());
+    const int* ch = changed.data();
+    const double* bb = b.data();
     for_each_in_row(X, i, [&](Index j, double v) {
+      if (v == 0.0) return;  // dense rows: as in gradients()
       double* wj = &W[j * k];
-      for (int m : changed) wj[m] += b[m] * v;
+      for (int t = 0; t < nc; ++t) wj[ch[t]] += bb[ch[t]] * v;
     });
     for (int m : changed) W[d * k + m] += b[m] * scale;
   }

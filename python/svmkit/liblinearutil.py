@@ -19,15 +19,16 @@ squared error), -q (quiet). Each -s runs the svmkit solver of the same formulati
   -s 3     L2 hinge, dual                         LinearSVC(loss="hinge"), dual_cd
   -s 4     Crammer-Singer                         LinearSVC(multi_class="crammer_singer")
   -s 5     L1-regularized squared hinge           LinearSVC(penalty="l1"), l1_cd
+  -s 6     L1-regularized logistic regression     LinearSVC(loss="logistic", penalty="l1"), l1_cd
   -s 11    L2 squared eps-insensitive, primal     LinearSVR, tron
   -s 12    L2 squared eps-insensitive, dual       LinearSVR, dual_cd
   -s 13    L2 eps-insensitive, dual               LinearSVR(loss="epsilon_insensitive"), dual_cd
   -s 21    one-class SVM                          LinearOneClassSVM
 
-Not supported (ValueError): -s 6 (L1-regularized logistic regression: no svmkit solver), -C
-(parameter search) and -i (initial model). Tolerances: -s 0, 2, 11 use TRON whose test is
-||grad F(w)|| <= tol ||grad F(0)||; LIBLINEAR's eps for -s 0 and 2 is scaled by the smaller
-class's share (min(#pos, #neg) / l), which is applied here, so -e means the same.
+Not supported (ValueError): -C (parameter search) and -i (initial model). Tolerances: -s 0,
+2, 11 use TRON whose test is ||grad F(w)|| <= tol ||grad F(0)||; LIBLINEAR's eps for -s 0
+and 2 is scaled by the smaller class's share (min(#pos, #neg) / l), which is applied here,
+so -e means the same.
 Prediction options: -b 1 (probabilities, logistic regression only), -q.
 """
 
@@ -139,10 +140,6 @@ class parameter:  # noqa: N801 - the official package's name
             i += 2
         if self.solver_type not in _DEFAULT_EPS:
             raise ValueError(f"svmkit.liblinearutil: unknown solver type -s {self.solver_type}")
-        if self.solver_type == 6:
-            raise ValueError(
-                "svmkit.liblinearutil: -s 6 (L1-regularized logistic regression) is not supported"
-            )
         if self.nr_fold == 1 or self.nr_fold < 0:
             raise ValueError("svmkit.liblinearutil: -v needs n >= 2 folds")
         if not self.regularize_bias and self.solver_type not in (0, 2, 5, 11):
@@ -247,6 +244,7 @@ def _estimator(param: parameter, y: np.ndarray, n: int) -> Any:
         3: ("dual_cd", "hinge", {}),
         4: ("auto", "squared_hinge", {"multi_class": "crammer_singer"}),
         5: ("l1_cd", "squared_hinge", {"penalty": "l1"}),
+        6: ("l1_cd", "logistic", {"penalty": "l1"}),
     }[s]
     return LinearSVC(loss=loss, solver=solver, tol=tol, **extra, **common)
 
