@@ -235,6 +235,7 @@ def test_liblinearutil_s6_matches_official() -> None:
     p_ours = liblinearutil.predict(y, X, ours, "-b 1 -q")
     p_ref = official.predict(y, X, ref, "-b 1 -q")
     assert np.mean(np.asarray(p_ours[0]) == np.asarray(p_ref[0])) > 0.99
+    assert ours.data.solver_type == 6  # saved as L1R_LR
     np.testing.assert_allclose(np.asarray(p_ours[2]), np.asarray(p_ref[2]), atol=1e-3)
 
 
