@@ -462,7 +462,9 @@ bool Cdn<Cols, Cost>::visit(Index j, double shrink_margin, double* violation) {
     d = -gn / h;
   else
     d = -wj;
-  if (std::fabs(d) < kTinyStep) return true;
+  // A move to zero is taken however small (w_j lands on 0 exactly): a coordinate left at
+  // 1e-18 would count its full violation |g + l1| in the stopping measure forever.
+  if (d == 0.0 || (d != -wj && std::fabs(d) < kTinyStep)) return true;
   ++steps_;
   const double z = line_search(j, d, g, g_loss);
   w_[j] = wj + z;
