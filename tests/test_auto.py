@@ -53,6 +53,8 @@ CASES = [
     ("hinge", "l1", WIDE, {}, "smsvm"),
     ("hinge", "elasticnet", TALL, {}, "smsvm"),
     ("logistic", "l2", WIDE, {}, "tron"),
+    ("logistic", "l1", TALL, {}, "l1_cd"),
+    ("logistic", "elasticnet", SPARSE_WIDE, {}, "l1_cd"),
     ("smoothed_hinge", "l2", SPARSE_WIDE, {}, "tron"),
 ]
 

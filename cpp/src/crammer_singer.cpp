@@ -40,6 +40,11 @@ inline Index uniform_below(std::mt19937_64& rng, Index k) {
 }
 
 template <class V>
+struct is_dense_rows : std::false_type {};
+template <class T>
+struct is_dense_rows<DenseRowMajorView<T>> : std::true_type {};
+
+template <class V>
 struct CsState {
   const V& X;
   const double* cost;
@@ -57,6 +62,22 @@ struct CsState {
   Index poll_every = 1;
   // Scratch of the subproblem, k entries each.
   std::vector<double> g, b, dd, sorted;
+  // Dense input: the nonzeros of each row (offsets, columns, values), built once. The inner
+  // loops then visit what a sparse format would store (digits-like data are half zeros) with
+  // no per-entry test.
+  static constexpr bool kDense = is_dense_rows<V>::value;
+  std::vector<Index> nz_ptr;
+  std::vector<int> nz_col;
+  std::vector<double> nz_val;
+  template <class Fn>
+  void each_nonzero(Index i, Fn&& fn) const {
+    if constexpr (kDense) {
+      for (Index q = nz_ptr[i]; q < nz_ptr[i + 1]; ++q)
+        fn(static_cast<Index>(nz_col[q]), nz_val[q]);
+    } else {
+      for_each_in_row(X, i, fn);
+    }
+  }
 
   CsState(const V& view, const LinearProblem& p, int n_classes)
       : X(view), cost(p.cost), n(view.rows), d(view.cols), k(n_classes) {
@@ -79,6 +100,18 @@ struct CsState {
       if (cost[i] > 0.0 && sq[i] > 0.0) index.push_back(i);
     }
     n_free = active = static_cast<Index>(index.size());
+    if constexpr (kDense) {
+      nz_ptr.assign(nn + 1, 0);
+      for (Index i = 0; i < n; ++i) {
+        for_each_in_row(X, i, [&](Index j, double v) {
+          if (v != 0.0) {
+            nz_col.push_back(static_cast<int>(j));
+            nz_val.push_back(v);
+          }
+        });
+        nz_ptr[i + 1] = static_cast<Index>(nz_col.size());
+      }
+    }
     reactivate();
     const Index per_row = stored_entries(X) / std::max<Index>(1, n) + 1;
     poll_every = std::max<Index>(64, kPollEntries / (per_row * k));
@@ -98,16 +131,27 @@ struct CsState {
     const int* c = &cls[i * k];
     const int na = n_cls[i];
     for (int t = 0; t < na; ++t) g[c[t]] = (c[t] != label[i] ? 1.0 : 0.0) + W[d * k + c[t]] * scale;
-    for_each_in_row(X, i, [&](Index j, double v) {
+    double* gg = g.data();
+    if (na == k) {  // every class active (the common case): a contiguous, vectorizable loop
+      each_nonzero(i, [&](Index j, double v) {
+        const double* wj = &W[j * k];
+        for (int m = 0; m < k; ++m) gg[m] += wj[m] * v;
+      });
+      return;
+    }
+    each_nonzero(i, [&](Index j, double v) {
       const double* wj = &W[j * k];
-      for (int t = 0; t < na; ++t) g[c[t]] += wj[c[t]] * v;
+      for (int t = 0; t < na; ++t) gg[c[t]] += wj[c[t]] * v;
     });
   }
   // W += x_i delta_m over the classes whose delta (in b) is non-zero.
   void update(Index i, const std::vector<int>& changed) {
-    for_each_in_row(X, i, [&](Index j, double v) {
+    const int nc = static_cast<int>(changed.size());
+    const int* ch = changed.data();
+    const double* bb = b.data();
+    each_nonzero(i, [&](Index j, double v) {
       double* wj = &W[j * k];
-      for (int m : changed) wj[m] += b[m] * v;
+      for (int t = 0; t < nc; ++t) wj[ch[t]] += bb[ch[t]] * v;
     });
     for (int m : changed) W[d * k + m] += b[m] * scale;
   }

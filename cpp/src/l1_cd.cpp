@@ -462,7 +462,9 @@ bool Cdn<Cols, Cost>::visit(Index j, double shrink_margin, double* violation) {
     d = -gn / h;
   else
     d = -wj;
-  if (std::fabs(d) < kTinyStep) return true;
+  // A move to zero is taken however small (w_j lands on 0 exactly): a coordinate left at
+  // 1e-18 would count its full violation |g + l1| in the stopping measure forever.
+  if (d == 0.0 || (d != -wj && std::fabs(d) < kTinyStep)) return true;
   ++steps_;
   const double z = line_search(j, d, g, g_loss);
   w_[j] = wj + z;
@@ -586,10 +588,341 @@ SolveResult Cdn<Cols, Cost>::finish(SolveResult res, double measure) {
   return res;
 }
 
+// The logistic loss of one row at margin u (u = y_i w.x_i), without overflow for any u.
+inline double logistic_loss(double u) {
+  return u >= 0.0 ? std::log1p(std::exp(-u)) : -u + std::log1p(std::exp(u));
+}
+
+// newGLMNET for the logistic loss over one column store (see solvers/l1_cd.hpp): outer Newton
+// iterations, each minimizing the l1-regularized quadratic model by CDN with its own shrinking,
+// then a line search on F along the direction.
+template <class Cols, class Cost>
+class Glmnet {
+ public:
+  Glmnet(const Cols& cols, Cost cost, Index n_kept, Index n_solution, Index n_samples,
+         const LinearProblem& p, const L1CdPenalty& pen, const L1CdOptions& opt,
+         const Callbacks& cb, double total_entries)
+      : cols_(cols),
+        cost_(cost),
+        n_kept_(n_kept),
+        nc_(cols.n_cols()),
+        n_solution_(n_solution),
+        n_samples_(n_samples),
+        opt_(opt),
+        cb_(cb),
+        total_entries_(std::max(1.0, total_entries)),
+        rng_(static_cast<std::uint64_t>(opt.seed)) {
+    pen_l1_ = pen.l1;
+    pen_l2_ = pen.l2;
+    free_bias_ = p.fit_intercept && !p.regularize_intercept;
+    Index pos = 0;
+    for (Index i = 0; i < n_samples; ++i) pos += p.y[i] > 0.0 ? 1 : 0;
+    balance_ = static_cast<double>(std::max<Index>(std::min(pos, n_samples - pos), 1)) /
+               static_cast<double>(std::max<Index>(n_samples, 1));
+    const auto nk = static_cast<std::size_t>(n_kept);
+    const auto ncs = static_cast<std::size_t>(nc_);
+    z_.assign(nk, 0.0);
+    s_.assign(nk, 0.0);
+    q_.assign(nk, 0.0);
+    dd_.assign(nk, 0.0);
+    xtd_.assign(nk, 0.0);
+    w_.assign(ncs, 0.0);
+    d_.assign(ncs, 0.0);
+    grad_.assign(ncs, 0.0);
+    hess_.assign(ncs, 0.0);
+    order_.resize(ncs);
+    inner_.resize(ncs);
+  }
+
+  SolveResult run(const double* w0);
+
+ private:
+  double l1(Index j) const { return free_bias_ && j == nc_ - 1 ? 0.0 : pen_l1_; }
+  double l2(Index j) const { return free_bias_ && j == nc_ - 1 ? 0.0 : pen_l2_; }
+  // Margins z = (y .* X) w from scratch (one pass).
+  void recompute_margins() {
+    std::fill(z_.begin(), z_.end(), 0.0);
+    for (Index j = 0; j < nc_; ++j) {
+      const double wj = w_[j];
+      if (wj != 0.0) cols_.each(j, [&](Index i, double v) { z_[i] += wj * v; });
+    }
+    entries_ += total_entries_;
+  }
+  double objective() const {
+    double f = 0.0;
+    for (Index i = 0; i < n_kept_; ++i) f += cost_[i] * logistic_loss(z_[i]);
+    for (Index j = 0; j < nc_; ++j) f += l1(j) * std::fabs(w_[j]) + 0.5 * l2(j) * w_[j] * w_[j];
+    return f;
+  }
+  // The minimum-norm subgradient's magnitude at coordinate j (g: the smooth part's gradient).
+  double violation(Index j, double wj, double g) const {
+    const double l1 = this->l1(j), gp = g + l1, gn = g - l1;
+    if (wj > 0.0) return std::fabs(gp);
+    if (wj < 0.0) return std::fabs(gn);
+    return gp < 0.0 ? -gp : (gn > 0.0 ? gn : 0.0);
+  }
+  bool poll_if_due() {
+    if (entries_ - entries_at_poll_ < kPollEntries) return false;
+    entries_at_poll_ = entries_;
+    return cb_.poll();
+  }
+  // Row weights at the current margins, then the gradient and Hessian diagonal of the active
+  // coordinates; shrinks zero coordinates deep in the dead zone. Returns the stopping measure.
+  double gradient(double shrink_margin, double* vmax);
+  // CDN on the quadratic model; returns false when interrupted.
+  bool inner(double reference);
+  // Armijo search along d; returns the step (0 when it fails).
+  double line_search();
+  SolveResult finish(SolveResult res, double measure);
+
+  const Cols& cols_;
+  Cost cost_;
+  Index n_kept_, nc_, n_solution_, n_samples_;
+  const L1CdOptions& opt_;
+  const Callbacks& cb_;
+  double total_entries_;
+  std::mt19937_64 rng_;
+  double pen_l1_ = 0.0, pen_l2_ = 0.0, balance_ = 1.0;
+  bool free_bias_ = false;
+  // Per kept row: margin, sigmoid(-margin), cost * sigmoid(-margin) (minus the loss
+  // derivative), the Hessian weight cost * p (1 - p), and (y .* X) d.
+  std::vector<double> z_, q_, s_, dd_, xtd_;
+  std::vector<double> w_, d_, grad_, hess_;  // per column
+  std::vector<Index> order_, inner_;         // outer and inner active sets (prefixes)
+  Index active_ = 0;
+  double inner_eps_ = 1.0;
+  double entries_ = 0.0, entries_at_poll_ = 0.0;
+  long long inner_passes_ = 0, total_inner_ = 0;
+};
+
+template <class Cols, class Cost>
+double Glmnet<Cols, Cost>::gradient(double shrink_margin, double* vmax) {
+  for (Index i = 0; i < n_kept_; ++i) {
+    // p = sigmoid(z) and q = 1 - p from one exponential of -|z| (no overflow, no cancellation).
+    const double zi = z_[i], e = std::exp(-std::fabs(zi)), r = 1.0 / (1.0 + e);
+    const double p = zi >= 0.0 ? r : e * r, q = zi >= 0.0 ? e * r : r;
+    const double c = cost_[i];
+    q_[i] = q;
+    s_[i] = c * q;
+    dd_[i] = c * p * q;
+  }
+  double measure = 0.0, top = 0.0;
+  for (Index s = 0; s < active_; ++s) {
+    const Index j = order_[s];
+    double gs[2] = {0.0, 0.0}, hs[2] = {0.0, 0.0};
+    cols_.each2(j, s_.data(), [&](auto lane, Index i, double v) {
+      gs[lane] += s_[i] * v;
+      hs[lane] += dd_[i] * v * v;
+    });
+    entries_ += static_cast<double>(cols_.length(j));
+    const double wj = w_[j];
+    const double g = -(gs[0] + gs[1]) + l2(j) * wj;
+    grad_[j] = g;
+    hess_[j] = hs[0] + hs[1] + l2(j) + kCurvatureFloor;
+    const double l1 = this->l1(j);
+    if (wj == 0.0 && l1 > 0.0 && g + l1 > shrink_margin && g - l1 < -shrink_margin) {
+      std::swap(order_[s], order_[active_ - 1]);
+      --active_;
+      --s;
+      continue;
+    }
+    const double v = violation(j, wj, g);
+    measure += v;
+    top = std::max(top, v);
+  }
+  *vmax = top;
+  return measure;
+}
+
+template <class Cols, class Cost>
+bool Glmnet<Cols, Cost>::inner(double reference) {
+  std::fill(xtd_.begin(), xtd_.end(), 0.0);
+  Index n_inner = active_;
+  std::copy(order_.begin(), order_.begin() + active_, inner_.begin());
+  for (Index s = 0; s < active_; ++s) d_[order_[s]] = 0.0;
+  double prev_max = std::numeric_limits<double>::infinity();
+  inner_passes_ = 0;
+  while (inner_passes_ < opt_.max_inner_iter) {
+    ++inner_passes_;
+    shuffle(inner_, n_inner, rng_);
+    const double margin = prev_max / static_cast<double>(n_samples_);
+    double norm1 = 0.0, vmax = 0.0;
+    for (Index s = 0; s < n_inner; ++s) {
+      const Index j = inner_[s];
+      double qs[2] = {0.0, 0.0};
+      cols_.each2(j, xtd_.data(),
+                  [&](auto lane, Index i, double v) { qs[lane] += dd_[i] * v * xtd_[i]; });
+      entries_ += static_cast<double>(cols_.length(j));
+      const double h = hess_[j], dj = d_[j], wpd = w_[j] + dj, l1 = this->l1(j);
+      // The model's gradient along j at d (its Hessian is X' D X + (l2 + floor) I).
+      const double g = grad_[j] + qs[0] + qs[1] + (l2(j) + kCurvatureFloor) * dj;
+      const double gp = g + l1, gn = g - l1;
+      if (wpd == 0.0 && l1 > 0.0 && gp > margin && gn < -margin) {
+        std::swap(inner_[s], inner_[n_inner - 1]);
+        --n_inner;
+        --s;
+        continue;
+      }
+      const double v = violation(j, wpd, g);
+      norm1 += v;
+      vmax = std::max(vmax, v);
+      // Minimizer of l1 |wpd + z| + g z + h/2 z^2. A move to zero lands on zero exactly
+      // (d_j = -w_j), however small: a coordinate left at 1e-18 would count its full
+      // violation |g + l1| forever while no step is worth taking.
+      double d_new;
+      if (gp <= h * wpd)
+        d_new = dj - gp / h;
+      else if (gn >= h * wpd)
+        d_new = dj - gn / h;
+      else
+        d_new = -w_[j];
+      const double z = d_new - dj;
+      if (z == 0.0 || (d_new != -w_[j] && std::fabs(z) < kTinyStep)) continue;
+      d_[j] = d_new;
+      cols_.each(j, [&](Index i, double v) { xtd_[i] += z * v; });
+      entries_ += static_cast<double>(cols_.length(j));
+      if (poll_if_due()) return false;
+    }
+    prev_max = vmax;
+    if (norm1 <= inner_eps_ * reference) {
+      if (n_inner == active_) break;
+      n_inner = active_;  // converged on the shrunk set: check all of the outer set again
+      std::copy(order_.begin(), order_.begin() + active_, inner_.begin());
+      prev_max = std::numeric_limits<double>::infinity();
+    }
+  }
+  // A model solved in one pass was solved too loosely to matter: ask for more next time.
+  if (inner_passes_ == 1) inner_eps_ *= 0.25;
+  total_inner_ += inner_passes_;
+  return true;
+}
+
+template <class Cols, class Cost>
+double Glmnet<Cols, Cost>::line_search() {
+  double delta = 0.0;  // the model's predicted decrease: G.d + l1 (||w + d||_1 - ||w||_1)
+  for (Index s = 0; s < active_; ++s) {
+    const Index j = order_[s];
+    delta += grad_[j] * d_[j] + l1(j) * (std::fabs(w_[j] + d_[j]) - std::fabs(w_[j]));
+  }
+  double lambda = 1.0;
+  for (int t = 0; t < opt_.max_line_search; ++t) {
+    double change = 0.0;
+    for (Index s = 0; s < active_; ++s) {
+      const Index j = order_[s];
+      const double wj = w_[j], step = lambda * d_[j];
+      change += l1(j) * (std::fabs(wj + step) - std::fabs(wj)) + l2(j) * (wj + 0.5 * step) * step;
+    }
+    // Per row, loss(z + a) - loss(z) = log1p(sigmoid(-z) expm1(-a)): accurate however small
+    // the step (the difference of two losses loses every digit near the optimum).
+    for (Index i = 0; i < n_kept_; ++i) {
+      const double t_i = xtd_[i];
+      if (t_i != 0.0) change += cost_[i] * std::log1p(q_[i] * std::expm1(-lambda * t_i));
+    }
+    if (change <= opt_.sigma * lambda * delta) {
+      for (Index s = 0; s < active_; ++s) w_[order_[s]] += lambda * d_[order_[s]];
+      for (Index i = 0; i < n_kept_; ++i) z_[i] += lambda * xtd_[i];
+      return lambda;
+    }
+    lambda *= opt_.beta;
+  }
+  return 0.0;
+}
+
+template <class Cols, class Cost>
+SolveResult Glmnet<Cols, Cost>::run(const double* w0) {
+  const auto start = Clock::now();
+  const auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
+  const double inf = std::numeric_limits<double>::infinity();
+  SolveResult res;
+  for (Index j = 0; j < nc_; ++j) order_[j] = j;
+  active_ = nc_;
+  double reference = -1.0, vmax = 0.0;  // cold start: the first iteration's measure
+  if (w0) {                             // a warm start is measured against w = 0 (z = 0 here)
+    reference = gradient(inf, &vmax);
+    for (Index j = 0; j < nc_; ++j) w_[j] = w0[cols_.original(j)];
+    recompute_margins();
+  }
+  double prev_max = inf, measure = kNaN;
+  res.status = SolverStatus::max_iter;
+  long long iter = 0;
+  while (iter < opt_.max_iter) {
+    ++iter;
+    if (cb_.poll()) {
+      res.status = SolverStatus::interrupted;
+      break;
+    }
+    measure = gradient(opt_.shrinking ? prev_max / static_cast<double>(n_samples_) : inf, &vmax);
+    if (reference < 0.0) reference = measure;
+    bool done = false, step = false;
+    double lambda = 0.0;
+    inner_passes_ = 0;
+    if (!std::isfinite(measure)) {
+      res.status = SolverStatus::numerical_error;
+      done = true;
+    } else if (measure <= opt_.tol * balance_ * reference) {
+      if (active_ == nc_) {
+        res.status = SolverStatus::converged;
+        done = true;
+      } else {  // converged on the shrunk set: check every coordinate again
+        active_ = nc_;
+        vmax = inf;
+      }
+    } else {
+      step = true;
+      if (!inner(reference)) {
+        res.status = SolverStatus::interrupted;
+        break;
+      }
+      lambda = line_search();
+      if (lambda == 0.0) {
+        res.status = SolverStatus::line_search_failed;
+        res.message = "l1_cd: no step along the Newton direction decreased the objective enough";
+        done = true;
+      }
+    }
+    prev_max = vmax;
+    if (opt_.record_history || cb_.on_iteration) {
+      IterationRecord rec;
+      rec.iteration = iter;
+      rec.objective = objective();
+      rec.optimality = measure;
+      rec.step = step ? lambda : 0.0;
+      rec.accepted = !step || lambda > 0.0;
+      rec.inner_iterations = inner_passes_;
+      rec.active_size = active_;
+      rec.passes = static_cast<long long>(std::ceil(entries_ / total_entries_));
+      rec.time = elapsed();
+      if (opt_.record_history) res.history.push_back(rec);
+      if (cb_.on_iteration && !cb_.on_iteration(rec) && !done) {
+        res.status = SolverStatus::interrupted;
+        done = true;
+      }
+    }
+    if (done) break;
+  }
+  res.iterations = iter;
+  res = finish(std::move(res), measure);
+  res.time = elapsed();
+  return res;
+}
+
+template <class Cols, class Cost>
+SolveResult Glmnet<Cols, Cost>::finish(SolveResult res, double measure) {
+  recompute_margins();  // the objective free of the rounding the updates accumulated
+  res.objective = objective();
+  res.optimality = measure;
+  if (!std::isfinite(res.objective)) res.status = SolverStatus::numerical_error;
+  res.inner_iterations = total_inner_;
+  res.passes = static_cast<long long>(std::ceil(entries_ / total_entries_));
+  res.solution.assign(static_cast<std::size_t>(n_solution_), 0.0);
+  for (Index j = 0; j < nc_; ++j) res.solution[cols_.original(j)] = w_[j];
+  return res;
+}
+
 template <class Cols>
 SolveResult run_cdn(const Cols& cols, const KeptRows& k, const LinearProblem& p,
                     const L1CdPenalty& pen, const L1CdOptions& opt, const Callbacks& cb,
-                    const double* w0, double total_entries) {
+                    const double* w0, double total_entries, bool logistic) {
   const auto n_kept = static_cast<Index>(k.original.size());
   std::vector<double> cost(k.original.size());
   for (Index r = 0; r < n_kept; ++r) cost[r] = p.cost[k.original[r]];
@@ -597,6 +930,12 @@ SolveResult run_cdn(const Cols& cols, const KeptRows& k, const LinearProblem& p,
       std::all_of(cost.begin(), cost.end(), [&](double c) { return c == cost.front(); });
   const Index nc = solution_size(p);
   const Index n = rows_of(p.X);
+  if (logistic) {
+    // Glmnet reads the costs per row only outside its inner loops: one instantiation.
+    Glmnet<Cols, RowCost> g(cols, RowCost{cost.data()}, n_kept, nc, n, p, pen, opt, cb,
+                            total_entries);
+    return g.run(w0);
+  }
   if (uniform) {
     Cdn<Cols, UniformCost> cdn(cols, UniformCost{n_kept ? cost.front() : 0.0}, n_kept, nc, n, p,
                                pen, opt, cb, total_entries);
@@ -608,19 +947,20 @@ SolveResult run_cdn(const Cols& cols, const KeptRows& k, const LinearProblem& p,
 
 template <class V>
 SolveResult solve_view(const V& X, const LinearProblem& p, const L1CdPenalty& pen,
-                       const L1CdOptions& opt, const Callbacks& cb, const double* w0) {
+                       const L1CdOptions& opt, const Callbacks& cb, const double* w0,
+                       bool logistic) {
   const KeptRows k = kept_rows(p);
   if constexpr (std::is_same_v<V, CsrView<typename V::value_type, std::int32_t>> ||
                 std::is_same_v<V, CsrView<typename V::value_type, std::int64_t>>) {
     if (static_cast<Index>(k.original.size()) <= std::numeric_limits<std::int32_t>::max()) {
       const auto cols = sparse_copy<std::int32_t>(X, p, k, opt);
-      return run_cdn(cols, k, p, pen, opt, cb, w0, static_cast<double>(cols.val.size()));
+      return run_cdn(cols, k, p, pen, opt, cb, w0, static_cast<double>(cols.val.size()), logistic);
     }
     const auto cols = sparse_copy<std::int64_t>(X, p, k, opt);
-    return run_cdn(cols, k, p, pen, opt, cb, w0, static_cast<double>(cols.val.size()));
+    return run_cdn(cols, k, p, pen, opt, cb, w0, static_cast<double>(cols.val.size()), logistic);
   } else {
     const auto cols = dense_copy(X, p, k, opt);
-    return run_cdn(cols, k, p, pen, opt, cb, w0, static_cast<double>(cols.val.size()));
+    return run_cdn(cols, k, p, pen, opt, cb, w0, static_cast<double>(cols.val.size()), logistic);
   }
 }
 
@@ -635,9 +975,10 @@ SolveResult solve_l1_cd(const LinearProblem& problem, const LossSpec& loss,
                         const Callbacks& callbacks, const double* w0) {
   validate_options(options);
   validate_problem(problem, loss, options.check_input);
-  if (loss.kind != LossKind::squared_hinge)
-    throw_invalid(std::string("l1_cd handles loss 'squared_hinge' only, got '") +
-                  to_string(loss.kind) + "'");
+  if (loss.kind != LossKind::squared_hinge && loss.kind != LossKind::logistic)
+    throw_invalid(
+        std::string("l1_cd handles the losses 'squared_hinge' and 'logistic' only, got '") +
+        to_string(loss.kind) + "'");
   if (!(penalty.l1 >= 0.0 && std::isfinite(penalty.l1) && penalty.l2 >= 0.0 &&
         std::isfinite(penalty.l2)) ||
       penalty.l1 + penalty.l2 <= 0.0)
@@ -651,7 +992,10 @@ SolveResult solve_l1_cd(const LinearProblem& problem, const LossSpec& loss,
   }
   try {
     return std::visit(
-        [&](const auto& X) { return solve_view(X, problem, penalty, options, callbacks, w0); },
+        [&](const auto& X) {
+          return solve_view(X, problem, penalty, options, callbacks, w0,
+                            loss.kind == LossKind::logistic);
+        },
         problem.X);
   } catch (const std::bad_alloc&) {
     SolveResult res;

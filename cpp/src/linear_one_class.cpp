@@ -27,6 +27,11 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNegligible = 1e-12;
 
 template <class V>
+struct is_dense_row_major : std::false_type {};
+template <class T>
+struct is_dense_row_major<DenseRowMajorView<T>> : std::true_type {};
+
+template <class V>
 struct OneClassState {
   const V& X;
   const double* upper;  // U_i
@@ -69,6 +74,21 @@ struct OneClassState {
     n_act = static_cast<Index>(act.size());
   }
   double dot_rows(Index i, Index j) {
+    if constexpr (is_dense_row_major<V>::value) {
+      // Dense rows: a direct dot product (the scatter costs three passes instead of one).
+      const auto* xi = X.data + i * X.ld;
+      const auto* xj = X.data + j * X.ld;
+      double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+      Index c = 0;
+      for (; c + 4 <= d; c += 4) {
+        s0 += static_cast<double>(xi[c]) * static_cast<double>(xj[c]);
+        s1 += static_cast<double>(xi[c + 1]) * static_cast<double>(xj[c + 1]);
+        s2 += static_cast<double>(xi[c + 2]) * static_cast<double>(xj[c + 2]);
+        s3 += static_cast<double>(xi[c + 3]) * static_cast<double>(xj[c + 3]);
+      }
+      for (; c < d; ++c) s0 += static_cast<double>(xi[c]) * static_cast<double>(xj[c]);
+      return (s0 + s1) + (s2 + s3);
+    }
     for_each_in_row(X, i, [&](Index c, double v) { scatter[c] += v; });
     const double s = row_dot(X, j, scatter.data());
     for_each_in_row(X, i, [&](Index c, double) { scatter[c] = 0.0; });

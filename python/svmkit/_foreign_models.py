@@ -254,7 +254,7 @@ def _liblinear_code(est: Any) -> int:
         if getattr(est, "multi_class", "ovr") == "crammer_singer":
             return 4
         if est.loss == "logistic":
-            return 0
+            return 6 if est.penalty == "l1" else 0
         if est.loss == "hinge":
             return 3
         return 5 if est.penalty == "l1" else 1

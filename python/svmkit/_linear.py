@@ -222,7 +222,7 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         and on dense data with n_samples >= n_features and C * mean ||x_i||^2 > 200 (large C
         or large feature scales, where the dual stalls), "dual_cd" otherwise;
         squared_hinge + l2: "tron" when n_samples >= n_features, "dual_cd" when there are
-        more features than samples (scikit-learn's dual="auto"); squared_hinge +
+        more features than samples (scikit-learn's dual="auto"); squared_hinge or logistic +
         l1/elasticnet: "l1_cd"; hinge + l1 or elasticnet: "smsvm"; other losses: "tron".
         With regularize_intercept=False dual_cd is never chosen (it regularizes the bias).
         SmSVM minimizes (1 - rho)/2 ||w||^2 + rho ||w||_1 + C sum_i s_i c_{y_i} hinge_i with
@@ -235,9 +235,10 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         "l2" runs may go below it, down to alpha_floor (1e-12), until their bound is met.
         tol=0 gives the paper's rule alone (every level down to alpha_min).
         "l1_cd" (coordinate descent with 1-D Newton steps, CDN of Yuan et al. 2010 =
-        LIBLINEAR -s 5) for loss="squared_hinge" with penalty "l1", "elasticnet" or "l2":
-        minimizes rho (||w||_1 + |b|) + (1 - rho)/2 (||w||^2 + b^2) + C sum_i s_i c_{y_i}
-        squared_hinge_i (the b terms only with regularize_intercept=True; penalty="l1" is
+        LIBLINEAR -s 5) for loss="squared_hinge", newGLMNET (Yuan, Ho, Lin 2012 = LIBLINEAR
+        -s 6) for loss="logistic", with penalty "l1", "elasticnet" or "l2": minimizes
+        rho (||w||_1 + |b|) + (1 - rho)/2 (||w||^2 + b^2) + C sum_i s_i c_{y_i} loss_i (the b
+        terms only with regularize_intercept=True; penalty="l1" is
         exactly scikit-learn's LinearSVC(penalty="l1", dual=False)); tol as LIBLINEAR's
         (relative, scaled by the smaller class's share); builds one column-major copy of X.
     sigma : float, default=0.1

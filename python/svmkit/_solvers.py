@@ -194,9 +194,10 @@ def _fit_smsvm(req: LinearFitRequest) -> dict:
 
 
 def _fit_l1_cd(req: LinearFitRequest) -> dict:
-    """CDN coordinate descent for the l1 / elastic-net squared-hinge SVM (LIBLINEAR -s 5).
+    """CDN (squared hinge, LIBLINEAR -s 5) / newGLMNET (logistic, LIBLINEAR -s 6), l1 / elastic net.
 
-    Minimizes l1 ||w||_1 + l2/2 ||w||^2 + sum_i cost_i max(0, 1 - y_i (w.x_i + b s))^2 with
+    Minimizes l1 ||w||_1 + l2/2 ||w||^2 + sum_i cost_i loss(y_i (w.x_i + b s)), loss the squared
+    hinge max(0, 1 - u)^2 or the logistic log(1 + exp(-u)), with
     (l2, l1) = penalty_weights(penalty, l1_ratio); with regularize_intercept the bias b (the
     coordinate of the constant feature s = intercept_scaling) carries l1 |b| + l2/2 b^2 as in
     LIBLINEAR and scikit-learn's LinearSVC(penalty="l1", dual=False), otherwise it is free.
@@ -288,12 +289,13 @@ LINEAR_SOLVERS: dict[str, SolverSpec] = {
     ),
     "l1_cd": SolverSpec(
         name="l1_cd",
-        losses=frozenset({"squared_hinge"}),
+        losses=frozenset({"squared_hinge", "logistic"}),
         penalties=frozenset({"l1", "elasticnet", "l2"}),
         fit=_fit_l1_cd,
         defaults=_core.l1_cd_defaults,
         description="coordinate descent with 1-D Newton steps (CDN, Yuan et al. 2010; "
-        "LIBLINEAR -s 5) for the l1 / elastic-net squared-hinge SVM",
+        "LIBLINEAR -s 5) for the l1 / elastic-net squared-hinge SVM, newGLMNET (Yuan et al. "
+        "2012; LIBLINEAR -s 6) for the l1 / elastic-net logistic regression",
     ),
 }
 
@@ -352,8 +354,8 @@ def auto_solver_name(
 
     dual_scale: hinge_dual_scale(X, C) (dense X), or None (sparse X, or not computed).
 
-    - penalty "l1" / "elasticnet": l1_cd for the squared hinge (LIBLINEAR -s 5's method),
-      smsvm for the hinge loss.
+    - penalty "l1" / "elasticnet": l1_cd for the squared hinge (LIBLINEAR -s 5's method) and
+      the logistic loss (LIBLINEAR -s 6's), smsvm for the hinge loss.
     - penalty "l2", hinge loss: smsvm on tall data, and on dense data with n_samples >=
       n_features and C * mean ||x_i||^2 > HINGE_DUAL_SCALE (large C or large feature scales:
       the dual is badly scaled), dual_cd otherwise.
@@ -367,7 +369,7 @@ def auto_solver_name(
     """
     dual_ok = regularize_intercept
     if penalty in ("l1", "elasticnet"):
-        if loss == "squared_hinge" and "l1_cd" in LINEAR_SOLVERS:
+        if loss in ("squared_hinge", "logistic") and "l1_cd" in LINEAR_SOLVERS:
             return "l1_cd"
         return "smsvm" if loss == "hinge" else None
     if loss == "hinge":
@@ -385,7 +387,7 @@ def auto_solver_name(
 
 
 # Fallback order when no rule applies: the first solver that handles the loss and penalty.
-AUTO_ORDER: tuple[str, ...] = ("smsvm", "tron", "dual_cd", "sgd")
+AUTO_ORDER: tuple[str, ...] = ("smsvm", "tron", "dual_cd", "sgd", "l1_cd")
 
 
 # Every solver's C++ option table: (defaults, records). "platt" is SVC's probability=True step.

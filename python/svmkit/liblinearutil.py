@@ -21,11 +21,13 @@ its weights), -W file (instance weights, one per line, as LIBLINEAR's weights va
   -s 3     L2 hinge, dual                         LinearSVC(loss="hinge"), dual_cd
   -s 4     Crammer-Singer                         LinearSVC(multi_class="crammer_singer")
   -s 5     L1-regularized squared hinge           LinearSVC(penalty="l1"), l1_cd
+  -s 6     L1-regularized logistic regression     LinearSVC(loss="logistic", penalty="l1"), l1_cd
   -s 11    L2 squared eps-insensitive, primal     LinearSVR, tron
   -s 12    L2 squared eps-insensitive, dual       LinearSVR, dual_cd
   -s 13    L2 eps-insensitive, dual               LinearSVR(loss="epsilon_insensitive"), dual_cd
   -s 21    one-class SVM                          LinearOneClassSVM
 
+<<<<<<< HEAD
 -C (-s 0, 2; -s 11; default -s 2): n-fold CV (-v, default 5) along C = c0, 2 c0, ... 1024,
 each fold's model warm-started from its model at the previous C (c0: -c, else a power of two
 below 1 / (l max ||x||^2), halved for -s 2 and 11); -s 11 also searches p over
@@ -36,6 +38,12 @@ Not supported (ValueError): -s 6 (L1-regularized logistic regression: no svmkit 
 Tolerances: -s 0, 2, 11 use TRON whose test is
 ||grad F(w)|| <= tol ||grad F(0)||; LIBLINEAR's eps for -s 0 and 2 is scaled by the smaller
 class's share (min(#pos, #neg) / l), which is applied here, so -e means the same.
+=======
+Not supported (ValueError): -C (parameter search) and -i (initial model). Tolerances: -s 0,
+2, 11 use TRON whose test is ||grad F(w)|| <= tol ||grad F(0)||; LIBLINEAR's eps for -s 0
+and 2 is scaled by the smaller class's share (min(#pos, #neg) / l), which is applied here,
+so -e means the same.
+>>>>>>> l1
 Prediction options: -b 1 (probabilities, logistic regression only), -q.
 """
 
@@ -77,7 +85,7 @@ __all__ = [
 
 # THE -s TABLE (the one place to add a type): LIBLINEAR's code -> (its default -e, the svmkit
 # solver, loss and extra estimator parameters). Classification types build LinearSVC, 11-13
-# LinearSVR, 21 LinearOneClassSVM. A code listed in _DEFAULT_EPS only is parsed but refused.
+# LinearSVR, 21 LinearOneClassSVM.
 _TYPES: dict[int, tuple[float, str, str, dict]] = {
     0: (0.01, "tron", "logistic", {}),
     1: (0.1, "dual_cd", "squared_hinge", {}),
@@ -85,13 +93,14 @@ _TYPES: dict[int, tuple[float, str, str, dict]] = {
     3: (0.1, "dual_cd", "hinge", {}),
     4: (0.1, "auto", "squared_hinge", {"multi_class": "crammer_singer"}),
     5: (0.01, "l1_cd", "squared_hinge", {"penalty": "l1"}),
+    6: (0.01, "l1_cd", "logistic", {"penalty": "l1"}),
     7: (0.1, "tron", "logistic", {}),
     11: (0.0001, "tron", "squared_epsilon_insensitive", {}),
     12: (0.1, "dual_cd", "squared_epsilon_insensitive", {}),
     13: (0.1, "dual_cd", "epsilon_insensitive", {}),
     21: (0.01, "linear_one_class", "one_class", {}),
 }
-_DEFAULT_EPS = {**{s: t[0] for s, t in _TYPES.items()}, 6: 0.01}
+_DEFAULT_EPS = {s: t[0] for s, t in _TYPES.items()}
 _CLASSIFICATION = (0, 1, 2, 3, 4, 5, 6, 7)
 
 
@@ -160,10 +169,6 @@ class parameter:  # noqa: N801 - the official package's name
             i += 2
         if self.solver_type not in _DEFAULT_EPS:
             raise ValueError(f"svmkit.liblinearutil: unknown solver type -s {self.solver_type}")
-        if self.solver_type == 6:
-            raise ValueError(
-                "svmkit.liblinearutil: -s 6 (L1-regularized logistic regression) is not supported"
-            )
         if self.nr_fold == 1 or self.nr_fold < 0:
             raise ValueError("svmkit.liblinearutil: -v needs n >= 2 folds")
         if not self.regularize_bias and self.solver_type not in (0, 2, 5, 11):

@@ -1,20 +1,23 @@
 // l1_cd: coordinate descent with one-dimensional Newton directions (CDN) for l1-regularized
-// linear classification with the squared hinge loss (LIBLINEAR's -s 5).
+// linear classification with the squared hinge loss (LIBLINEAR's -s 5), and newGLMNET for the
+// l1-regularized logistic regression (LIBLINEAR's -s 6).
 //
 // Problem (LIBLINEAR's scaling, problem.hpp, with an l1 term and an optional l2 part):
 //
 //   F(w, b) = l1 (||w||_1 + [regularize_intercept] |b|)
 //             + l2/2 (||w||^2 + [regularize_intercept] b^2)
-//             + sum_i cost_i max(0, 1 - y_i (w.x_i + b * intercept_scaling))^2
+//             + sum_i cost_i loss(y_i (w.x_i + b * intercept_scaling)),
+//   loss(u) = max(0, 1 - u)^2 (squared_hinge) or log(1 + exp(-u)) (logistic).
 //
-// l1 = 1, l2 = 0 is LIBLINEAR -s 5 (with -B intercept_scaling: the bias is the coordinate of a
-// constant feature and carries |b|), i.e. scikit-learn's LinearSVC(penalty="l1", dual=False).
-// With regularize_intercept = false the bias is unpenalized (a plain Newton coordinate).
+// l1 = 1, l2 = 0 is LIBLINEAR -s 5 / -s 6 (with -B intercept_scaling: the bias is the coordinate
+// of a constant feature and carries |b|), i.e. scikit-learn's LinearSVC(penalty="l1",
+// dual=False) and LogisticRegression(penalty="l1", solver="liblinear"). With
+// regularize_intercept = false the bias is unpenalized (a plain Newton coordinate).
 //
-// Method: Yuan, Chang, Hsieh, Lin, "A Comparison of Optimization Methods and Software for
-// Large-scale L1-regularized Linear Classification" (JMLR 2010), section 4.1 (CDN). Each outer
-// iteration visits the active coordinates in a seeded random order; for coordinate j the
-// one-dimensional model |w_j + z| + L'_j z + 1/2 L''_j z^2 (L'' the generalized second
+// Squared hinge, method: Yuan, Chang, Hsieh, Lin, "A Comparison of Optimization Methods and
+// Software for Large-scale L1-regularized Linear Classification" (JMLR 2010), section 4.1 (CDN).
+// Each outer iteration visits the active coordinates in a seeded random order; for coordinate j
+// the one-dimensional model |w_j + z| + L'_j z + 1/2 L''_j z^2 (L'' the generalized second
 // derivative of the squared hinge, plus a tiny floor) is minimized in closed form (soft
 // threshold) and the step z = lambda d is accepted by the Armijo rule
 //   g_j(lambda d) - g_j(0) <= sigma lambda (L'_j d + l1 (|w_j + d| - |w_j|)),
@@ -25,7 +28,19 @@
 // a zero coordinate with -l1 + M/n < L'_j < l1 - M/n (M: the largest violation of the previous
 // outer iteration, n: the number of samples) leaves the active set.
 //
-// Data: CDN works by columns. A column-major copy of X, with y_i folded into the values and the
+// Logistic, method: newGLMNET, Yuan, Ho, Lin, "An Improved GLMNET for L1-regularized Logistic
+// Regression" (JMLR 2012). Each outer (Newton) iteration computes the gradient G and the
+// Hessian weights D_i = cost_i p_i (1 - p_i) (p_i = sigmoid(y_i w.x_i)) once (one pass, n
+// exponentials), shrinks as above (outer level), and minimizes the model
+//   q(d) = G.d + 1/2 d'(X'DX + (l2 + 1e-12) I)d + l1 (||w + d||_1 - ||w||_1)
+// by CDN over the active coordinates (closed-form soft-threshold steps, X d kept up to date),
+// with its own shrinking and stopping rule: the model's subgradient 1-norm <= inner_eps * (the
+// reference of the outer rule), inner_eps starting at 1 and divided by 4 whenever an inner
+// solve takes a single pass; at most max_inner_iter passes. Then w += lambda d with the Armijo
+// rule F(w + lambda d) - F(w) <= sigma lambda (G.d + l1 (||w + d||_1 - ||w||_1)), lambda = 1,
+// beta, ...; no acceptable lambda in max_line_search trials -> status line_search_failed.
+//
+// Data: both work by columns. A column-major copy of X, with y_i folded into the values and the
 // rows of zero cost dropped, is built once: sparse input -> nnz * (8 + 4) bytes (8 + 8 with more
 // than 2^31 rows), dense input -> n_samples * n_features * 8 bytes, plus the bias column;
 // refused (ValueError naming max_copy_mb) above max_copy_mb. Sparse input keeps only the
@@ -33,13 +48,14 @@
 // per-coordinate state is O(nonempty features): on text data with d >> n that is what makes
 // it fast and small (one transient 8-byte count per feature while the copy is built).
 //
-// Stopping rule (LIBLINEAR's for -s 5): the 1-norm of the minimum-norm subgradient over the
-// active set <= tol * max(min(#pos, #neg), 1) / n_samples * (the same at the first outer
-// iteration of a cold start; with a warm start, its value at w = 0). The class-share factor is
-// LIBLINEAR's (and so scikit-learn's LinearSVC's): the same tol means the same accuracy. When
+// Stopping rule (LIBLINEAR's for -s 5 and -s 6): the 1-norm of the minimum-norm subgradient
+// over the active set <= tol * max(min(#pos, #neg), 1) / n_samples * (the same at the first
+// outer iteration of a cold start; with a warm start, its value at w = 0). The class-share
+// factor is LIBLINEAR's (and so scikit-learn's): the same tol means the same accuracy. When
 // the rule holds on a shrunk set, the active set is reset to all coordinates and the rule must
-// hold again. A shrunk run also gets a full sweep after 10, 20, 40, ... passes' worth of work
-// (a coordinate shrunk too early cannot stall it). max_iter bounds the outer iterations.
+// hold again. A shrunk squared-hinge run also gets a full sweep after 10, 20, 40, ... passes'
+// worth of work (a coordinate shrunk too early cannot stall it). max_iter bounds the outer
+// iterations (coordinate sweeps for the squared hinge, Newton iterations for the logistic).
 #pragma once
 
 #include "svmkit/loss.hpp"
@@ -63,7 +79,10 @@ namespace svmkit {
     "largest column-major copy of X allowed, in MiB")                                            \
   X(double, sigma, 0.01, above(0.0), below(1.0), "Armijo sufficient-decrease constant")          \
   X(double, beta, 0.5, above(0.0), below(1.0), "step shrink factor of the line search")          \
-  X(int, max_line_search, 20, at_least(1), unbounded(), "line-search trials per coordinate step") \
+  X(int, max_line_search, 20, at_least(1), unbounded(),                                          \
+    "line-search trials per step (per coordinate step, per Newton step for the logistic loss)")  \
+  X(long long, max_inner_iter, 100, at_least(1), unbounded(),                                    \
+    "logistic loss: most coordinate passes over the quadratic model of one Newton iteration")   \
   X(int, n_threads, 0, unbounded(), unbounded(),                                                 \
     "accepted for the common interface; CDN is sequential (identical for any value)")           \
   X(bool, record_history, true, unbounded(), unbounded(),                                        \
@@ -86,10 +105,11 @@ struct L1CdPenalty {
 };
 
 // Solves the problem from w0 (length solution_size(problem); nullptr starts from 0).
-// Only loss squared_hinge is handled (others are refused with an Error naming the loss).
+// The losses squared_hinge and logistic are handled (others: an Error naming the loss).
 // History records: objective F, optimality = the subgradient measure of the stopping rule,
-// inner_iterations = coordinate steps taken, active_size = active coordinates (bias included),
-// step = the largest |w_j change| of the iteration, passes (cumulative), time.
+// inner_iterations = coordinate steps taken (logistic: inner passes), active_size = active
+// coordinates (bias included), step = the largest |w_j change| of the iteration (logistic: the
+// line search's lambda, 0 when no Newton step was taken), passes (cumulative), time.
 SolveResult solve_l1_cd(const LinearProblem& problem, const LossSpec& loss,
                         const L1CdPenalty& penalty, const L1CdOptions& options = {},
                         const Callbacks& callbacks = {}, const double* w0 = nullptr);
