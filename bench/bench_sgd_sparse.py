@@ -1,7 +1,8 @@
 """sgd with batch_size=1 on sparse data: lazy O(nnz) steps against the O(d) dense steps.
 
-The dense path is forced by l1_penalty=1e-300 (a soft threshold that changes nothing at this
-scale, but the lazy path does not handle l1); the two fits are timed alternately in one process.
+The dense path is forced by lazy_steps=False; the two fits are timed alternately in one
+process, for each lazy mode of sgd.cpp (plain steps with momentum; plain steps with l1 and no
+momentum; AdaGrad with l1 and no l2; AdaDelta without penalties).
 Usage: python bench/bench_sgd_sparse.py [n] [d] [epochs]
 """
 
@@ -24,22 +25,32 @@ def main() -> None:
     X.data = rng.normal(size=X.nnz)
     y = np.where(X @ rng.normal(size=d) > 0, 1.0, -1.0)
     Xc = (X.data, X.indices, X.indptr, n, d)
-    times = {"lazy": [], "dense": []}
-    sols = {}
-    for _ in range(3):
-        for name, extra in (("lazy", {}), ("dense", {"l1_penalty": 1e-300})):
-            opts = {"batch_size": 1, "max_iter": epochs, "n_threads": 1, "seed": 1, **extra}
-            t = time.perf_counter()
-            r = _core.fit_sgd(
-                Xc, y, np.ones(n), "hinge", 0.1, 0.0, True, 1.0, False, None, opts, None
-            )
-            times[name].append(time.perf_counter() - t)
-            sols[name] = np.asarray(r["solution"])
-    diff = np.abs(sols["lazy"] - sols["dense"]).max() / np.abs(sols["dense"]).max()
-    lazy, dense = min(times["lazy"]), min(times["dense"])
+    cases = {
+        "plain, nesterov": {},
+        "plain, l1, no momentum": {"momentum_type": "none", "l1_penalty": 1e-3},
+        "adagrad, l1, l2=0": {"adaptive": "adagrad", "l1_penalty": 1e-3, "l2_penalty": 0.0},
+        "adadelta, l2=0": {"adaptive": "adadelta", "l2_penalty": 0.0},
+    }
     print(f"n={n} d={d} nnz/row=50 epochs={epochs} batch_size=1, best of 3 (one process)")
-    print(f"lazy  {lazy:.3f} s   dense {dense:.3f} s   speedup {dense / lazy:.0f}x")
-    print(f"max relative difference of the solutions: {diff:.2e}")
+    for label, case in cases.items():
+        times = {True: [], False: []}
+        sols = {}
+        for _ in range(3):
+            for lazy in (True, False):
+                opts = {"batch_size": 1, "max_iter": epochs, "n_threads": 1, "seed": 1}
+                opts.update(case, lazy_steps=lazy)
+                t = time.perf_counter()
+                r = _core.fit_sgd(
+                    Xc, y, np.ones(n), "hinge", 0.1, 0.0, True, 1.0, False, None, opts, None
+                )
+                times[lazy].append(time.perf_counter() - t)
+                sols[lazy] = np.asarray(r["solution"])
+        diff = np.abs(sols[True] - sols[False]).max() / max(np.abs(sols[False]).max(), 1e-300)
+        lazy_t, dense_t = min(times[True]), min(times[False])
+        print(
+            f"{label:24s} lazy {lazy_t:.3f} s  dense {dense_t:.3f} s  "
+            f"speedup {dense_t / lazy_t:.0f}x  max rel diff {diff:.1e}"
+        )
 
 
 if __name__ == "__main__":

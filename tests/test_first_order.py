@@ -414,3 +414,54 @@ def test_lazy_sparse_steps_match_dense_regression(loss):
         a = LinearSVR(**kw).fit(X, y)
         b = LinearSVR(**kw).fit(X.toarray(), y)
     np.testing.assert_allclose(a.coef_, b.coef_, rtol=1e-9, atol=1e-12)
+
+
+LAZY_CASES = [
+    # (adaptive, momentum_type, l1_penalty, l2_penalty): the lazy modes of sgd.cpp
+    ("none", "none", 0.05, 1.0),  # shrink, then soft threshold (closed form clipped at 0)
+    ("none", "none", 0.05, 0.0),  # soft thresholds only
+    ("adagrad", "none", 0.05, 0.0),  # constant rate while untouched: thresholds add up
+    ("adagrad", "none", 0.0, 0.0),
+    ("adadelta", "none", 0.0, 0.0),  # decaying running averages
+    ("adam", "none", 0.05, 1.0),  # no closed form: dense steps on both sides
+    ("none", "nesterov", 0.05, 1.0),  # momentum with l1: dense steps on both sides
+]
+
+
+@pytest.mark.parametrize("ada,mom,l1,l2", LAZY_CASES)
+@pytest.mark.parametrize("batch_size", [1, 3])
+def test_lazy_steps_with_l1_and_adaptive_rules_match_eager(ada, mom, l1, l2, batch_size):
+    """The lazy O(nnz) steps of the adaptive rules and of the l1 term (sgd.cpp, LazyMode) give
+    the eager dense path's iterates: the same seeded run on the same CSR matrix with
+    lazy_steps=False, compared to rounding (solution and every epoch's objective)."""
+    from svmkit import _core
+
+    X, y = _sparse_problem(seed=2)
+    n, d = X.shape
+    Xc = (X.data, X.indices, X.indptr, n, d)
+    base = {"adaptive": ada, "momentum_type": mom, "l1_penalty": l1, "l2_penalty": l2}
+    base.update(batch_size=batch_size, max_iter=6, seed=4, n_threads=1, schedule="inv_sqrt")
+    runs = [
+        _core.fit_sgd(
+            Xc,
+            y,
+            np.full(n, 0.5),
+            "hinge",
+            0.1,
+            0.0,
+            True,
+            1.0,
+            False,
+            None,
+            {**base, "lazy_steps": lazy},
+            None,
+        )
+        for lazy in (True, False)
+    ]
+    a, b = (np.asarray(r["solution"]) for r in runs)
+    assert np.abs(a - b).max() <= 1e-12 * max(1.0, np.abs(b).max())
+    if l1 > 0.0:
+        assert np.count_nonzero(b[:d] == 0.0) > 0  # the soft threshold acts
+        np.testing.assert_array_equal(a[:d] == 0.0, b[:d] == 0.0)
+    ha, hb = runs[0]["history"]["objective"], runs[1]["history"]["objective"]
+    np.testing.assert_allclose(ha, hb, rtol=1e-12)

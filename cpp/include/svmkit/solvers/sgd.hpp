@@ -11,9 +11,10 @@
 // (Nesterov momentum), and paper 000's baselines AdaGrad, AdaDelta and Adam; l1 by a proximal
 // soft threshold after each step. momentum_type "auto" is Nesterov for plain steps and none with
 // an adaptive rule (paper 000 runs them without momentum); the combination is refused. Default
-// step 1/L_F (see sgd.cpp). Sparse rows with plain steps and no l1 take lazy O(nnz) steps (the
-// untouched features follow one linear map per step, applied as a power when next touched);
-// the iterates are the dense ones up to rounding. Batches come from a permutation drawn by a
+// step 1/L_F (see sgd.cpp). Sparse rows take lazy O(nnz) steps where the steps of the untouched
+// features have a closed form (plain steps without l1, or without momentum with l1; AdaGrad and
+// AdaDelta without an l2 term; sgd.cpp), applied when next touched; the iterates are the dense
+// ones up to rounding. Batches come from a permutation drawn by a
 // private std::mt19937_64 (seed); results are deterministic for a fixed seed and thread count.
 //
 // Stopping rule (paper 001 section 7): after each epoch F(w) is evaluated (one pass); stop when
@@ -65,6 +66,8 @@ namespace svmkit {
   X(bool, shuffle, true, unbounded(), unbounded(),                                              \
     "draw mini-batches from a fresh permutation every epoch")                                   \
   X(std::uint64_t, seed, 0, unbounded(), unbounded(), "seed of the solver's own std::mt19937_64") \
+  X(bool, lazy_steps, true, unbounded(), unbounded(),                                           \
+    "sparse rows: O(nnz) steps where exact (sgd.cpp); false: dense O(d) steps (benchmarks)")     \
   X(bool, return_best, true, unbounded(), unbounded(),                                          \
     "return the best iterate seen (by epoch-end objective)")                                    \
   X(int, n_threads, 0, unbounded(), unbounded(),                                                \
