@@ -63,35 +63,34 @@ template <class V>
 struct DualState {
   const V& X;
   const double* y;
-  Index n = 0;                // samples
-  Index d = 0;                // features (w[d] is the bias coefficient b)
-  double scale = 0.0;         // the bias feature's value (0 without an intercept)
-  std::vector<double> w;      // d + 1 entries
-  std::vector<double> a;      // dual variables (alpha, or beta for SVR)
-  std::vector<double> qd;     // Qbar_ii = ||x_i||^2 + scale^2 + D_ii
-  std::vector<double> upper;  // U_i (inf for the squared losses)
-  std::vector<double> diag;   // D_ii (0 for the non-squared losses)
-  std::vector<Index> index;   // the free coordinates; index[0, active) are active
+  Index n = 0;                   // samples
+  Index d = 0;                   // features (w[d] is the bias coefficient b)
+  double scale = 0.0;            // the bias feature's value (0 without an intercept)
+  std::vector<double> w;         // d + 1 entries
+  std::vector<double> a;         // dual variables (alpha, or beta for SVR)
+  std::vector<double> qd;        // Qbar_ii = ||x_i||^2 + scale^2 + D_ii
+  const double* cost = nullptr;  // C_i: U_i for the non-squared losses
+  bool squared = false;          // squared losses: U_i = inf, D_ii = 1 / (2 C_i)
+  std::vector<double> diag;      // D_ii, stored for the squared losses only (memory: n doubles)
+  std::vector<Index> index;      // the free coordinates; index[0, active) are active
   Index n_free = 0;
   Index active = 0;
   Index poll_every = 1;  // coordinate visits between interrupt polls
 
   DualState(const V& view, const LinearProblem& p, bool squared)
-      : X(view), y(p.y), n(view.rows), d(view.cols) {
+      : X(view), y(p.y), n(view.rows), d(view.cols), cost(p.cost), squared(squared) {
     scale = p.fit_intercept ? p.intercept_scaling : 0.0;
     const auto nn = static_cast<std::size_t>(n);
     w.assign(static_cast<std::size_t>(d) + 1, 0.0);
     a.assign(nn, 0.0);
     qd.assign(nn, 0.0);
-    upper.assign(nn, 0.0);
-    diag.assign(nn, 0.0);
+    if (squared) diag.assign(nn, 0.0);
     index.reserve(nn);
     for (Index i = 0; i < n; ++i) {
       const double c = p.cost[i];
       if (!(c > 0.0)) continue;  // a_i = 0 is the only feasible value
-      upper[i] = squared ? kInf : c;
-      diag[i] = squared ? 0.5 / c : 0.0;
-      qd[i] = row_sq_norm(X, i) + scale * scale + diag[i];
+      if (squared) diag[i] = 0.5 / c;
+      qd[i] = row_sq_norm(X, i) + scale * scale + diag_of(i);
       index.push_back(i);
     }
     n_free = active = static_cast<Index>(index.size());
@@ -99,6 +98,8 @@ struct DualState {
     poll_every = std::max<Index>(256, kPollEntries / per_row);
   }
 
+  double upper(Index i) const { return squared ? kInf : cost[i]; }   // U_i
+  double diag_of(Index i) const { return squared ? diag[i] : 0.0; }  // D_ii
   // x_i.w + b * scale.
   double margin(Index i) const { return row_dot(X, i, w.data()) + w[d] * scale; }
   // w += delta * x_i (bias feature included).
@@ -142,19 +143,19 @@ struct SvcTask {
   bool visit(DualState<V>& s, Index i) {
     const double yi = s.y[i];
     double& ai = s.a[i];
-    const double g = yi * s.margin(i) - 1.0 + s.diag[i] * ai;
+    const double g = yi * s.margin(i) - 1.0 + s.diag_of(i) * ai;
     double pg = g;
     if (ai == 0.0) {
       if (g > shrink_hi) return true;
       if (g > 0.0) pg = 0.0;
-    } else if (ai == s.upper[i]) {
+    } else if (ai == s.upper(i)) {
       if (g < shrink_lo) return true;
       if (g < 0.0) pg = 0.0;
     }
     max_pg = std::max(max_pg, pg);
     min_pg = std::min(min_pg, pg);
     if (std::fabs(pg) > kNegligible) {
-      const double next = std::min(std::max(ai - g / s.qd[i], 0.0), s.upper[i]);
+      const double next = std::min(std::max(ai - g / s.qd[i], 0.0), s.upper(i));
       const double delta = (next - ai) * yi;
       ai = next;
       if (delta != 0.0) s.add_row(i, delta);
@@ -191,8 +192,8 @@ struct SvrTask {
   template <class V>
   bool visit(DualState<V>& s, Index i) {
     double& bi = s.a[i];
-    const double ui = s.upper[i];
-    const double g = s.margin(i) - s.y[i] + s.diag[i] * bi;
+    const double ui = s.upper(i);
+    const double g = s.margin(i) - s.y[i] + s.diag_of(i) * bi;
     const double gp = g + epsilon;  // derivative for b_i > 0
     const double gn = g - epsilon;  // derivative for b_i < 0
     double viol = 0.0;
@@ -320,9 +321,9 @@ SolveResult dual_loop(DualState<V>& s, Task& task, const DualCdOptions& opt, con
 // F(w) in one pass: per-row terms in parallel, summed in row order (so the value does not
 // depend on the thread count).
 template <class V>
-double primal_objective(const DualState<V>& s, const LinearProblem& p, const LossSpec& spec,
+double primal_objective(DualState<V>& s, const LinearProblem& p, const LossSpec& spec,
                         int n_threads) {
-  std::vector<double> terms(static_cast<std::size_t>(s.n));
+  std::vector<double>& terms = s.qd;  // Qbar_ii is no longer needed: reuse its n doubles
   const bool classification = !is_regression(spec.kind);
   // Threads only where the pass is long enough to pay for a fork/join (data.hpp).
   const int chunks = pass_chunks(s.X, resolve_threads(n_threads));
@@ -353,15 +354,15 @@ SolveResult solve_view(const V& X, const LinearProblem& p, const LossSpec& spec,
     const double eps = spec.epsilon;
     s.fix_zero_rows([&](Index i) {
       // min -y_i b + eps |b| over [-U_i, U_i].
-      if (p.y[i] > eps) return s.upper[i];
-      if (p.y[i] < -eps) return -s.upper[i];
+      if (p.y[i] > eps) return s.upper(i);
+      if (p.y[i] < -eps) return -s.upper(i);
       return 0.0;
     });
     SvrTask task;
     task.epsilon = eps;
     res = dual_loop(s, task, opt, cb, start);
   } else {
-    s.fix_zero_rows([&](Index i) { return s.upper[i]; });  // min -a over [0, U_i]
+    s.fix_zero_rows([&](Index i) { return s.upper(i); });  // min -a over [0, U_i]
     SvcTask task;
     res = dual_loop(s, task, opt, cb, start);
   }

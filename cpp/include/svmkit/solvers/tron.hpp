@@ -10,7 +10,9 @@
 // ||r|| <= cg_tol ||g|| or at the region's boundary), with the trust-region update rules
 // and constants of Lin and More's TRON as used by LIBLINEAR (eta0..2, sigma1..3 below).
 // Optionally the CG is preconditioned by M = (1 - a) I + a diag(H) (a = preconditioner_weight)
-// and the region is measured in the M-norm.
+// and the region is measured in the M-norm. a = 0.2 (LIBLINEAR: 0.01) took 40% fewer passes
+// over X on sparse text-like data and 10% fewer over the squared hinge, logistic and smoothed
+// hinge on nine dense, sparse and real sets of bench/bench_regimes.py (same stopping rule).
 //
 // Stopping rule: ||grad F(w)|| <= tol * ||grad F(0)|| (relative, so a warm start converges to
 // the same accuracy as a cold one) or ||grad F(w)|| <= abs_tol, or max_iter outer iterations.
@@ -36,7 +38,7 @@ namespace svmkit {
   X(long long, cg_max_iter, 0, at_least(0), unbounded(),                                         \
     "CG iterations per Newton step; 0 = the problem dimension")                                  \
   X(bool, precondition, true, unbounded(), unbounded(), "diagonal preconditioning of CG")        \
-  X(double, preconditioner_weight, 0.01, at_least(0.0), below(1.0),                              \
+  X(double, preconditioner_weight, 0.2, at_least(0.0), below(1.0),                               \
     "a in M = (1 - a) I + a diag(H); below 1 so that M stays positive definite")                 \
   X(double, eta0, 1e-4, at_least(0.0), below(1.0),                                               \
     "accept the step if actual/predicted reduction > eta0")                                      \
