@@ -29,8 +29,12 @@
 // over the previous level), at most max_tunes times (the paper's tuning, r = 1.1). The
 // listing's restarts from alpha = 0 after a tuning step are not done.
 //
-// Stopping rule (the algorithm box): ||F(z_k; T_k)|| <= tol together with the accuracy test
-// |ACC(alpha_k) - MaxACC| <= acc_tol. ||F|| <= tol makes z_k a fixed point of the iteration
+// Stopping rule (the algorithm box): a small residual together with the accuracy test
+// |ACC(alpha_k) - MaxACC| <= acc_tol. By default (scaled_tol) the residual is the listing's
+// ||F||^2 / (m n) <= tol sqrt(s) log10(m) with the accuracy settled between two iterates, and
+// the solve also stops when the best accuracy has not risen for stall_iter iterations (the
+// listing's stop after 20 iterations). With scaled_tol off, ||F|| <= tol makes z_k a fixed
+// point of the iteration
 // (the Newton step is 0 and T_{k+1} = T_k), so without tuning (or with its budget spent, or
 // when growing s stopped improving the accuracy) the accuracy can no longer change and the
 // solve stops as converged; keep_best then returns the MaxACC iterate. Otherwise it stops at
@@ -53,6 +57,7 @@
 #include <limits>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace svmkit {
@@ -62,11 +67,24 @@ using Clock = std::chrono::steady_clock;
 
 // Rows per block when the Woodbury matrix is accumulated by rank updates.
 constexpr Index kWoodburyBlockRows = 256;
+// Columns per block when a dense Theta is accumulated by rank updates.
+constexpr Index kDenseBlockCols = 256;
 
 template <class V>
 struct is_csr_view : std::false_type {};
 template <class T, class I>
 struct is_csr_view<CsrView<T, I>> : std::true_type {};
+
+// The local column numbers of the CSR rows of a working set T (see WorkingRows). Kept by the
+// solver between Newton steps: when T repeats (s = m, or a settled working set) the
+// renumbering, a sort of nnz(X_T) entries, is not redone.
+struct Renumbering {
+  std::vector<Index> T;       // the working set it was built for
+  Index u = 0;                // number of distinct columns
+  std::vector<Index> local;   // local column of each stored entry of T's rows
+  std::vector<Index> offset;  // start of row a in local
+  bool valid = false;
+};
 
 // The rows y_i x_i, i in T, addressed by local column numbers. For CSR data whose width n
 // exceeds the entries of T's rows, the columns those rows touch are renumbered 0..u-1, so that
@@ -76,13 +94,18 @@ struct is_csr_view<CsrView<T, I>> : std::true_type {};
 template <class V>
 class WorkingRows {
  public:
-  WorkingRows(const V& X, const double* y, const std::vector<Index>& T, bool compact)
+  WorkingRows(const V& X, const double* y, const std::vector<Index>& T, Renumbering& cache)
       : X_(X), y_(y), T_(T) {
     u_ = X.cols;
     if constexpr (is_csr_view<V>::value) {
       Index nnz = 0;
       for (Index i : T) nnz += static_cast<Index>(X.indptr[i + 1] - X.indptr[i]);
-      if (compact && nnz < X.cols) renumber(nnz);
+      if (nnz < X.cols) {
+        if (!cache.valid || cache.T != T) renumber(nnz, cache);
+        u_ = cache.u;
+        local_ = cache.local.data();
+        offset_ = cache.offset.data();
+      }
     }
   }
 
@@ -95,8 +118,8 @@ class WorkingRows {
     const Index i = T_[static_cast<std::size_t>(a)];
     const double yi = y_[i];
     if constexpr (is_csr_view<V>::value) {
-      if (!local_.empty()) {
-        const Index base = offset_[static_cast<std::size_t>(a)];
+      if (local_ != nullptr) {
+        const Index base = offset_[a];
         for (auto k = X_.indptr[i]; k < X_.indptr[i + 1]; ++k)
           fn(local_[static_cast<std::size_t>(base + (k - X_.indptr[i]))],
              yi * static_cast<double>(X_.data[k]));
@@ -109,8 +132,8 @@ class WorkingRows {
   double dot(Index a, const double* buf) const {
     const Index i = T_[static_cast<std::size_t>(a)];
     if constexpr (is_csr_view<V>::value) {
-      if (!local_.empty()) {
-        const Index base = offset_[static_cast<std::size_t>(a)];
+      if (local_ != nullptr) {
+        const Index base = offset_[a];
         double s = 0.0;
         for (auto k = X_.indptr[i]; k < X_.indptr[i + 1]; ++k)
           s += static_cast<double>(X_.data[k]) *
@@ -120,42 +143,55 @@ class WorkingRows {
     }
     return y_[i] * row_dot(X_, i, buf);
   }
+  // dst[q * stride] = y_i x_{i, j0 + q}, q < nc, for the a-th row of T (dense views only).
+  void gather(Index a, Index j0, Index nc, double* dst, Index stride) const {
+    const Index i = T_[static_cast<std::size_t>(a)];
+    const double yi = y_[i];
+    if constexpr (is_col_major<V>::value) {
+      for (Index q = 0; q < nc; ++q)
+        dst[q * stride] = yi * static_cast<double>(X_.data[(j0 + q) * X_.ld + i]);
+    } else if constexpr (!is_csr_view<V>::value) {
+      const auto* row = X_.data + i * X_.ld + j0;
+      for (Index q = 0; q < nc; ++q) dst[q * stride] = yi * static_cast<double>(row[q]);
+    }
+  }
   // out += c y_i x_i for the a-th row of T.
   void axpy(Index a, double c, double* out) const {
     for_each(a, [&](Index j, double v) { out[j] += c * v; });
   }
 
  private:
-  // Local numbers of the columns that T's rows touch (sorted, so the order is deterministic).
-  void renumber(Index nnz) {
-    std::vector<Index> used;
-    used.reserve(static_cast<std::size_t>(nnz));
-    for (Index i : T_)
-      for (auto k = X_.indptr[i]; k < X_.indptr[i + 1]; ++k)
-        used.push_back(static_cast<Index>(X_.indices[k]));
-    std::sort(used.begin(), used.end());
-    used.erase(std::unique(used.begin(), used.end()), used.end());
-    u_ = std::max<Index>(1, static_cast<Index>(used.size()));
-    local_.resize(static_cast<std::size_t>(nnz));
-    offset_.resize(T_.size());
+  // Local numbers of the columns that T's rows touch, in increasing column order (so the
+  // result is deterministic): one sort of (column, entry) pairs, then a scan.
+  void renumber(Index nnz, Renumbering& c) const {
+    std::vector<std::pair<Index, Index>> pairs;
+    pairs.reserve(static_cast<std::size_t>(nnz));
+    c.offset.resize(T_.size());
     Index pos = 0;
     for (std::size_t a = 0; a < T_.size(); ++a) {
       const Index i = T_[a];
-      offset_[a] = pos;
+      c.offset[a] = pos;
       for (auto k = X_.indptr[i]; k < X_.indptr[i + 1]; ++k)
-        local_[static_cast<std::size_t>(pos++)] = static_cast<Index>(
-            std::lower_bound(used.begin(), used.end(), static_cast<Index>(X_.indices[k])) -
-            used.begin());
+        pairs.emplace_back(static_cast<Index>(X_.indices[k]), pos++);
     }
-    if (nnz == 0) local_.assign(1, 0);  // keep the local path (u = 1, no entries)
+    std::sort(pairs.begin(), pairs.end());
+    c.local.assign(static_cast<std::size_t>(std::max<Index>(nnz, 1)), 0);
+    Index u = 0;
+    for (std::size_t q = 0; q < pairs.size(); ++q) {
+      if (q > 0 && pairs[q].first != pairs[q - 1].first) ++u;
+      c.local[static_cast<std::size_t>(pairs[q].second)] = u;
+    }
+    c.u = pairs.empty() ? 1 : u + 1;  // u = 1 with no entries keeps the local path
+    c.T = T_;
+    c.valid = true;
   }
 
   const V& X_;
   const double* y_;
   const std::vector<Index>& T_;
   Index u_ = 0;
-  std::vector<Index> local_;   // local column of each stored entry of T's rows (CSR)
-  std::vector<Index> offset_;  // start of row a in local_
+  const Index* local_ = nullptr;   // local column of each stored entry of T's rows (CSR)
+  const Index* offset_ = nullptr;  // start of row a in local_
 };
 
 // Applies Theta^{-1} for Theta = Q_T^T Q_T + diag(e) (s x s), Q_T the columns y_i x_i, i in T.
@@ -169,11 +205,12 @@ class WorkingSetSystem {
 
   WorkingSetSystem(const V& X, const double* y, const std::vector<Index>& T,
                    const std::vector<double>& e, const NssvmOptions& opt, int n_threads,
-                   const Callbacks& cb)
+                   const Callbacks& cb, Renumbering& renumbering)
       : mode_(choose_mode(static_cast<Index>(T.size()), X.cols, opt.cg_threshold)),
-        // The direct build keeps a column buffer per thread, each as long as the rows' width
-        // (the CG solve keeps one, as long as w): renumbering pays for its sort there.
-        rows_(X, y, T, mode_ == Mode::direct),
+        // The direct build keeps a column buffer per thread and CG one cleared per iteration,
+        // each as long as the rows' width: renumbering (a sort of nnz(X_T)) pays for itself in
+        // every mode (CG on 2000 x 10^6 data would otherwise clear 10^6 entries per step).
+        rows_(X, y, T, renumbering),
         e_(e),
         n_threads_(n_threads),
         cb_(cb) {
@@ -215,6 +252,10 @@ class WorkingSetSystem {
     const Index s = rows_.size();
     const Index u = rows_.cols();
     Eigen::MatrixXd theta(s, s);
+    if constexpr (!is_csr_view<V>::value) {
+      build_direct_dense(theta);
+      return;
+    }
     const int chunks = static_cast<int>(std::max<Index>(1, std::min<Index>(n_threads_, s / 16)));
     std::vector<std::vector<double>> bufs(static_cast<std::size_t>(chunks),
                                           std::vector<double>(static_cast<std::size_t>(u), 0.0));
@@ -226,6 +267,23 @@ class WorkingSetSystem {
         rows_.for_each(a, [&](Index j, double) { buf[j] = 0.0; });
       }
     });
+    for (Index a = 0; a < s; ++a) theta(a, a) += e_[static_cast<std::size_t>(a)];
+    llt_.compute(theta.selfadjointView<Eigen::Lower>());
+  }
+
+  // Dense rows: Theta = sum over column blocks B (s x kDenseBlockCols, gathered) of B B^T, a
+  // symmetric rank update (BLAS-3 speed, O(s * 256) extra memory instead of a copy of Q_T).
+  void build_direct_dense(Eigen::MatrixXd& theta) {
+    const Index s = rows_.size();
+    const Index u = rows_.cols();
+    theta.setZero();
+    const Index bc = std::min<Index>(kDenseBlockCols, std::max<Index>(u, 1));
+    Eigen::MatrixXd block(s, bc);
+    for (Index j0 = 0; j0 < u; j0 += bc) {
+      const Index nc = std::min<Index>(bc, u - j0);
+      for (Index a = 0; a < s; ++a) rows_.gather(a, j0, nc, &block(a, 0), s);
+      theta.selfadjointView<Eigen::Lower>().rankUpdate(block.leftCols(nc));
+    }
     for (Index a = 0; a < s; ++a) theta(a, a) += e_[static_cast<std::size_t>(a)];
     llt_.compute(theta.selfadjointView<Eigen::Lower>());
   }
@@ -484,7 +542,7 @@ class Nssvm {
       ay += alpha_[i] * y_[i];
     }
     {
-      WorkingSetSystem<V> sys(X_, y_, T_, eT, opt_, threads_, cb_);
+      WorkingSetSystem<V> sys(X_, y_, T_, eT, opt_, threads_, cb_, renumbering_);
       sys.solve(gT, u);
       if (!sys.interrupted()) sys.solve(yT, v);
       inner = sys.cg_iterations();
@@ -516,24 +574,37 @@ class Nssvm {
     return true;
   }
 
-  // w = Q_S alpha_S over the support list S, in its order (O(|S| n)).
+  // w = Q_S alpha_S over the support list S, in its order (O(nnz(X_S)) for CSR, O(|S| n)
+  // dense). For CSR only the entries of the rows that built the previous w are cleared: on
+  // d >> n data an O(n) fill per iteration would dominate the iteration (2000 x 10^6).
   void primal_from(const std::vector<Index>& S) {
-    std::fill(w_.begin(), w_.end(), 0.0);
+    if constexpr (is_csr_view<V>::value) {
+      for (Index i : w_rows_) for_each_in_row(X_, i, [&](Index j, double) { w_[j] = 0.0; });
+    } else {
+      std::fill(w_.begin(), w_.end(), 0.0);
+    }
+    w_rows_.clear();
     for (Index i : S)
-      if (alpha_[i] != 0.0) row_axpy(X_, i, alpha_[i] * y_[i], w_.data());
+      if (alpha_[i] != 0.0) {
+        row_axpy(X_, i, alpha_[i] * y_[i], w_.data());
+        w_rows_.push_back(i);
+      }
   }
 
   // w, D(alpha) and the refined bias b' = mean_T (y_i - <w, x_i>) of the paper.
   double primal_update() {
     primal_from(T_);
+    // ||w||^2 = <w, Q_T alpha_T> = sum_T alpha_i y_i <x_i, w>: no O(n) sweep over w.
     double b2 = 0.0, hsum = 0.0, asum = 0.0, wsq = 0.0;
     for (Index i : T_) {
-      b2 += y_[i] - row_dot(X_, i, w_.data());
+      const double xw = row_dot(X_, i, w_.data());
+      b2 += y_[i] - xw;
+      wsq += alpha_[i] * y_[i] * xw;
       hsum += 0.5 * alpha_[i] * alpha_[i] * e_of(alpha_[i]);
       asum += alpha_[i];
     }
     b2 /= static_cast<double>(std::max<Index>(1, static_cast<Index>(T_.size())));
-    for (double wj : w_) wsq += wj * wj;
+    wsq = std::max(0.0, wsq);
     objective_ = 0.5 * wsq + hsum - asum;
     return b2;
   }
@@ -595,7 +666,22 @@ class Nssvm {
     }
   }
 
-  // Whether the solve stops at ||F|| <= tol. With tuning, s grows while that still pays: on
+  // The residual test of the stopping rule: the listing's ||F||^2 / (m n) <= tol sqrt(s)
+  // log10(m) with the accuracy settled (|ACC_k - ACC_{k-1}| <= acc_tol, from the second
+  // iteration on) when scaled_tol, else ||F|| <= tol (a fixed point of the iteration). The
+  // absolute test is scale dependent: on features scaled 1 .. 1000 (16000 x 20, C = 100 or
+  // 1000) ||F|| is still ~ 7 or ~ 1e-4 after 300 iterations at an unchanged accuracy.
+  bool residual_small(double fnorm) const {
+    if (fnorm <= opt_.tol) return true;  // a fixed point: nothing can change any more
+    if (!opt_.scaled_tol) return false;
+    const double mn = static_cast<double>(m_) * static_cast<double>(n_);
+    const double bound =
+        opt_.tol * std::sqrt(static_cast<double>(T_.size())) * std::log10(static_cast<double>(m_));
+    return iter_ >= 2 && fnorm * fnorm <= bound * mn &&
+           std::abs(accuracy_ - acc_prev_) <= opt_.acc_tol;
+  }
+
+  // Whether the solve stops at a small residual. With tuning, s grows while that still pays: on
   // the first convergence, and afterwards while the accuracy improved by more than acc_tol
   // over the level before (the box's |ACC - MaxACC| test, MaxACC of earlier levels).
   bool converged_at_level(bool& force_tune) {
@@ -657,9 +743,13 @@ class Nssvm {
   long long s_ = 0, iter_ = 0, tunes_ = 0;
   std::vector<double> alpha_, g_, work_, w_;    // work_: selection keys / X w (col-major)
   std::vector<Index> T_, ties_, support_prev_;  // support_prev_: where alpha may be nonzero
+  std::vector<Index> w_rows_;                   // the rows that built w (CSR: what to clear)
+  Renumbering renumbering_;                     // CSR column renumbering of the last T
   double mu_ = 0.0, bias_ = 0.0, accuracy_ = 0.0, objective_ = 0.0;
   double alpha_sq_ = 0.0;        // ||alpha||^2, for ||alpha_{T^c}|| in F
   double acc_last_level_ = 0.0;  // best accuracy reached at the levels before the current
+  double acc_prev_ = 0.0;        // training accuracy of the iterate before the current one
+  long long rise_iter_ = 0;      // last iteration that raised the best accuracy by > acc_tol
   SolverStatus status_ = SolverStatus::max_iter;
   Snapshot best_;
   SolveResult res_;
@@ -674,8 +764,13 @@ SolveResult Nssvm<V>::run() {
   double fnorm = f_norm();
   bool force_tune = false;
   while (true) {
-    if (fnorm <= opt_.tol && converged_at_level(force_tune)) {
+    if (residual_small(fnorm) && converged_at_level(force_tune)) {
       status_ = SolverStatus::converged;
+      break;
+    }
+    if (opt_.stall_iter > 0 && iter_ - rise_iter_ >= opt_.stall_iter) {
+      status_ = SolverStatus::converged;
+      res_.message = "the best training accuracy did not rise for stall_iter iterations";
       break;
     }
     if (iter_ >= opt_.max_iter) break;
@@ -684,6 +779,7 @@ SolveResult Nssvm<V>::run() {
       break;
     }
     ++iter_;
+    acc_prev_ = accuracy_;
     long long inner = 0;
     const bool stepped = newton_step(inner);
     res_.inner_iterations += inner;
@@ -702,6 +798,7 @@ SolveResult Nssvm<V>::run() {
       status_ = SolverStatus::numerical_error;
       break;
     }
+    if (accuracy_ > best_.accuracy + opt_.acc_tol) rise_iter_ = iter_;
     if (accuracy_ >= best_.accuracy) keep_snapshot(fnorm, T_prev);
     if (!record(fnorm, inner, T_ != T_prev, elapsed())) {
       status_ = SolverStatus::interrupted;

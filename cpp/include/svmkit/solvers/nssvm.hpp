@@ -17,11 +17,15 @@
 // (refine_bias, bias_search), the most accurate iterate kept (keep_best), and s grown by
 // tune_ratio (tune). Memory beyond the data: O(m + s^2) or O(n^2), never m x n or s x n.
 //
-// Stopping rule (the algorithm box): ||F(z_k; T_k)|| <= tol with the accuracy test
-// |ACC - MaxACC| <= acc_tol (converged), or max_iter iterations. Callbacks are polled once
+// Stopping rule (the algorithm box and its listing): converged when the residual is small,
+// ||F(z_k; T_k)||^2 / (m n) <= tol sqrt(s) log10(m) (scaled_tol, the listing's scaling; the
+// absolute ||F|| <= tol otherwise), and the accuracy is settled, |ACC_k - ACC_{k-1}| <= acc_tol
+// (with tuning, the box's |ACC - MaxACC| test), or when the best training accuracy has not
+// risen by acc_tol for stall_iter iterations (the listing's accuracy stop; the selection can
+// cycle between working sets on badly scaled data); else max_iter. Callbacks are polled once
 // per iteration and per CG iteration. A non-finite step, objective or gradient stops with
 // numerical_error. Defaults: paper 003's Table 2 and listing (C = 0.25, c = C/100,
-// eta = min(1/m, 1e-4), s0 = ceil(n (ln(m/n))^2), tol = 1e-6, no tuning).
+// eta = min(1/m, 1e-4), s0 = ceil(n (ln(m/n))^2), tol = 1e-6 scaled, no tuning).
 #pragma once
 
 #include <vector>
@@ -47,7 +51,12 @@ namespace svmkit {
     "initial sparsity level; <= 0 means the formula above; values above m are clamped")         \
   X(double, s0_scale, 1.0, above(0.0), finite(), "factor of n (ln(m/n))^2 in the s0 formula")   \
   X(double, tol, 1e-6, at_least(0.0), unbounded(),                                              \
-    "stop when ||F(z; T)|| <= tol (with the accuracy condition)")                               \
+    "residual tolerance: see scaled_tol (with the accuracy condition)")                         \
+  X(bool, scaled_tol, true, unbounded(), unbounded(),                                           \
+    "the listing's test ||F||^2/(m n) <= tol sqrt(s) log10(m); false: ||F|| <= tol")            \
+  X(long long, stall_iter, 20, at_least(0), unbounded(),                                        \
+    "stop once the best training accuracy has not risen by acc_tol for this many iterations"   \
+    " (0: off)")                                                                                \
   X(long long, max_iter, 1000, at_least(0), unbounded(), "maximum number of Newton iterations") \
   X(bool, tune, false, unbounded(), unbounded(),                                                \
     "sparsity-level tuning (the listing's default is off)")                                     \
