@@ -516,14 +516,12 @@ def test_fit_errors_name_the_cause():
 
 # ---- SmSVM (loss="hinge"): the driver's port of cpp/src/smsvm.cpp over the partitions ----
 
-# SmSVM's tol bounds the relative suboptimality; the runs' paths differ by rounding only,
-# and at 1e-8 both end within 1e-8 of the optimum.
-SMSVM_TOL = 1e-8
-SMSVM_CASES = [
-    dict(penalty="l2", C=0.5),
-    dict(penalty="elasticnet", l1_ratio=0.5, C=2.0),
-    dict(penalty="elasticnet", l1_ratio=0.9, C=1.0),
-]
+# SmSVM's tol bounds the relative suboptimality of the l2 runs; l1-l2 runs end at the level
+# alpha_min. The paths of the two fits differ by rounding only, and with these settings both
+# end within 1e-8 of the optimum (at the defaults, tol 1e-4 and alpha_min 1e-6, the two
+# objectives agree to about 1e-8 .. 1e-7).
+SMSVM_L2 = dict(penalty="l2", tol=1e-8)
+SMSVM_L1L2 = dict(penalty="elasticnet", tol=1e-8, solver_options={"alpha_min": 1e-8})
 
 
 def assert_same_smsvm(local, dist):
@@ -533,53 +531,46 @@ def assert_same_smsvm(local, dist):
         assert r_d["status"] == r_l["status"]
 
 
-@pytest.mark.parametrize("sparse", [False, True], ids=["dense", "csr"])
-@pytest.mark.parametrize("params", SMSVM_CASES, ids=["l2", "l1-l2", "l1-l2-0.9"])
+@pytest.mark.parametrize(
+    "sparse, params",
+    [(True, dict(SMSVM_L2, C=0.5)), (False, dict(SMSVM_L1L2, l1_ratio=0.5, C=2.0))],
+    ids=["csr-l2", "dense-l1l2"],
+)
 def test_smsvm_matches_in_memory(client, params, sparse):
     """loss="hinge" runs SmSVM; the in-memory reference is LinearSVC(solver="smsvm") (its
     "auto" may pick dual_cd)."""
     X, y = make_data(sparse=sparse, seed=21)
     sw = np.random.default_rng(22).uniform(0.5, 2.0, y.shape[0])
     Xd, yd, swd = to_dask(X, y, sw=sw)
-    p = dict(loss="hinge", tol=SMSVM_TOL, **params)
+    p = dict(loss="hinge", **params)
     local = svmkit.LinearSVC(solver="smsvm", **p).fit(X, y, sample_weight=sw)
     dist = sd.LinearSVC(**p).fit(Xd, yd, sample_weight=swd)
     assert_same_smsvm(local, dist)
 
 
-@pytest.mark.parametrize(
-    "sparse, params",
-    [
-        (False, dict(penalty="l2", class_weight={0: 2.0, 2: 0.5})),
-        (True, dict(penalty="elasticnet", l1_ratio=0.3, class_weight="balanced")),
-    ],
-    ids=["dense-l2-dict", "csr-l1l2-balanced"],
-)
-def test_smsvm_one_vs_rest_weights(client, sparse, params):
-    X, y = make_data(n=450, sparse=sparse, classes=3, seed=23)
+def test_smsvm_one_vs_rest_weights(client):
+    X, y = make_data(n=300, classes=3, seed=23)
     sw = np.random.default_rng(24).uniform(0.2, 3.0, y.shape[0])
     Xd, yd, swd = to_dask(X, y, chunk=150, sw=sw)
-    p = dict(loss="hinge", C=1.5, tol=SMSVM_TOL, **params)
+    p = dict(loss="hinge", C=1.5, class_weight={0: 2.0, 2: 0.5}, **SMSVM_L2)
     local = svmkit.LinearSVC(solver="smsvm", **p).fit(X, y, sample_weight=sw)
     dist = sd.LinearSVC(**p).fit(Xd, yd, sample_weight=swd)
     assert dist.coef_.shape == (3, X.shape[1])
     assert_same_smsvm(local, dist)
 
 
-@pytest.mark.parametrize("penalty", ["l2", "elasticnet"])
-def test_smsvm_warm_start_and_intercept(client, penalty):
-    X, y = make_data(seed=25)
-    Xd, yd, _ = to_dask(X, y)
-    p = dict(loss="hinge", penalty=penalty, warm_start=True, regularize_intercept=False,
-             intercept_scaling=2.0, tol=SMSVM_TOL)  # fmt: skip
+def test_smsvm_warm_start_and_intercept(client):
+    """Warm start (with the warm_alpha hint) and an unregularized, scaled bias (the duality gap
+    then splits the gradient by class)."""
+    X, y = make_data(n=300, seed=25)
+    Xd, yd, _ = to_dask(X, y, chunk=150)
+    p = dict(loss="hinge", warm_start=True, regularize_intercept=False, intercept_scaling=2.0,
+             **SMSVM_L1L2)  # fmt: skip
     local = svmkit.LinearSVC(solver="smsvm", C=1.0, **p).fit(X, y)
     dist = sd.LinearSVC(C=1.0, **p).fit(Xd, yd)
-    local.set_params(C=3.0, solver_options={"warm_alpha": 1e-2}).fit(X, y)
-    dist.set_params(C=3.0, solver_options={"warm_alpha": 1e-2}).fit(Xd, yd)
-    assert_same_smsvm(local, dist)
-    p = dict(loss="hinge", fit_intercept=False, tol=SMSVM_TOL)
-    local = svmkit.LinearSVC(solver="smsvm", **p).fit(X, y)
-    dist = sd.LinearSVC(**p).fit(Xd, yd)
+    opts = dict(SMSVM_L1L2["solver_options"], warm_alpha=1e-2)
+    local.set_params(C=3.0, solver_options=opts).fit(X, y)
+    dist.set_params(C=3.0, solver_options=opts).fit(Xd, yd)
     assert_same_smsvm(local, dist)
 
 
