@@ -84,6 +84,20 @@ class _DaskMixin:
             opts["max_iter"] = int(self.max_iter)
         return opts
 
+    def _tron_options(self) -> dict:
+        """TRON's options: its C++ defaults, the user's solver_options, tol and max_iter.
+        Unknown names and out-of-range values are refused by the C++ option table (checked
+        by a zero-iteration fit on a one-row problem, which runs no pass of the data)."""
+        opts = self._user_options()
+        probe = dict(opts, max_iter=0, n_threads=1)
+        _core.fit_tron(
+            np.zeros((1, 1)), np.ones(1), np.ones(1), "squared_hinge", 0.1, 0.0, False, 1.0,
+            True, None, probe, None,
+        )  # fmt: skip
+        full = dict(_core.tron_defaults())
+        full.update(opts)
+        return full
+
     def _smsvm_options(self) -> tuple[dict, float]:
         """SmSVM's options (its C++ defaults, solver_options, tol, max_iter; checked by the
         C++ option table through a zero-step fit of a one-row problem) and the warm-start
