@@ -261,7 +261,7 @@ class LinearSVC(_DaskMixin, _LocalSVC):
     The row partitions are persisted on the workers and never gathered: the solver's outer
     loop runs on the client and each pass over the data is one task per partition calling
     svmkit._core.partition_*, followed by a tree reduction of small vectors (split_every
-    children per node). One-vs-rest fits one binary problem after the other.
+    children per node). One-vs-rest runs the binary problems concurrently.
 
     Solvers (solver_ names the one used; "auto" picks by the loss alone):
 
@@ -291,7 +291,9 @@ class LinearSVC(_DaskMixin, _LocalSVC):
     predict, decision_function and score return lazy dask results (map_blocks over X's row
     blocks); to_local() returns the fitted svmkit.LinearSVC. Each result_ entry also has
     bytes_sent / bytes_received (pickled sizes of the driver's task arguments and of the
-    reduced vectors it received, cumulative over the fit) and rounds (map-reduce rounds).
+    reduced vectors it received, for that binary problem; the setup's in the first) and
+    rounds (map-reduce rounds). One-vs-rest runs the binary problems concurrently (driver
+    threads sharing the cluster), one at a time with a callback or verbose output.
     """
 
     _local_class = _LocalSVC
@@ -374,19 +376,34 @@ class LinearSVC(_DaskMixin, _LocalSVC):
         if solver == "smsvm":  # smsvm.cpp's column scan: features with a nonzero entry
             nz = [client.submit(_tasks.nonzero_columns, b, pure=False) for b in parts.blocks]
             col_nz = tree_sum(client, nz, int(self.split_every), meter)
-        results = []
-        for k in range(n_rows):
+        setup = (meter.sent, meter.received, meter.rounds)
+
+        def fit_one(k: int) -> dict:
+            # One meter per binary problem (its bytes and rounds; the setup's counted once,
+            # in the first problem's).
+            m = TrafficMeter()
+            if k == 0:
+                m.sent, m.received, m.rounds = setup
             targets = [
                 client.submit(_tasks.class_targets, b, classes, 1 if binary else k, C, cw)
                 for b in parts.blocks
             ]
             w0 = self._warm_start_vector(k, parts.n_features, n_rows)
             if solver == "smsvm":
-                res = self._fit_binary_smsvm(client, parts, targets, col_nz, w0, meter)
-            else:
-                res = self._fit_binary(client, parts, targets, loss, w0, meter)
-            results.append(res)
-            del targets
+                return self._fit_binary_smsvm(client, parts, targets, col_nz, w0, m)
+            return self._fit_binary(client, parts, targets, loss, w0, m)
+
+        # One-vs-rest: the binary problems run concurrently from driver threads, so that
+        # their rounds share the cluster's latency (each problem's tasks and reduction order
+        # are its own: the results do not depend on the interleaving). One at a time with a
+        # user callback or verbose output, whose calls must keep their order.
+        if n_rows > 1 and self.callback is None and not self.verbose:
+            from concurrent.futures import ThreadPoolExecutor
+
+            with ThreadPoolExecutor(max_workers=n_rows) as pool:
+                results = list(pool.map(fit_one, range(n_rows)))
+        else:
+            results = [fit_one(k) for k in range(n_rows)]
         coef = np.empty((n_rows, parts.n_features))
         intercept = np.zeros(n_rows)
         for k, res in enumerate(results):
