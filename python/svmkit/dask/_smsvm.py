@@ -33,6 +33,7 @@ from ._cluster import TrafficMeter, tree_sum
 from ._tron import _history_columns
 
 _CONDITIONING_SHIFT = 1e-12  # smsvm.cpp's kConditioningShift
+_RAY_BATCH = 8  # Armijo trials on the ray per map-reduce round
 
 
 class SmsvmData:
@@ -465,28 +466,37 @@ class DistributedSmsvm:
         return False
 
     def ray_backtrack(self, st: _Step, sigma_min: float, dec: float, qspec) -> None:
+        """smsvm.cpp's ray_backtrack. Its trial steps s, s/2, ... are known in advance, so
+        up to _RAY_BATCH of them are evaluated in one round and the first that passes is
+        taken: the same step and halvings as one trial per round."""
         st.s = min(0.5 * st.s, sigma_min)
         st.halvings += 1
         w, d = self.w, self.d
         while True:
-            landing = st.s == sigma_min
-            if st.s < self.o["s_min"] and not landing:
+            steps = []
+            s = st.s
+            while len(steps) < _RAY_BATCH and (s >= self.o["s_min"] or s == sigma_min):
+                steps.append(s)
+                s *= 0.5
+            if not steps:
                 return
-            wt = w + st.s * d
-            if landing:
-                for j in range(self.m):
-                    if w[j] != 0.0 and d[j] != 0.0 and -w[j] / d[j] == st.s:
-                        wt[j] = 0.0
-            out = self.data.run(_tasks.smsvm_ray, self.z, qspec, st.s, self.alpha)
-            dff = out[0] + self.reg_diff(wt, w)
-            if math.isfinite(dff) and dff <= self.o["c1"] * st.s * dec:
-                st.accepted = True
-                self.wt = wt
-                self.fh_cur = float(out[1])
-                self.z = None  # z + s q: never read (the next pass is at the new w)
-                return
-            st.s *= 0.5
-            st.halvings += 1
+            out = self.data.run(_tasks.smsvm_ray, self.z, qspec, steps, self.alpha)
+            for t, s in enumerate(steps):
+                wt = w + s * d
+                if s == sigma_min:  # landing on the first breakpoint: exact zeros there
+                    for j in range(self.m):
+                        if w[j] != 0.0 and d[j] != 0.0 and -w[j] / d[j] == s:
+                            wt[j] = 0.0
+                dff = out[2 * t] + self.reg_diff(wt, w)
+                if math.isfinite(dff) and dff <= self.o["c1"] * s * dec:
+                    st.accepted = True
+                    st.s = s
+                    self.wt = wt
+                    self.fh_cur = float(out[2 * t + 1])
+                    self.z = None  # z + s q: never read (the next pass is at the new w)
+                    return
+                st.halvings += 1
+            st.s = s * 0.5
 
     def commit_step(self, gh_at_trial: bool) -> None:
         dropped = False

@@ -300,15 +300,18 @@ def smsvm_direction(block, targets, slot, point, qspec, alpha, intercept):
     return np.array([np.sum((v * d2) * q * q)])
 
 
-def smsvm_ray(block, targets, slot, point, qspec, s, alpha, intercept):
-    """[sum v (phi(u0 - y s q) - phi(u0)), sum v max(0, 1 - y (z + s q))] on the ray z + s q."""
+def smsvm_ray(block, targets, slot, point, qspec, steps, alpha, intercept):
+    """For each s of steps: [sum v (phi(u0 - y s q) - phi(u0)), sum v max(0, 1 - y (z + s q))]
+    on the ray z + s q (the Armijo trials of one round), concatenated."""
     y, v = targets
     z = _margins_at(block, slot, point, intercept)
     q = _direction_margins(block, slot, qspec, intercept)
     u0 = 1.0 - y * z
-    dfs = np.sum(v * _smooth_diff(u0 - y * s * q, u0, alpha))
-    zs = z + s * q
-    return np.array([dfs, np.sum(v * np.maximum(0.0, 1.0 - y * zs))])
+    out = np.empty(2 * len(steps))
+    for t, s in enumerate(steps):
+        out[2 * t] = np.sum(v * _smooth_diff(u0 - y * s * q, u0, alpha))
+        out[2 * t + 1] = np.sum(v * np.maximum(0.0, 1.0 - y * (z + s * q)))
+    return out
 
 
 def smsvm_project(block, targets, slot, point, trial, alpha, intercept):
