@@ -1,7 +1,7 @@
 """svmkit.dask against the in-memory fit, and the traffic of a distributed TRON fit.
 
 Runs (each a fresh LocalCluster, processes, 1 thread per worker):
-  1. timing: svmkit.LinearSVC(solver="tron", n_jobs=2) in memory beside
+  1. timing: svmkit.LinearSVC(solver="tron" or "smsvm" for --loss hinge, n_jobs=2) in memory beside
      svmkit.dask.LinearSVC on 2 workers x 1 thread, same data (generated on the workers by a
      seeded generator, then gathered once for the in-memory fit), alternately, best of R;
   2. per-round overhead: an empty map-reduce over the same partitions (submit P tasks,
@@ -70,7 +70,8 @@ def timing(args) -> None:
     import svmkit.dask as sd
     from distributed import Client, LocalCluster
 
-    params = dict(loss=args.loss, C=args.C, tol=args.tol, solver="tron")
+    solver = "smsvm" if args.loss == "hinge" else "tron"
+    params = dict(loss=args.loss, C=args.C, tol=args.tol, solver=solver, penalty=args.penalty)
     with (
         LocalCluster(
             n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
@@ -99,7 +100,10 @@ def timing(args) -> None:
         t_round = empty_round(client, parts.blocks)
         del parts
         rounds = r_d["rounds"]
-        out(f"data {args.n} x {args.d} float64 dense, {args.chunks} partitions, {args.loss}")
+        out(
+            f"data {args.n} x {args.d} float64 dense, {args.chunks} partitions, {args.loss}, "
+            f"penalty {args.penalty}, solver {solver}"
+        )
         out(
             f"in-memory 2 threads: best {min(t_mem):.3f} s  ({r_l['iterations']} it, "
             f"{r_l['inner_iterations']} CG, {r_l['passes']} passes, "
@@ -186,7 +190,8 @@ def main() -> None:
     p.add_argument("--d", type=int, default=100)
     p.add_argument("--chunks", type=int, default=8)
     p.add_argument("--repeats", type=int, default=2)
-    p.add_argument("--loss", default="logistic")
+    p.add_argument("--loss", default="logistic", help="'hinge' runs SmSVM")
+    p.add_argument("--penalty", default="l2", help="l1 / elasticnet with --loss hinge")
     p.add_argument("--C", type=float, default=1.0)
     p.add_argument("--tol", type=float, default=1e-4)
     p.add_argument("--big-n", type=int, default=1_500_000)
@@ -196,7 +201,8 @@ def main() -> None:
     args = p.parse_args()
     out(
         f"Command: `python bench/bench_dask.py --n {args.n} --d {args.d} --chunks {args.chunks}"
-        f" --repeats {args.repeats} --big-n {args.big_n} --limit {args.limit}`"
+        f" --repeats {args.repeats} --big-n {args.big_n} --limit {args.limit}"
+        f" --loss {args.loss} --penalty {args.penalty}`"
         f" ({platform.node() or 'host'}, 2 cores shared with other jobs: timings are noisy)"
     )
     out()

@@ -299,6 +299,51 @@ def test_worker_killed_during_fit(client):
     client.wait_for_workers(2, timeout=60)
 
 
+@pytest.mark.parametrize("loss", ["logistic", "hinge"], ids=["tron", "smsvm"])
+def test_worker_killed_while_a_task_runs(client, loss):
+    """A worker SIGKILLed while one of its pass tasks is running (held by the test hook of
+    svmkit.dask._tasks): the task and the worker's partitions are recomputed from the source
+    elsewhere and the fit ends with the undisturbed fit's result."""
+    import threading
+
+    from svmkit.dask import _tasks
+
+    X, y = make_data(n=600, seed=31)
+    Xd, yd, _ = to_dask(X, y, chunk=100)
+    params = dict(loss=loss, tol=TOL)
+    clean = sd.LinearSVC(**params).fit(Xd, yd)
+    client.wait_for_workers(2, timeout=60)
+    pids = client.run(os.getpid)
+    victim = sorted(pids)[0]
+    killed = []
+
+    def killer():
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                if client.run(_tasks.is_holding, workers=[victim])[victim]:
+                    os.kill(pids[victim], signal.SIGKILL)
+                    killed.append(victim)
+                    return
+            except Exception:
+                return
+            time.sleep(0.05)
+
+    def arm_once(rec):
+        if rec["iteration"] == 1:
+            client.run(_tasks.set_test_hold, 120.0, workers=[victim])
+            threading.Thread(target=killer, daemon=True).start()
+        return True
+
+    hit = sd.LinearSVC(**params, callback=arm_once).fit(Xd, yd)
+    assert killed == [victim]
+    np.testing.assert_array_equal(hit.coef_, clean.coef_)
+    np.testing.assert_array_equal(hit.intercept_, clean.intercept_)
+    assert hit.result_[0]["objective"] == clean.result_[0]["objective"]
+    client.wait_for_workers(2, timeout=60)
+    client.run(_tasks.set_test_hold, 0.0)
+
+
 def test_closed_client_fails_fast():
     X, y = make_data(n=100)
     Xd, yd, _ = to_dask(X, y, chunk=50)
@@ -347,12 +392,23 @@ def test_input_errors(client):
     Xd, yd, _ = to_dask(X, y, chunk=50)
     with pytest.raises(TypeError, match="take X as a dask array or dask DataFrame"):
         sd.LinearSVC().fit(X, y)
-    with pytest.raises(ValueError, match="loss='hinge' is not available on Dask"):
-        sd.LinearSVC(loss="hinge").fit(Xd, yd)
-    with pytest.raises(ValueError, match="solver 'smsvm' is not available on Dask"):
+    with pytest.raises(ValueError, match="solver 'dual_cd' is not available on Dask"):
+        sd.LinearSVC(loss="hinge", solver="dual_cd").fit(Xd, yd)
+    with pytest.raises(ValueError, match="solver 'tron' needs a smooth loss"):
+        sd.LinearSVC(loss="hinge", solver="tron").fit(Xd, yd)
+    with pytest.raises(ValueError, match="solver 'smsvm' solves loss='hinge'"):
         sd.LinearSVC(solver="smsvm").fit(Xd, yd)
-    with pytest.raises(ValueError, match="penalty='l1' is not available on Dask"):
+    with pytest.raises(ValueError, match="penalty='l1' is not available on Dask with TRON"):
         sd.LinearSVC(penalty="l1").fit(Xd, yd)
+    with pytest.raises(ValueError, match="loss='epsilon_insensitive' is not available on Dask"):
+        sd.LinearSVR(loss="epsilon_insensitive").fit(Xd, yd)
+    with pytest.raises(ValueError, match="smsvm option 'alpha_min' must be <= alpha0"):
+        sd.LinearSVC(loss="hinge", solver_options={"alpha0": 1e-8}).fit(Xd, yd)
+    for p in (dict(penalty="l1"), dict(penalty="elasticnet", l1_ratio=1.0)):
+        with pytest.raises(ValueError, match="pure l1 penalty is not distributed"):
+            sd.LinearSVC(loss="hinge", **p).fit(Xd, yd)
+    with pytest.raises(ValueError, match="only the dense Newton path is distributed"):
+        sd.LinearSVC(loss="hinge", solver_options={"max_dense_block": 3}).fit(Xd, yd)
     with pytest.raises(ValueError, match="y has 99 entries but X has 100 rows"):
         sd.LinearSVC().fit(Xd, yd[:99])
     Xbad = X.copy()
@@ -456,3 +512,186 @@ def test_fit_errors_name_the_cause():
         gather(Fake(OSError("connection refused")), [])
     with pytest.raises(sd.DaskFitError, match=r"scheduler at tcp://10.0.0.1:8786 does not answer"):
         resolve_client(Fake(TimeoutError("no reply")))
+
+
+# ---- SmSVM (loss="hinge"): the driver's port of cpp/src/smsvm.cpp over the partitions ----
+
+# SmSVM's tol bounds the relative suboptimality of the l2 runs; l1-l2 runs end at the level
+# alpha_min. The paths of the two fits differ by rounding only, and with these settings both
+# end within 1e-8 of the optimum (at the defaults, tol 1e-4 and alpha_min 1e-6, the two
+# objectives agree to about 1e-8 .. 1e-7).
+SMSVM_L2 = dict(penalty="l2", tol=1e-8)
+SMSVM_L1L2 = dict(penalty="elasticnet", tol=1e-8, solver_options={"alpha_min": 1e-8})
+
+
+def assert_same_smsvm(local, dist):
+    assert dist.solver_ == "smsvm" and local.solver_ == "smsvm"
+    for r_l, r_d in zip(local.result_, dist.result_):
+        assert rel(r_d["objective"], r_l["objective"]) <= 1e-8
+        assert r_d["status"] == r_l["status"]
+
+
+@pytest.mark.parametrize(
+    "sparse, params",
+    [(True, dict(SMSVM_L2, C=0.5)), (False, dict(SMSVM_L1L2, l1_ratio=0.5, C=2.0))],
+    ids=["csr-l2", "dense-l1l2"],
+)
+def test_smsvm_matches_in_memory(client, params, sparse):
+    """loss="hinge" runs SmSVM; the in-memory reference is LinearSVC(solver="smsvm") (its
+    "auto" may pick dual_cd)."""
+    X, y = make_data(sparse=sparse, seed=21)
+    sw = np.random.default_rng(22).uniform(0.5, 2.0, y.shape[0])
+    Xd, yd, swd = to_dask(X, y, sw=sw)
+    p = dict(loss="hinge", **params)
+    local = svmkit.LinearSVC(solver="smsvm", **p).fit(X, y, sample_weight=sw)
+    dist = sd.LinearSVC(**p).fit(Xd, yd, sample_weight=swd)
+    assert_same_smsvm(local, dist)
+
+
+def test_smsvm_one_vs_rest_weights(client):
+    X, y = make_data(n=300, classes=3, seed=23)
+    sw = np.random.default_rng(24).uniform(0.2, 3.0, y.shape[0])
+    Xd, yd, swd = to_dask(X, y, chunk=150, sw=sw)
+    p = dict(loss="hinge", C=1.5, class_weight={0: 2.0, 2: 0.5}, **SMSVM_L2)
+    local = svmkit.LinearSVC(solver="smsvm", **p).fit(X, y, sample_weight=sw)
+    dist = sd.LinearSVC(**p).fit(Xd, yd, sample_weight=swd)
+    assert dist.coef_.shape == (3, X.shape[1])
+    assert_same_smsvm(local, dist)
+
+
+def test_smsvm_warm_start_and_intercept(client):
+    """Warm start (with the warm_alpha hint) and an unregularized, scaled bias (the duality gap
+    then splits the gradient by class)."""
+    X, y = make_data(n=300, seed=25)
+    Xd, yd, _ = to_dask(X, y, chunk=150)
+    p = dict(loss="hinge", warm_start=True, regularize_intercept=False, intercept_scaling=2.0,
+             **SMSVM_L1L2)  # fmt: skip
+    local = svmkit.LinearSVC(solver="smsvm", C=1.0, **p).fit(X, y)
+    dist = sd.LinearSVC(C=1.0, **p).fit(Xd, yd)
+    opts = dict(SMSVM_L1L2["solver_options"], warm_alpha=1e-2)
+    local.set_params(C=3.0, solver_options=opts).fit(X, y)
+    dist.set_params(C=3.0, solver_options=opts).fit(Xd, yd)
+    assert_same_smsvm(local, dist)
+
+
+def test_smsvm_matches_clarabel(client):
+    """An independent reference: the hinge l2 problem as a QP solved by clarabel."""
+    clarabel = pytest.importorskip("clarabel")
+    X, y = make_data(n=120, d=5, seed=26)
+    Xd, yd, _ = to_dask(X, y, chunk=40)
+    C = 0.7
+    dist = sd.LinearSVC(loss="hinge", C=C, tol=1e-10).fit(Xd, yd)
+    n, d = X.shape
+    yy = np.where(y == 1, 1.0, -1.0)
+    # variables (w, b, xi): min 1/2 ||w||^2 + 1/2 b^2 + C sum xi, xi >= 0, xi >= 1 - y (Xw + b)
+    nv = d + 1 + n
+    P = sp.csc_matrix(sp.diags(np.r_[np.ones(d + 1), np.zeros(n)]))
+    q = np.r_[np.zeros(d + 1), C * np.ones(n)]
+    A1 = sp.hstack([-yy[:, None] * X, -yy[:, None], -sp.eye(n)])
+    A2 = sp.hstack([sp.csr_matrix((n, d + 1)), -sp.eye(n)])
+    A = sp.csc_matrix(sp.vstack([A1, A2]))
+    b = np.r_[-np.ones(n), np.zeros(n)]
+    settings = clarabel.DefaultSettings()
+    settings.verbose = False
+    sol = clarabel.DefaultSolver(P, q, A, b, [clarabel.NonnegativeConeT(2 * n)], settings).solve()
+    assert nv == len(sol.x)
+    assert rel(dist.result_[0]["objective"], sol.obj_val) <= 1e-7
+
+
+class _LocalSmsvmData:
+    """SmsvmData's interface over in-process partitions (no cluster): drives the SmSVM port
+    for a direct comparison with the C++ solver."""
+
+    def __init__(self, X, y, v, intercept, rows=70):
+        from svmkit._validation import as_core_matrix
+
+        self.parts = []
+        for lo in range(0, X.shape[0], rows):
+            sl = slice(lo, lo + rows)
+            self.parts.append(((as_core_matrix(X[sl]),), (y[sl], v[sl])))
+        self.intercept = intercept
+        self._ids = 0
+
+    def new_id(self):
+        self._ids += 1
+        return self._ids
+
+    def run(self, fn, *args):
+        out = [fn(b, t, ("local", p), *args, self.intercept) for p, (b, t) in enumerate(self.parts)]
+        return np.sum(out, axis=0)
+
+
+@pytest.mark.parametrize(
+    "penalty, opts",
+    [
+        ("l2", {}),
+        ("elasticnet", {}),
+        ("elasticnet", {"projected_halvings": 3}),
+        ("elasticnet", {"tol": 0.0, "alpha_min": 1e-4}),
+        ("l2", {"max_iter": 3}),
+    ],
+    ids=["l2", "l1l2", "l1l2-projected", "l1l2-paper-rule", "max-iter"],
+)
+def test_smsvm_port_takes_the_cpp_steps(penalty, opts):
+    """The driver's SmSVM takes the C++ solver's steps: same iterations, passes, line search
+    failures, activations and status; objective to the rounding that ill-conditioned Newton
+    systems at small alpha amplify (the partitions' sums are added in another order)."""
+    from svmkit._solvers import penalty_weights
+    from svmkit.dask._smsvm import DistributedSmsvm
+
+    X, y = make_data(n=300, d=6, seed=27)
+    yy = np.where(y == 1, 1.0, -1.0)
+    cost = np.random.default_rng(28).uniform(0.5, 1.5, 300)
+    full = dict(_core.smsvm_defaults(), n_threads=1, **opts)
+    l2, l1 = penalty_weights(penalty, 0.5)
+    ref = _core.fit_smsvm(X, yy, cost, l2, l1, True, 1.0, True, None, 0.0, full, None)
+    data = _LocalSmsvmData(X, yy, cost / cost.sum(), (True, 1.0))
+    col_nz = np.any(X != 0, axis=0).astype(float)
+    res = DistributedSmsvm(
+        data, 300, 6, col_nz, cost.sum(), l2, l1, True, 1.0, True, full, None
+    ).run(None, 0.0)
+    keys = ("iterations", "passes", "status", "line_search_failures", "active_set_adjustments")
+    for key in keys:
+        assert res[key] == ref[key], key
+    assert rel(res["objective"], ref["objective"]) <= 1e-6
+    np.testing.assert_allclose(res["history"]["smoothing"], ref["history"]["smoothing"])
+    np.testing.assert_array_equal(res["history"]["active_size"], ref["history"]["active_size"])
+    # Armijo halvings per step (the ray trials are batched, 8 per round, with the same result)
+    np.testing.assert_array_equal(res["history"]["radius"], ref["history"]["radius"])
+
+
+def test_smsvm_partition_kernel_sums_and_errors():
+    """The SmSVM partition pass summed over partitions equals one pass over the whole data."""
+    X, y = make_data(n=200, d=5, seed=29)
+    yy = np.where(y == 1, 1.0, -1.0)
+    v = np.full(200, 1.0 / 200)
+    w = np.random.default_rng(30).standard_normal(6) * 0.3
+    pos = np.array([0, -1, 1, 2, -1, 3])
+    whole, z = _core.partition_smsvm_eval(X, yy, v, True, 1.5, w, 0.1, pos, True, True, 64, None)
+    parts = sum(
+        _core.partition_smsvm_eval(
+            X[lo : lo + 50], yy[lo : lo + 50], v[lo : lo + 50], True, 1.5, w, 0.1, pos, True,
+            True, 7, z[lo : lo + 50] + 0.1,
+        )[0]
+        for lo in range(0, 200, 50)
+    )  # fmt: skip
+    np.testing.assert_allclose(parts[[0, 1, 3, 4]], whole[[0, 1, 3, 4]], rtol=1e-13)
+    np.testing.assert_allclose(parts[5:], whole[5:], rtol=1e-12, atol=1e-15)
+    np.testing.assert_array_equal(z, _core.partition_margins(X, w, True, 1.5))
+    # the block is X~_A^T Dv X~_A
+    u = 1.0 - yy * z
+    r = np.sqrt(0.01 + u * u)
+    Xa = np.c_[X[:, [0, 2, 3]], np.full(200, 1.5)]
+    H = (Xa * (v * 0.5 * 0.01 / r**3)[:, None]).T @ Xa
+    np.testing.assert_allclose(np.tril(whole[5 + 12 :].reshape(4, 4).T), np.tril(H), rtol=1e-12)
+    with pytest.raises(ValueError, match="pos must have one entry per coordinate"):
+        _core.partition_smsvm_eval(X, yy, v, True, 1.0, w, 0.1, pos[:3], True, False, 8, None)
+    with pytest.raises(ValueError, match="alpha must be > 0"):
+        _core.partition_smsvm_eval(X, yy, v, True, 1.0, w, 0.0, pos, True, False, 8, None)
+    with pytest.raises(ValueError, match="block_rows must be >= 1"):
+        _core.partition_smsvm_eval(X, yy, v, True, 1.0, w, 0.1, pos, True, False, 0, None)
+    for bad in (pos + 6, np.array([0, -1, 1, 1, -1, 3])):
+        with pytest.raises(ValueError, match="must be 0..k-1, each once"):
+            _core.partition_smsvm_eval(X, yy, v, True, 1.0, w, 0.1, bad, True, False, 8, None)
+    with pytest.raises(ValueError, match="z_old has length 3, expected 200"):
+        _core.partition_smsvm_eval(X, yy, v, True, 1.0, w, 0.1, pos, True, False, 8, np.zeros(3))

@@ -4,6 +4,7 @@
 #include <pybind11/pybind11.h>
 
 #include <algorithm>
+#include <cstdint>
 
 #include "convert.hpp"
 #include "svmkit/partition_passes.hpp"
@@ -88,6 +89,67 @@ py::array_t<double> hess_vec(const py::object& X, const py::object& curvature, c
   return out;
 }
 
+// (packed, z) of partition_smsvm_eval; cost holds the weights v_i = cost_i / S.
+py::tuple smsvm_eval(
+    const py::object& X, const py::object& y, const py::object& v, bool fit_intercept,
+    double intercept_scaling, const py::object& w, double alpha,
+    const py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>& pos, bool hess,
+    bool split, Index block_rows, const py::object& z_old) {
+  ViewHolder view = to_view(X);
+  std::vector<py::object> keep;
+  const LinearProblem p = partition_problem(view, y, v, fit_intercept, intercept_scaling, keep);
+  const Index nc = solution_size(p);
+  const Index rows = rows_of(p.X);
+  if (pos.ndim() != 1 || pos.shape(0) != nc)
+    throw_invalid("partition_smsvm_eval: pos must have one entry per coordinate");
+  if (!(alpha > 0.0)) throw_invalid("partition_smsvm_eval: alpha must be > 0");
+  if (block_rows < 1) throw_invalid("partition_smsvm_eval: block_rows must be >= 1");
+  std::vector<Index> pv(static_cast<std::size_t>(nc));
+  Index k = 0;
+  for (Index j = 0; j < nc; ++j) {
+    pv[j] = static_cast<Index>(pos.data()[j]);
+    if (pv[j] >= 0) ++k;
+  }
+  // The positions of the active coordinates must be 0..k-1, each once (rows of the block).
+  std::vector<char> seen(static_cast<std::size_t>(k), 0);
+  for (Index j = 0; j < nc; ++j) {
+    if (pv[j] < 0) continue;
+    if (pv[j] >= k || seen[pv[j]])
+      throw_invalid(
+          "partition_smsvm_eval: the positions of the active coordinates must be 0.."
+          "k-1, each once");
+    seen[pv[j]] = 1;
+  }
+  const double* wp = double_ptr(w, nc, "w", keep);
+  const double* zo = z_old.is_none() ? nullptr : double_ptr(z_old, rows, "z_old", keep);
+  py::array_t<double> packed(kSmsvmSums + (split ? 2 : 1) * nc + (hess ? k * k : 0));
+  py::array_t<double> z(static_cast<py::ssize_t>(rows));
+  double* out = packed.mutable_data();
+  double* zp = z.mutable_data();
+  {
+    py::gil_scoped_release release;
+    partition_smsvm_eval(p, wp, alpha, pv, k, hess, split, block_rows, zo, zp, out);
+  }
+  return py::make_tuple(packed, z);
+}
+
+py::array_t<double> margins(const py::object& X, const py::object& w, bool fit_intercept,
+                            double intercept_scaling) {
+  ViewHolder view = to_view(X);
+  std::vector<py::object> keep;
+  const LinearProblem p =
+      partition_problem(view, py::none(), py::none(), fit_intercept, intercept_scaling, keep);
+  validate_view(p.X, "X");
+  const double* wp = double_ptr(w, solution_size(p), "w", keep);
+  py::array_t<double> z(static_cast<py::ssize_t>(rows_of(p.X)));
+  double* zp = z.mutable_data();
+  {
+    py::gil_scoped_release release;
+    partition_margins(p, wp, zp);
+  }
+  return z;
+}
+
 }  // namespace
 
 void bind_partition(py::module_& m) {
@@ -104,6 +166,13 @@ void bind_partition(py::module_& m) {
   m.def("partition_hess_vec", &hess_vec, py::arg("X"), py::arg("curvature"), py::arg("s"),
         py::arg("fit_intercept"), py::arg("intercept_scaling"), py::arg("n_threads") = 1,
         "Loss part of H s over one row partition, with the curvature of a fun_grad pass.");
+  m.def("partition_smsvm_eval", &smsvm_eval, py::arg("X"), py::arg("y"), py::arg("v"),
+        py::arg("fit_intercept"), py::arg("intercept_scaling"), py::arg("w"), py::arg("alpha"),
+        py::arg("pos"), py::arg("hess"), py::arg("split"), py::arg("block_rows"), py::arg("z_old"),
+        "SmSVM's gradient pass over one row partition: (packed [sums, loss gradient, active "
+        "block], margins z) (svmkit/partition_passes.hpp).");
+  m.def("partition_margins", &margins, py::arg("X"), py::arg("w"), py::arg("fit_intercept"),
+        py::arg("intercept_scaling"), "Margins w.x_i + b intercept_scaling of one partition.");
 }
 
 }  // namespace svmkit::py_bind

@@ -1,6 +1,9 @@
 // Per-partition passes (see svmkit/partition_passes.hpp).
 #include "svmkit/partition_passes.hpp"
 
+#include <Eigen/Dense>
+#include <algorithm>
+#include <cmath>
 #include <type_traits>
 #include <vector>
 
@@ -118,7 +121,97 @@ void hess_vec_impl(const V& X, const LinearProblem& p, const double* curv, const
   }
 }
 
+using RowBlock = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+// The SmSVM pass (see the header): row sums in row order; the block by rank updates of
+// sqrt(Dv_i) x~_i,A rows, block_rows at a time.
+template <class V>
+void smsvm_eval_impl(const V& X, const LinearProblem& p, const double* w, double alpha,
+                     const std::vector<Index>& pos, Index k, bool hess, bool split, Index bs,
+                     const double* z_old, double* z, double* packed) {
+  const Index m = X.cols;
+  const Index nc = m + (p.fit_intercept ? 1 : 0);
+  const double scale = p.fit_intercept ? p.intercept_scaling : 0.0;
+  const double bw = p.fit_intercept ? w[m] * scale : 0.0;
+  double* sums = packed;
+  double* g = packed + kSmsvmSums;
+  std::fill(packed, packed + kSmsvmSums + (split ? 2 : 1) * nc, 0.0);
+  Eigen::MatrixXd H;
+  RowBlock B;
+  if (hess) {
+    H.setZero(k, k);
+    B.resize(std::max<Index>(1, bs), k);
+  }
+  const Index bpos = p.fit_intercept ? pos[m] : -1;
+  Index r = 0;
+  double gb = 0.0, gb_pos = 0.0;
+  for (Index i = 0; i < X.rows; ++i) {
+    const double zi = row_dot(X, i, w) + bw;
+    z[i] = zi;
+    const double yi = p.y[i], vi = p.cost[i];
+    const double u = 1.0 - yi * zi;
+    const detail::MixSmoothRelu sm = detail::mix_smooth_relu_all(u, alpha);
+    sums[0] += vi * sm.value;
+    sums[1] += vi * std::max(0.0, u);
+    if (z_old) sums[2] += vi * detail::mix_smooth_relu_diff(u, 1.0 - yi * z_old[i], alpha);
+    const double c1 = -yi * vi * sm.d1;
+    const bool neg = yi < 0.0;
+    double* gi = g + (split && neg ? nc : 0);
+    if (c1 != 0.0) row_axpy(X, i, c1, gi);
+    gb += c1;
+    if (!neg) gb_pos += c1;
+    sums[neg ? 4 : 3] += vi * sm.d1;
+    if (hess) {
+      const double sc = std::sqrt(vi * sm.d2);
+      auto row = B.row(r);
+      row.setZero();
+      for_each_in_row(X, i, [&](Index j, double x) {
+        const Index q = pos[j];
+        if (q >= 0) row[q] += sc * x;
+      });
+      if (bpos >= 0) row[bpos] = sc * scale;
+      if (++r == bs) {
+        H.selfadjointView<Eigen::Lower>().rankUpdate(B.transpose());
+        r = 0;
+      }
+    }
+  }
+  if (hess && r > 0) H.selfadjointView<Eigen::Lower>().rankUpdate(B.topRows(r).transpose());
+  if (p.fit_intercept) {
+    if (split) {
+      g[m] += gb_pos * scale;
+      g[nc + m] += (gb - gb_pos) * scale;
+    } else {
+      g[m] += gb * scale;
+    }
+  }
+  if (hess) {
+    double* h = g + (split ? 2 : 1) * nc;
+    for (Index b = 0; b < k; ++b)
+      for (Index a = 0; a < k; ++a) h[b * k + a] = a >= b ? H(a, b) : 0.0;
+  }
+}
+
 }  // namespace
+
+void partition_smsvm_eval(const LinearProblem& p, const double* w, double alpha,
+                          const std::vector<Index>& pos, Index k, bool hess, bool split,
+                          Index block_rows, const double* z_old, double* z, double* packed) {
+  std::visit(
+      [&](const auto& X) {
+        smsvm_eval_impl(X, p, w, alpha, pos, k, hess, split, block_rows, z_old, z, packed);
+      },
+      p.X);
+}
+
+void partition_margins(const LinearProblem& p, const double* w, double* z) {
+  std::visit(
+      [&](const auto& X) {
+        const double bw = p.fit_intercept ? w[X.cols] * p.intercept_scaling : 0.0;
+        for (Index i = 0; i < X.rows; ++i) z[i] = row_dot(X, i, w) + bw;
+      },
+      p.X);
+}
 
 double partition_fun_grad(const LinearProblem& p, const LossSpec& loss, const double* w,
                           double* grad, double* hdiag, double* curvature, int n_threads) {

@@ -16,7 +16,21 @@
 // summing the partitions, so F = 1/2 ||w||^2 [+ 1/2 b^2] + sum_R L_R and likewise for the
 // gradient and H s. Each pass is one sweep over the partition's rows, deterministic for a
 // fixed n_threads (the partitions are summed by the driver in a fixed order).
+//
+// SmSVM (solvers/smsvm.hpp) over one partition, with v_i = cost_i / S (S = the sum of all
+// partitions' costs, so the v of every partition sum to one), u_i = 1 - y_i z_i and
+// phi_alpha the smoothed hinge (loss.hpp's psi_M with sigma = alpha):
+//
+//   sums          [sum v phi(u), sum v max(0, u), sum v (phi(u) - phi(u_old)),
+//                  sum_{y=+1} v phi'(u), sum_{y=-1} v phi'(u)]
+//   loss gradient -sum v phi'(u_i) y_i x~_i (split by class when asked: the y = +1 rows, then
+//                  the y = -1 rows, for the duality gap with an unregularized bias)
+//   active block  X~_A^T Dv X~_A, Dv_i = v_i phi''(u_i), A given by a position map
+//
+// in one sweep, plus the margins z (cached by the caller for the line search).
 #pragma once
+
+#include <vector>
 
 #include "svmkit/loss.hpp"
 #include "svmkit/problem.hpp"
@@ -34,5 +48,24 @@ double partition_fun(const LinearProblem& p, const LossSpec& loss, const double*
 // out = H_R s (length solution_size(p)) with the per-row curvature D of a fun_grad pass.
 void partition_hess_vec(const LinearProblem& p, const double* curvature, const double* s,
                         double* out, int n_threads);
+
+// Layout of partition_smsvm_eval's packed output: kSmsvmSums sums, then the loss gradient
+// (nc or 2 nc entries), then the k x k active block (column-major, lower triangle; only with
+// hess).
+constexpr int kSmsvmSums = 5;
+
+// One SmSVM gradient pass over the partition p (p.cost holds v_i) at w and alpha. pos has
+// solution_size(p) entries: the position of each coordinate in the active block or -1;
+// k = the block's size. z_old (optional, rows entries) gives the margins of the previous
+// point for the third sum; z (rows entries) receives the margins at w. packed has
+// kSmsvmSums + (split ? 2 : 1) nc + (hess ? k k : 0) entries. One thread; rows are added in
+// order and the block is assembled by rank updates of block_rows rows.
+void partition_smsvm_eval(const LinearProblem& p, const double* w, double alpha,
+                          const std::vector<Index>& pos, Index k, bool hess, bool split,
+                          Index block_rows, const double* z_old, double* z, double* packed);
+
+// z_i = w.x_i + b intercept_scaling over the partition (the margins of partition_smsvm_eval,
+// bit for bit).
+void partition_margins(const LinearProblem& p, const double* w, double* z);
 
 }  // namespace svmkit

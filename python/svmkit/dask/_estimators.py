@@ -12,14 +12,16 @@ from .._constraints import Int, OneOf, validate_params
 from .._linear import LinearSVC as _LocalSVC
 from .._linear import LinearSVR as _LocalSVR
 from .._progress import make_callback
+from .._solvers import penalty_weights
 from .._status import check_status
 from .._validation import class_weight_vector
 from . import _tasks
-from ._cluster import DistributedObjective, TrafficMeter, gather, resolve_client
+from ._cluster import DistributedObjective, TrafficMeter, gather, resolve_client, tree_sum
 from ._data import as_dask_array, is_dask_frame, persist
+from ._smsvm import DistributedSmsvm, SmsvmData
 from ._tron import tron
 
-_SOLVERS = ("auto", "tron")
+_SOLVERS = ("auto", "tron", "smsvm")
 
 
 class _DaskMixin:
@@ -31,53 +33,85 @@ class _DaskMixin:
     # parameters and a Client cannot be copied (xgboost.dask does the same): est.client = c.
     client: Any = None
 
-    def _check_dask_params(self, estimator: str) -> None:
+    def _dask_solver(self, estimator: str) -> str:
+        """The solver the fit runs: "smsvm" for the hinge loss, "tron" for the smooth losses
+        (solver "auto" picks by the loss alone, unlike the in-memory rule, which may pick
+        dual_cd for the hinge loss)."""
         if not isinstance(self.solver, str):
             raise TypeError("solver must be a string")
         if self.solver not in _SOLVERS:
             raise ValueError(
                 f"svmkit.dask.{estimator}: solver {self.solver!r} is not available on Dask; "
-                "available: 'auto', 'tron' (TRON for the smooth losses; SmSVM is not "
-                "distributed yet)"
+                "available: 'auto', 'tron' (the smooth losses), 'smsvm' (the hinge loss)"
             )
-        if self.penalty != "l2":
+        if self.loss == "hinge":
+            if self.solver == "tron":
+                raise ValueError(
+                    f"svmkit.dask.{estimator}: solver 'tron' needs a smooth loss; the hinge "
+                    "loss is solved by 'smsvm'"
+                )
+            if penalty_weights(self.penalty, self.l1_ratio)[0] == 0.0:
+                raise ValueError(
+                    f"svmkit.dask.{estimator}: SmSVM with a pure l1 penalty is not distributed "
+                    "(penalty='l1' or l1_ratio=1): its Levenberg-Marquardt steps amplify the "
+                    "rounding of the partitions' sums, so the fit would not reproduce the "
+                    "in-memory one; use penalty='elasticnet' with l1_ratio < 1"
+                )
+            return "smsvm"
+        if self.solver == "smsvm":
             raise ValueError(
-                f"svmkit.dask.{estimator}: penalty={self.penalty!r} is not available on Dask "
-                "(TRON solves the l2 penalty)"
+                f"svmkit.dask.{estimator}: solver 'smsvm' solves loss='hinge', got "
+                f"loss={self.loss!r}"
             )
         if self.loss not in _core_tron_losses():
             raise ValueError(
                 f"svmkit.dask.{estimator}: loss={self.loss!r} is not available on Dask; TRON "
-                f"handles: {', '.join(sorted(_core_tron_losses()))}"
+                f"handles: {', '.join(sorted(_core_tron_losses()))}; SmSVM the hinge loss"
             )
+        if self.penalty != "l2":
+            raise ValueError(
+                f"svmkit.dask.{estimator}: penalty={self.penalty!r} is not available on Dask "
+                "with TRON (the smooth losses take penalty 'l2'; 'l1' and 'elasticnet' go with "
+                "loss='hinge', solved by SmSVM)"
+            )
+        return "tron"
 
-    def _tron_options(self) -> dict:
-        """TRON's options: its C++ defaults, the user's solver_options, tol and max_iter.
-        Unknown names and out-of-range values are refused by the C++ option table (checked
-        by a zero-iteration fit on a one-row problem, which runs no pass of the data)."""
+    def _user_options(self) -> dict:
         opts = dict(self.solver_options or {})
         if self.tol is not None:
             opts["tol"] = float(self.tol)
         if self.max_iter is not None:
             opts["max_iter"] = int(self.max_iter)
+        return opts
+
+    def _tron_options(self) -> dict:
+        """TRON's options: its C++ defaults, the user's solver_options, tol and max_iter.
+        Unknown names and out-of-range values are refused by the C++ option table (checked
+        by a zero-iteration fit on a one-row problem, which runs no pass of the data)."""
+        opts = self._user_options()
         probe = dict(opts, max_iter=0, n_threads=1)
         _core.fit_tron(
-            np.zeros((1, 1)),
-            np.ones(1),
-            np.ones(1),
-            "squared_hinge",
-            0.1,
-            0.0,
-            False,
-            1.0,
-            True,
-            None,
-            probe,
-            None,
-        )
+            np.zeros((1, 1)), np.ones(1), np.ones(1), "squared_hinge", 0.1, 0.0, False, 1.0,
+            True, None, probe, None,
+        )  # fmt: skip
         full = dict(_core.tron_defaults())
         full.update(opts)
         return full
+
+    def _smsvm_options(self) -> tuple[dict, float]:
+        """SmSVM's options (its C++ defaults, solver_options, tol, max_iter; checked by the
+        C++ option table through a zero-step fit of a one-row problem) and the warm-start
+        alpha hint (solver_options "warm_alpha", as in memory)."""
+        opts = self._user_options()
+        warm_alpha = float(opts.pop("warm_alpha", 0.0))
+        probe = dict(opts, max_iter=0, n_threads=1)
+        _core.fit_smsvm(
+            np.ones((1, 1)), np.ones(1), np.ones(1), 1.0, 0.0, False, 1.0, True, None, 0.0,
+            probe, None,
+        )  # fmt: skip
+        full = dict(_core.smsvm_defaults())
+        full.update(opts)
+        return full, warm_alpha
 
     def _fit_binary(
         self,
@@ -111,14 +145,69 @@ class _DaskMixin:
             )
         finally:
             obj.release()
+        return self._checked(res, meter, "tron")
+
+    def _checked(self, res: dict, meter: TrafficMeter, solver: str) -> dict:
         res["bytes_sent"] = meter.sent
         res["bytes_received"] = meter.received
         res["rounds"] = meter.rounds
-        check_status(res, f"svmkit.dask.{type(self).__name__}", "tron", stacklevel=4)
+        check_status(res, f"svmkit.dask.{type(self).__name__}", solver, stacklevel=5)
         return res
 
-    def _finish(self, parts: Any, results: list) -> None:
-        self.solver_ = "tron"
+    def _fit_binary_smsvm(
+        self,
+        client: Any,
+        parts: Any,
+        targets: list,
+        col_nz: np.ndarray,
+        w0: np.ndarray | None,
+        meter: TrafficMeter,
+    ) -> dict:
+        """One binary SmSVM fit (svmkit.dask._smsvm): S = the sum of the costs (one round),
+        the weights v = cost / S on the workers, then the driver's loop."""
+        opts, warm_alpha = self._smsvm_options()
+        total = float(
+            tree_sum(
+                client,
+                [client.submit(_tasks.cost_sum, t) for t in targets],
+                int(self.split_every),
+                meter,
+            )[0]
+        )
+        if not total > 0.0:
+            raise ValueError("smsvm: the per-sample costs sum to zero")
+        weighted = [client.submit(_tasks.smsvm_weights, t, total) for t in targets]
+        data = SmsvmData(
+            client,
+            parts.blocks,
+            weighted,
+            (bool(self.fit_intercept), float(self.intercept_scaling)),
+            int(self.split_every),
+            meter,
+        )
+        l2, l1 = penalty_weights(self.penalty, self.l1_ratio)
+        solver = DistributedSmsvm(
+            data,
+            parts.n_samples,
+            parts.n_features,
+            col_nz,
+            total,
+            l2,
+            l1,
+            self.fit_intercept,
+            self.intercept_scaling,
+            self.regularize_intercept,
+            opts,
+            make_callback("smsvm", self.verbose, self.callback),
+        )
+        try:
+            res = solver.run(w0, warm_alpha if w0 is not None else 0.0)
+        finally:
+            data.release()
+        return self._checked(res, meter, "smsvm")
+
+    def _finish(self, parts: Any, results: list, solver: str = "tron") -> None:
+        self.solver_ = solver
         self.result_ = results
         self.n_iter_ = int(max(r["iterations"] for r in results))
         self.n_passes_ = int(sum(r["passes"] for r in results))
@@ -169,17 +258,30 @@ class LinearSVC(_DaskMixin, _LocalSVC):
 
     X is a dask array (dense blocks or scipy.sparse CSR blocks) or a dask DataFrame, chunked
     by rows; y (and sample_weight) a dask array / Series or numpy array of matching length.
-    The row partitions are persisted on the workers and never gathered: TRON's outer loop
-    runs on the client, each of its passes (F and grad F with diag H; H s) is one task per
-    partition calling svmkit._core.partition_* followed by a tree reduction of the
-    (n_features + 1)-vectors (split_every children per node). The fit takes the in-memory
-    TRON's steps (only the summation order differs), so its objective matches the in-memory
-    fit's. One-vs-rest fits one binary problem after the other.
+    The row partitions are persisted on the workers and never gathered: the solver's outer
+    loop runs on the client and each pass over the data is one task per partition calling
+    svmkit._core.partition_*, followed by a tree reduction of small vectors (split_every
+    children per node). One-vs-rest runs the binary problems concurrently.
 
-    Supported: solver "auto" / "tron" with the smooth losses (squared_hinge, smoothed_hinge,
-    gaussian_smoothed_hinge, logistic) and penalty "l2"; fit_intercept, intercept_scaling,
-    regularize_intercept, class_weight, sample_weight, warm_start, verbose, callback as in
-    memory. SmSVM (the hinge loss) is not distributed. n_jobs only affects to_local().
+    Solvers (solver_ names the one used; "auto" picks by the loss alone):
+
+    * "tron" for the smooth losses (squared_hinge, smoothed_hinge, gaussian_smoothed_hinge,
+      logistic), penalty "l2": passes F and grad F with diag H, and H s (the per-row
+      curvature stays on the workers). Takes the in-memory TRON's steps.
+    * "smsvm" for loss="hinge", penalty "l2", "l1" or "elasticnet": a port of the in-memory
+      SmSVM (svmkit._solvers "smsvm", paper 000) whose gradient pass also assembles the
+      active Hessian block X~_A^T D X~_A on each partition (summed by the tree, factored on
+      the client); the Armijo line search runs on the margins the workers keep (one round
+      per trial, no sweep over X). The in-memory LinearSVC(loss="hinge") with solver="auto"
+      may pick dual_cd instead; compare with LinearSVC(loss="hinge", solver="smsvm"). Only
+      SmSVM's dense Newton path is distributed: an active block the in-memory solver would
+      solve matrix-free (over max_dense_block or newton_memory_mb) raises ValueError.
+
+    Either way the fit takes the in-memory solver's steps (only the summation order of the
+    partitions' sums differs), so its objective matches the in-memory fit's.
+    fit_intercept, intercept_scaling, regularize_intercept, class_weight, sample_weight,
+    warm_start (with SmSVM's solver_options "warm_alpha"), verbose, callback as in memory.
+    n_jobs only affects to_local().
 
     Extra parameter: split_every (fan-in of the reduction tree, >= 2). The client is the
     attribute ``client`` (``est.client = distributed.Client(...)``; None, the default, uses
@@ -189,7 +291,9 @@ class LinearSVC(_DaskMixin, _LocalSVC):
     predict, decision_function and score return lazy dask results (map_blocks over X's row
     blocks); to_local() returns the fitted svmkit.LinearSVC. Each result_ entry also has
     bytes_sent / bytes_received (pickled sizes of the driver's task arguments and of the
-    reduced vectors it received, cumulative over the fit) and rounds (map-reduce rounds).
+    reduced vectors it received, for that binary problem; the setup's in the first) and
+    rounds (map-reduce rounds). One-vs-rest runs the binary problems concurrently (driver
+    threads sharing the cluster), one at a time with a callback or verbose output.
     """
 
     _local_class = _LocalSVC
@@ -244,8 +348,11 @@ class LinearSVC(_DaskMixin, _LocalSVC):
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> LinearSVC:
         """Fit on dask data (see the class docstring)."""
         validate_params(self)
-        self._check_dask_params("LinearSVC")
-        self._tron_options()
+        solver = self._dask_solver("LinearSVC")
+        if solver == "tron":
+            self._tron_options()
+        else:
+            self._smsvm_options()
         client = resolve_client(self.client)
         parts = persist(client, X, y, sample_weight)
         counts = gather(client, [client.submit(_tasks.label_counts, b) for b in parts.blocks])
@@ -265,15 +372,38 @@ class LinearSVC(_DaskMixin, _LocalSVC):
         n_rows = 1 if binary else classes.shape[0]
         loss = (self.loss, float(self.sigma), 0.0)
         meter = TrafficMeter()
-        results = []
-        for k in range(n_rows):
+        col_nz = None
+        if solver == "smsvm":  # smsvm.cpp's column scan: features with a nonzero entry
+            nz = [client.submit(_tasks.nonzero_columns, b, pure=False) for b in parts.blocks]
+            col_nz = tree_sum(client, nz, int(self.split_every), meter)
+        setup = (meter.sent, meter.received, meter.rounds)
+
+        def fit_one(k: int) -> dict:
+            # One meter per binary problem (its bytes and rounds; the setup's counted once,
+            # in the first problem's).
+            m = TrafficMeter()
+            if k == 0:
+                m.sent, m.received, m.rounds = setup
             targets = [
                 client.submit(_tasks.class_targets, b, classes, 1 if binary else k, C, cw)
                 for b in parts.blocks
             ]
             w0 = self._warm_start_vector(k, parts.n_features, n_rows)
-            results.append(self._fit_binary(client, parts, targets, loss, w0, meter))
-            del targets
+            if solver == "smsvm":
+                return self._fit_binary_smsvm(client, parts, targets, col_nz, w0, m)
+            return self._fit_binary(client, parts, targets, loss, w0, m)
+
+        # One-vs-rest: the binary problems run concurrently from driver threads, so that
+        # their rounds share the cluster's latency (each problem's tasks and reduction order
+        # are its own: the results do not depend on the interleaving). One at a time with a
+        # user callback or verbose output, whose calls must keep their order.
+        if n_rows > 1 and self.callback is None and not self.verbose:
+            from concurrent.futures import ThreadPoolExecutor
+
+            with ThreadPoolExecutor(max_workers=n_rows) as pool:
+                results = list(pool.map(fit_one, range(n_rows)))
+        else:
+            results = [fit_one(k) for k in range(n_rows)]
         coef = np.empty((n_rows, parts.n_features))
         intercept = np.zeros(n_rows)
         for k, res in enumerate(results):
@@ -281,7 +411,7 @@ class LinearSVC(_DaskMixin, _LocalSVC):
         self.classes_ = classes
         self.coef_ = coef
         self.intercept_ = intercept
-        self._finish(parts, results)
+        self._finish(parts, results, solver)
         return self
 
     def _class_weights_from_counts(self, classes: np.ndarray, counts: np.ndarray) -> np.ndarray:
@@ -385,7 +515,7 @@ class LinearSVR(_DaskMixin, _LocalSVR):
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> LinearSVR:
         """Fit on dask data (see the class docstring)."""
         validate_params(self)
-        self._check_dask_params("LinearSVR")
+        self._dask_solver("LinearSVR")
         self._tron_options()
         client = resolve_client(self.client)
         parts = persist(client, X, y, sample_weight)

@@ -5,6 +5,7 @@ that a partition's result does not depend on which worker computes it)."""
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any
 
 import numpy as np
@@ -60,6 +61,29 @@ def regression_targets(block: tuple, C: float):
     return np.ascontiguousarray(np.asarray(block[1], dtype=np.float64)), C * block[2]
 
 
+# Test hook (tests/test_dask.py, a worker killed while a task runs): while _HOLD > 0 a pass
+# task entering this worker process marks _HOLDING and sleeps _HOLD seconds. Zero in use.
+_HOLD = 0.0
+_HOLDING = False
+
+
+def set_test_hold(seconds: float) -> None:
+    """Arms (seconds > 0) or disarms the test hook of this worker process."""
+    global _HOLD, _HOLDING
+    _HOLD, _HOLDING = float(seconds), False
+
+
+def is_holding() -> bool:
+    return _HOLDING
+
+
+def _test_hold() -> None:
+    global _HOLDING
+    if _HOLD > 0.0:
+        _HOLDING = True
+        time.sleep(_HOLD)
+
+
 # The per-row curvature D of the fits running on this worker process, by (fit, partition)
 # and point: at most the current point and the latest trial point of each partition. It is
 # a cache, not state: a task that misses it (a restarted worker, a partition recomputed
@@ -89,6 +113,7 @@ def fun_grad(
     """[L, g, diag H] of the partition at w (the small vector that is reduced); D at w is
     kept in this worker's cache under (slot, point), dropping the slot's points other than
     keep (the current point)."""
+    _test_hold()
     y, cost = targets
     packed, curv = _core.partition_fun_grad(
         block[0], y, cost, *loss, *intercept, w, want_hdiag=True, want_curvature=True, n_threads=1
@@ -108,6 +133,7 @@ def hess_vec(
     point: int,
 ) -> np.ndarray:
     """H_R s of the partition at the point w (whose D is cached under (slot, point))."""
+    _test_hold()
     with _LOCK:
         curv = _CURVATURE.get(slot, {}).get(point)
     if curv is None:
@@ -148,13 +174,18 @@ def add(*parts: np.ndarray) -> np.ndarray:
 
 def decision(X: Any, coef: np.ndarray, intercept: np.ndarray) -> np.ndarray:
     """Decision values (n, n_rows) of a block."""
+    return _core.linear_decision_function(_predict_matrix(X), coef, intercept, 1)
+
+
+def _predict_matrix(X: Any) -> Any:
+    """A block to predict on (a pandas partition, an array or CSR) as the core views it."""
     if hasattr(X, "to_numpy"):
         X = X.to_numpy()
     if not sp.issparse(X):
         X = np.asarray(X)
         if X.dtype not in (np.float32, np.float64):
             X = X.astype(np.float64)
-    return _core.linear_decision_function(as_core_matrix(X), coef, intercept, 1)
+    return as_core_matrix(X)
 
 
 def check_weights(block: tuple) -> str:
@@ -174,15 +205,156 @@ def label_counts(block: tuple) -> tuple:
 
 def predict_block(X: Any, coef: np.ndarray, intercept: np.ndarray, classes: np.ndarray):
     """Predicted labels of a block."""
-    if hasattr(X, "to_numpy"):
-        X = X.to_numpy()
-    if not sp.issparse(X):
-        X = np.asarray(X)
-        if X.dtype not in (np.float32, np.float64):
-            X = X.astype(np.float64)
-    return classes[_core.linear_predict_class_indices(as_core_matrix(X), coef, intercept, 1)]
+    return classes[_core.linear_predict_class_indices(_predict_matrix(X), coef, intercept, 1)]
 
 
 def bad_targets(block: tuple) -> bool:
     """Whether a partition's regression targets are not all finite."""
     return not bool(np.all(np.isfinite(np.asarray(block[1], dtype=np.float64))))
+
+
+# ---- SmSVM (svmkit.dask._smsvm): the margins z = X~ w of the points a fit visits and the
+# direction margins q = X~ d stay on the worker, by (fit, partition) and id, so that the line
+# search runs on them without a sweep over X. Like the curvature above this is a cache: every
+# task carries the recipe of the vectors it reads ((id, w) for margins; (id, recipe) for q) and
+# a worker that misses recomputes them from the partition, with the same bits.
+_VECTORS: dict = {}
+_KEEP_VECTORS = 6
+
+
+def _cached(slot: tuple, key: tuple, make: Any) -> np.ndarray:
+    with _LOCK:
+        v = _VECTORS.get(slot, {}).get(key)
+    if v is None:
+        v = make()
+        _put(slot, key, v)
+    return v
+
+
+def _put(slot: tuple, key: tuple, v: np.ndarray) -> None:
+    with _LOCK:
+        vecs = _VECTORS.setdefault(slot, {})
+        vecs.pop(key, None)
+        vecs[key] = v
+        while len(vecs) > _KEEP_VECTORS:
+            del vecs[next(iter(vecs))]
+
+
+def _margins_at(block: tuple, slot: tuple, point: tuple, intercept: tuple) -> np.ndarray:
+    """z at point = (id, w), from the cache or the partition."""
+    pid, w = point
+    return _cached(slot, ("z", pid), lambda: _core.partition_margins(block[0], w, *intercept))
+
+
+def _direction_margins(block: tuple, slot: tuple, qspec: tuple, intercept: tuple) -> np.ndarray:
+    """q of qspec = (id, ("x", d)) (q = X~ d) or (id, ("diff", trial, current, s)) (q = (z at
+    trial - z at current) / s, as the in-memory solver forms it after a rejected full step)."""
+    qid, recipe = qspec
+
+    def make() -> np.ndarray:
+        if recipe[0] == "x":
+            return _core.partition_margins(block[0], recipe[1], *intercept)
+        zt = _margins_at(block, slot, recipe[1], intercept)
+        z0 = _margins_at(block, slot, recipe[2], intercept)
+        return (zt - z0) / recipe[3]
+
+    return _cached(slot, ("q", qid), make)
+
+
+def _smooth_parts(t: np.ndarray, alpha: float) -> tuple:
+    """(phi_alpha(t), phi_alpha''(t)) elementwise (loss.hpp's mix_smooth_relu_all)."""
+    s2 = alpha * alpha
+    r = np.sqrt(s2 + t * t)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        value = np.where(t >= 0.0, 0.5 * (t + r), 0.5 * s2 / (r - t))
+    return value, 0.5 * s2 / (r * r * r)
+
+
+def _smooth_diff(t1: np.ndarray, t0: np.ndarray, alpha: float) -> np.ndarray:
+    """phi_alpha(t1) - phi_alpha(t0) without cancellation (loss.hpp's mix_smooth_relu_diff)."""
+    s2 = alpha * alpha
+    r1, r0 = np.sqrt(s2 + t1 * t1), np.sqrt(s2 + t0 * t0)
+    return 0.5 * (t1 - t0) + 0.5 * (t1 - t0) * (t1 + t0) / (r1 + r0)
+
+
+def smsvm_eval(block, targets, slot, w, alpha, pos, hess, split, block_rows, pid, old, intercept):
+    """SmSVM's gradient pass at w ([sums, loss gradient, active block], see
+    _core.partition_smsvm_eval); the margins at w are kept under pid; old = (id, w) of the
+    previous point for the objective difference, or None."""
+    _test_hold()
+    y, v = targets
+    z_old = None if old is None else _margins_at(block, slot, old, intercept)
+    packed, z = _core.partition_smsvm_eval(
+        block[0], y, v, *intercept, w, alpha, pos, hess, split, block_rows, z_old
+    )
+    _put(slot, ("z", pid), z)
+    return packed
+
+
+def smsvm_direction(block, targets, slot, point, qspec, alpha, intercept):
+    """q = X~ d kept under qspec's id; returns [sum_i Dv_i q_i^2] at the point's margins."""
+    y, v = targets
+    z = _margins_at(block, slot, point, intercept)
+    q = _direction_margins(block, slot, qspec, intercept)
+    _, d2 = _smooth_parts(1.0 - y * z, alpha)
+    return np.array([np.sum((v * d2) * q * q)])
+
+
+def smsvm_ray(block, targets, slot, point, qspec, steps, alpha, intercept):
+    """For each s of steps: [sum v (phi(u0 - y s q) - phi(u0)), sum v max(0, 1 - y (z + s q))]
+    on the ray z + s q (the Armijo trials of one round), concatenated."""
+    y, v = targets
+    z = _margins_at(block, slot, point, intercept)
+    q = _direction_margins(block, slot, qspec, intercept)
+    u0 = 1.0 - y * z
+    out = np.empty(2 * len(steps))
+    for t, s in enumerate(steps):
+        out[2 * t] = np.sum(v * _smooth_diff(u0 - y * s * q, u0, alpha))
+        out[2 * t + 1] = np.sum(v * np.maximum(0.0, 1.0 - y * (z + s * q)))
+    return out
+
+
+def smsvm_project(block, targets, slot, point, trial, alpha, intercept):
+    """Margins at trial = (id, w+) (kept) and [sum v (phi(u+) - phi(u)), hinge sum at w+]."""
+    y, v = targets
+    z = _margins_at(block, slot, point, intercept)
+    zt = _margins_at(block, slot, trial, intercept)
+    dfs = np.sum(v * _smooth_diff(1.0 - y * zt, 1.0 - y * z, alpha))
+    return np.array([dfs, np.sum(v * np.maximum(0.0, 1.0 - y * zt))])
+
+
+def smsvm_sums(block, targets, slot, point, alpha, intercept):
+    """[sum v phi_alpha(u), sum v max(0, u)] at the point's margins."""
+    y, v = targets
+    u = 1.0 - y * _margins_at(block, slot, point, intercept)
+    value, _ = _smooth_parts(u, alpha)
+    return np.array([np.sum(v * value), np.sum(v * np.maximum(0.0, u))])
+
+
+def smsvm_weights(targets: tuple, total: float) -> tuple:
+    """(y, v = cost / total) of one binary SmSVM problem."""
+    return targets[0], targets[1] / total
+
+
+def cost_sum(targets: tuple) -> np.ndarray:
+    """[sum of the partition's costs]."""
+    return np.array([np.sum(targets[1])])
+
+
+def nonzero_columns(block: tuple) -> np.ndarray:
+    """1.0 for each column with a nonzero entry in the partition, else 0.0."""
+    X = block[0]
+    if isinstance(X, tuple):  # CSR as the core views it: (data, indices, indptr, rows, cols)
+        data, indices = X[0], X[1]
+        hit = np.bincount(indices[data != 0], minlength=X[4])
+        return (hit > 0).astype(np.float64)
+    return np.any(np.asarray(X) != 0, axis=0).astype(np.float64)
+
+
+def forget_vectors(fit: str) -> int:
+    """Drops the cached SmSVM margins of a finished fit; returns the number of slots dropped."""
+    with _LOCK:
+        slots = [k for k in _VECTORS if k[0] == fit]
+        for k in slots:
+            del _VECTORS[k]
+    return len(slots)
