@@ -238,8 +238,7 @@ class SgdSolver {
     rec.inner_iterations = (n_ + batch_ - 1) / batch_;
     rec.passes = passes();
     rec.time = elapsed();
-    if (opt_.record_history) res.history.push_back(rec);
-    return !(cb_.on_iteration && !cb_.on_iteration(rec));
+    return report_iteration(res, rec, opt_.record_history, cb_);
   }
 
   // Sparse rows, plain steps (no adaptive rule, no l1 term) and batches that touch fewer
