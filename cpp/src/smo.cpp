@@ -347,6 +347,7 @@ class SmoCore {
         team_(team),
         nt_(team.size()) {
     part_.resize(static_cast<std::size_t>(nt_));
+    if (D_.empty()) D_.assign(l_, 0.0);  // no diagonal term (the nu solver)
     G_ = p_;
     Gbar_.assign(l_, 0.0);
     QD_.resize(l_);
@@ -971,8 +972,7 @@ class NuSolver final : public SmoCore<NuSolver> {
   // alpha: the feasible start; groups: 1 (one-class, every s = +1) or 2.
   NuSolver(QRows& Q, std::vector<double> s, std::vector<double> p, std::vector<double> U,
            std::vector<double> alpha, const SmoOptions& opt, const Callbacks& cb, ThreadTeam& team)
-      : SmoCore(Q, std::move(s), std::move(p), std::move(U), std::vector<double>(alpha.size(), 0.0),
-                std::move(alpha), opt, cb, team) {
+      : SmoCore(Q, std::move(s), std::move(p), std::move(U), {}, std::move(alpha), opt, cb, team) {
     flags_[0].resize(l_);
     flags_[1].resize(l_);
     for (Index t = 0; t < l_; ++t) refresh_flags(t);
