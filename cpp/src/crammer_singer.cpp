@@ -26,19 +26,10 @@ namespace svmkit {
 namespace {
 
 using Clock = detail::SolveClock;
+using detail::kNegligible;
+using detail::kPollEntries;
+using detail::uniform_below;
 constexpr double kInf = std::numeric_limits<double>::infinity();
-// Violations at or below this are treated as zero: the subproblem is not solved (avoids
-// updates that change W by rounding noise only).
-constexpr double kNegligible = 1e-12;
-// Stored entries read between two interrupt polls inside an outer iteration.
-constexpr Index kPollEntries = Index{1} << 22;
-
-inline Index uniform_below(std::mt19937_64& rng, Index k) {
-  const std::uint64_t r = rng();
-  if (k <= Index{0xffffffff})
-    return static_cast<Index>(((r >> 32) * static_cast<std::uint64_t>(k)) >> 32);
-  return static_cast<Index>(r % static_cast<std::uint64_t>(k));
-}
 
 template <class V>
 struct CsState {

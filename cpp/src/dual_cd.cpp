@@ -29,12 +29,10 @@ namespace svmkit {
 namespace {
 
 using Clock = detail::SolveClock;
+using detail::kNegligible;
+using detail::kPollEntries;
+using detail::uniform_below;
 constexpr double kInf = std::numeric_limits<double>::infinity();
-// Projected gradients (violations) at or below this are treated as zero: no update is made,
-// as in the paper (avoids axpys that change w by rounding noise only).
-constexpr double kNegligible = 1e-12;
-// Stored entries read between two interrupt polls inside an outer iteration (a few ms).
-constexpr Index kPollEntries = Index{1} << 22;
 
 // The order generator: SplitMix64 (Steele, Lea, Flood 2014), one add and three multiply-xor
 // steps per draw. The permutation is redrawn every outer iteration, one draw per active
@@ -50,14 +48,6 @@ struct OrderRng {
     return z ^ (z >> 31);
   }
 };
-
-// A uniform integer in [0, k) from one draw (multiply-shift; k < 2^32 in practice).
-inline Index uniform_below(OrderRng& rng, Index k) {
-  const std::uint64_t r = rng();
-  if (k <= Index{0xffffffff})
-    return static_cast<Index>(((r >> 32) * static_cast<std::uint64_t>(k)) >> 32);
-  return static_cast<Index>(r % static_cast<std::uint64_t>(k));
-}
 
 // What both dual loops share: the data, w, the dual variables and the active set.
 template <class V>

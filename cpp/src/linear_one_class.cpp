@@ -23,9 +23,8 @@ namespace svmkit {
 namespace {
 
 using Clock = detail::SolveClock;
+using detail::kNegligible;
 constexpr double kInf = std::numeric_limits<double>::infinity();
-// Pair steps whose gradient difference is at or below this are not taken (rounding noise).
-constexpr double kNegligible = 1e-12;
 
 template <class V>
 struct OneClassState {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <new>
 #include <type_traits>
 #include <variant>
@@ -14,6 +15,22 @@
 namespace svmkit::detail {
 
 using SolveClock = std::chrono::steady_clock;
+
+// Violations (projected gradients) at or below this are treated as zero: no update is made
+// (avoids updates that change w by rounding noise only).
+constexpr double kNegligible = 1e-12;
+// Stored entries read between two interrupt polls inside an outer iteration (a few ms).
+constexpr Index kPollEntries = Index{1} << 22;
+
+// A uniform integer in [0, k) from one draw of a 64-bit generator (multiply-shift; k < 2^32
+// in practice), for the coordinate permutations.
+template <class Rng>
+Index uniform_below(Rng& rng, Index k) {
+  const std::uint64_t r = rng();
+  if (k <= Index{0xffffffff})
+    return static_cast<Index>(((r >> 32) * static_cast<std::uint64_t>(k)) >> 32);
+  return static_cast<Index>(r % static_cast<std::uint64_t>(k));
+}
 
 // Seconds since start, for IterationRecord::time and SolveResult::time.
 inline double seconds_since(SolveClock::time_point start) {
