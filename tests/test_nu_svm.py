@@ -14,7 +14,7 @@ from sklearn import svm as sksvm
 from sklearn.datasets import load_breast_cancer, load_diabetes, load_iris, make_blobs
 from sklearn.metrics.pairwise import pairwise_kernels
 from sklearn.preprocessing import StandardScaler
-from svmkit import _core
+from svmkit import SolverStatus, _core
 
 TOL = 1e-8
 KERNELS = [
@@ -390,3 +390,31 @@ def test_history_callback_and_interrupt():
     assert m.result_[0]["history"]
     with pytest.warns(ConvergenceWarning, match="stopped by the callback"):
         svmkit.OneClassSVM(solver_options={"history_every": 2}, callback=lambda r: False).fit(X)
+
+
+def _indefinite_kernel(seed: int) -> tuple:
+    """A crafted indefinite kernel (seeded), as test_kernel_svm's C-SVC one: with a huge tau
+    the working pair's curvature becomes tau and its step is below one ulp of its variables."""
+    rng = np.random.default_rng(seed)
+    n = 6
+    A = rng.uniform(-2, 2, size=(n, n))
+    K = (A + A.T) / 2
+    np.fill_diagonal(K, 1.0)
+    y = np.array([1.0, -1.0, 1.0, -1.0, 1.0, -1.0])
+    return K, y
+
+
+# A seed and nu where the selected pair's step is lost to rounding (found by search).
+STALL_SEED, STALL_NU = 0, 0.7
+
+
+@pytest.mark.parametrize("shrinking", [True, False])
+def test_nu_step_below_one_ulp_stops(shrinking):
+    """Before the guard the nu solver selected the same pair until max_iter."""
+    K, y = _indefinite_kernel(STALL_SEED)
+    opts = {"tau": 1e30, "shrinking": shrinking, "max_iter": 10**6}
+    r = _core.fit_smo_nu(
+        K, y, np.ones(len(y)), None, "precomputed", 1, 0, 3, "nu_svc", STALL_NU, opts, None
+    )
+    assert r["status"] == SolverStatus.line_search_failed and r["iterations"] < 10
+    assert r["optimality"] > 1e-3 and "below one ulp" in r["message"]

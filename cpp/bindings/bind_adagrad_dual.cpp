@@ -26,29 +26,16 @@ py::dict fit_adagrad_dual(const py::object& X, const py::object& y, const py::ob
   p.cost = double_ptr(cost, n, "sample costs", keep);
   p.regression = regression;
   p.epsilon = epsilon;
-  p.kernel.kind = kernel_kind_from_string(kernel);
-  p.kernel.gamma = gamma;
-  p.kernel.coef0 = coef0;
-  p.kernel.degree = degree;
+  p.kernel = make_kernel_spec(kernel, gamma, coef0, degree);
   const AdaGradDualOptions opt = adagrad_dual_from_dict(options);
-  PythonCallbacks cb = make_callbacks(callback);
-  SolveResult res;
-  {
-    py::gil_scoped_release release;
-    res = solve_adagrad_dual(p, opt, cb.callbacks);
-  }
-  cb.rethrow_if_any();
-  return result_to_dict(res);
+  return solve_without_gil(callback,
+                           [&](const Callbacks& c) { return solve_adagrad_dual(p, opt, c); });
 }
 
 }  // namespace
 
 void bind_adagrad_dual(py::module_& m) {
-  m.def(
-      "adagrad_dual_defaults", [] { return adagrad_dual_to_dict(AdaGradDualOptions{}); },
-      "Default adagrad_dual options (the single source of the defaults).");
-  m.def("adagrad_dual_option_records", &adagrad_dual_records_to_list,
-        "adagrad_dual's option records: name, type, default, valid range and doc.");
+  bind_adagrad_dual_option_table(m);
   m.def("fit_adagrad_dual", &fit_adagrad_dual, py::arg("X"), py::arg("y"), py::arg("cost"),
         py::arg("regression"), py::arg("epsilon"), py::arg("kernel"), py::arg("gamma"),
         py::arg("coef0"), py::arg("degree"), py::arg("options"), py::arg("callback"));

@@ -22,14 +22,7 @@ py::dict run_problem_solve(const py::object& X, const py::object& y, const py::o
   std::vector<py::object> keep;
   const LinearProblem problem =
       make_problem(view, y, cost, fit_intercept, intercept_scaling, true, keep);
-  PythonCallbacks cb = make_callbacks(callback);
-  SolveResult res;
-  {
-    py::gil_scoped_release release;
-    res = solve(problem, cb.callbacks);
-  }
-  cb.rethrow_if_any();
-  return result_to_dict(res);
+  return solve_without_gil(callback, [&](const Callbacks& c) { return solve(problem, c); });
 }
 
 py::dict fit_crammer_singer(const py::object& X, const py::object& y, const py::object& cost,
@@ -55,19 +48,11 @@ py::dict fit_linear_one_class(const py::object& X, const py::object& cost, doubl
 }  // namespace
 
 void bind_crammer_singer(py::module_& m) {
-  m.def(
-      "crammer_singer_defaults", [] { return crammer_singer_to_dict(CrammerSingerOptions{}); },
-      "Default Crammer-Singer options (the single source of the defaults).");
-  m.def("crammer_singer_option_records", &crammer_singer_records_to_list,
-        "crammer_singer's option records: name, type, default, valid range and doc of each.");
+  bind_crammer_singer_option_table(m);
   m.def("fit_crammer_singer", &fit_crammer_singer, py::arg("X"), py::arg("y"), py::arg("cost"),
         py::arg("n_classes"), py::arg("fit_intercept"), py::arg("intercept_scaling"),
         py::arg("options"), py::arg("callback"));
-  m.def(
-      "linear_one_class_defaults", [] { return linear_one_class_to_dict(LinearOneClassOptions{}); },
-      "Default linear one-class SVM options (the single source of the defaults).");
-  m.def("linear_one_class_option_records", &linear_one_class_records_to_list,
-        "linear_one_class's option records: name, type, default, valid range and doc of each.");
+  bind_linear_one_class_option_table(m);
   m.def("fit_linear_one_class", &fit_linear_one_class, py::arg("X"), py::arg("cost"), py::arg("nu"),
         py::arg("options"), py::arg("callback"));
 }

@@ -21,24 +21,14 @@ py::dict fit_homotopy(const py::object& X, const py::object& y, const py::object
   const LinearProblem problem =
       make_problem(view, y, cost, fit_intercept, intercept_scaling, regularize_intercept, keep);
   const HomotopyOptions opt = homotopy_from_dict(options);
-  PythonCallbacks cb = make_callbacks(callback);
-  SolveResult res;
-  {
-    py::gil_scoped_release release;
-    res = solve_homotopy(problem, opt, cb.callbacks);
-  }
-  cb.rethrow_if_any();
-  return result_to_dict(res);
+  return solve_without_gil(callback,
+                           [&](const Callbacks& c) { return solve_homotopy(problem, opt, c); });
 }
 
 }  // namespace
 
 void bind_homotopy(py::module_& m) {
-  m.def(
-      "homotopy_defaults", [] { return homotopy_to_dict(HomotopyOptions{}); },
-      "Default homotopy options (the single source of the defaults).");
-  m.def("homotopy_option_records", &homotopy_records_to_list,
-        "The homotopy's option records: name, type, default, valid range and doc.");
+  bind_homotopy_option_table(m);
   m.def("fit_homotopy", &fit_homotopy, py::arg("X"), py::arg("y"), py::arg("cost"),
         py::arg("fit_intercept"), py::arg("intercept_scaling"), py::arg("regularize_intercept"),
         py::arg("options"), py::arg("callback"));

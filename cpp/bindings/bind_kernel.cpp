@@ -19,15 +19,6 @@ SVMKIT_DEFINE_OPTION_TABLE(PlattOptions, platt, SVMKIT_PLATT_OPTIONS)
 
 namespace {
 
-KernelSpec make_kernel(const std::string& kind, double gamma, double coef0, int degree) {
-  KernelSpec k;
-  k.kind = kernel_kind_from_string(kind);
-  k.gamma = gamma;
-  k.coef0 = coef0;
-  k.degree = degree;
-  return k;
-}
-
 SmoFormulation formulation_from(const std::string& f) {
   if (f == "svc") return SmoFormulation::svc;
   if (f == "svc_squared_hinge") return SmoFormulation::svc_squared_hinge;
@@ -49,18 +40,11 @@ KernelProblem make_kernel_problem(const ViewHolder& view, const py::object& y,
                                   std::vector<Index>& row_idx) {
   KernelProblem pr;
   pr.X = view.view;
-  Index n = rows_of(view.view);
-  if (!rows.is_none()) {
-    auto r = rows.cast<py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>>();
-    if (r.ndim() != 1) throw_invalid("rows must be 1-D");
-    row_idx.assign(r.data(), r.data() + r.shape(0));
-    n = static_cast<Index>(row_idx.size());
-    pr.rows = row_idx.data();
-  }
+  const Index n = select_rows(rows, rows_of(view.view), row_idx, pr.rows);
   pr.n = n;
   pr.y = double_ptr(y, n, "y", keep);
   pr.cost = double_ptr(cost, n, "sample costs", keep);
-  pr.kernel = make_kernel(kernel, gamma, coef0, degree);
+  pr.kernel = make_kernel_spec(kernel, gamma, coef0, degree);
   pr.formulation = formulation_from(formulation);
   pr.epsilon = epsilon;
   pr.regularize_intercept = regularize_intercept;
@@ -78,14 +62,7 @@ py::dict fit_smo(const py::object& X, const py::object& y, const py::object& cos
       make_kernel_problem(view, y, cost, rows, kernel, gamma, coef0, degree, formulation, epsilon,
                           regularize_intercept, keep, row_idx);
   const SmoOptions opt = smo_from_dict(options);
-  PythonCallbacks cb = make_callbacks(callback);
-  SolveResult res;
-  {
-    py::gil_scoped_release release;
-    res = solve_smo(pr, opt, cb.callbacks);
-  }
-  cb.rethrow_if_any();
-  return result_to_dict(res);
+  return solve_without_gil(callback, [&](const Callbacks& c) { return solve_smo(pr, opt, c); });
 }
 
 template <class T>
@@ -100,8 +77,8 @@ KernelModel model_from_dict(const py::dict& d) {
   m.task = d["task"].cast<std::string>();
   if (d.contains("solver")) m.solver = d["solver"].cast<std::string>();
   if (d.contains("loss")) m.loss = d["loss"].cast<std::string>();
-  m.kernel = make_kernel(d["kernel"].cast<std::string>(), d["gamma"].cast<double>(),
-                         d["coef0"].cast<double>(), d["degree"].cast<int>());
+  m.kernel = make_kernel_spec(d["kernel"].cast<std::string>(), d["gamma"].cast<double>(),
+                              d["coef0"].cast<double>(), d["degree"].cast<int>());
   m.n_features = d["n_features"].cast<Index>();
   m.classes = vec_of<double>(d["classes"]);
   m.n_support = vec_of<std::int64_t>(d["n_support"]);
@@ -209,11 +186,7 @@ struct PlattCall {
 };
 
 void bind_probability(py::module_& m) {
-  m.def(
-      "platt_defaults", [] { return platt_to_dict(PlattOptions{}); },
-      "Default Platt-scaling options (the single source of the defaults).");
-  m.def("platt_option_records", &platt_records_to_list,
-        "Platt scaling's option records: name, type, default, valid range and doc.");
+  bind_platt_option_table(m);
   m.def(
       "fit_platt",
       [](const py::object& X, const py::object& y, const py::object& cost, const py::object& rows,
@@ -324,11 +297,7 @@ void bind_kernel(py::module_& m) {
       },
       py::arg("x"), py::arg("single") = false,
       "The vectorized exponential of the kernel rows (vec_math.hpp), exposed for its tests.");
-  m.def(
-      "smo_defaults", [] { return smo_to_dict(SmoOptions{}); },
-      "Default SMO options (the single source of the defaults).");
-  m.def("smo_option_records", &smo_records_to_list,
-        "SMO's option records: name, type, default, valid range and doc of each option.");
+  bind_smo_option_table(m);
   m.def("fit_smo", &fit_smo, py::arg("X"), py::arg("y"), py::arg("cost"), py::arg("rows"),
         py::arg("kernel"), py::arg("gamma"), py::arg("coef0"), py::arg("degree"),
         py::arg("formulation"), py::arg("epsilon"), py::arg("regularize_intercept"),

@@ -28,11 +28,7 @@ py::dict fit_l1_cd(const py::object& X, const py::object& y, const py::object& c
 }  // namespace
 
 void bind_l1_cd(py::module_& m) {
-  m.def(
-      "l1_cd_defaults", [] { return l1_cd_to_dict(L1CdOptions{}); },
-      "Default l1_cd options (the single source of the defaults).");
-  m.def("l1_cd_option_records", &l1_cd_records_to_list,
-        "l1_cd's option records: name, type, default, valid range and doc of each option.");
+  bind_l1_cd_option_table(m);
   m.def("fit_l1_cd", &fit_l1_cd, py::arg("X"), py::arg("y"), py::arg("cost"), py::arg("loss"),
         py::arg("l1"), py::arg("l2"), py::arg("fit_intercept"), py::arg("intercept_scaling"),
         py::arg("regularize_intercept"), py::arg("w0"), py::arg("options"), py::arg("callback"));

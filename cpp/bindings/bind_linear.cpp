@@ -13,17 +13,6 @@ namespace svmkit::py_bind {
 
 SVMKIT_DEFINE_OPTION_TABLE(TronOptions, tron, SVMKIT_TRON_OPTIONS)
 
-py::dict fit_tron(const py::object& X, const py::object& y, const py::object& cost,
-                  const std::string& loss, double sigma, double epsilon, bool fit_intercept,
-                  double intercept_scaling, bool regularize_intercept, const py::object& w0,
-                  const py::dict& options, const py::object& callback) {
-  const auto opt = tron_from_dict(options);  // parsed (and validated) before the GIL is released
-  return run_linear_loss_solve(X, y, cost, loss, sigma, epsilon, fit_intercept, intercept_scaling,
-                               regularize_intercept, w0, callback,
-                               [&](const LinearProblem& p, const LossSpec& l, const Callbacks& c,
-                                   const double* w) { return solve_tron(p, l, opt, c, w); });
-}
-
 LinearModel model_from_arrays(const std::string& task, const py::array_t<double>& coef,
                               const py::array_t<double>& intercept, const py::object& classes) {
   LinearModel m;
@@ -154,15 +143,8 @@ void bind_linear(py::module_& m) {
         py::arg("loss"), py::arg("sigma"), py::arg("epsilon"), py::arg("fit_intercept"),
         py::arg("intercept_scaling"), py::arg("regularize_intercept"), py::arg("w"), py::arg("s"),
         py::arg("n_threads"));
-  m.def(
-      "tron_defaults", [] { return tron_to_dict(TronOptions{}); },
-      "Default TRON options (the single source of the defaults).");
-  m.def("tron_option_records", &tron_records_to_list,
-        "TRON's option records: name, type, default, valid range and doc of each option.");
-  m.def("fit_tron", &fit_tron, py::arg("X"), py::arg("y"), py::arg("cost"), py::arg("loss"),
-        py::arg("sigma"), py::arg("epsilon"), py::arg("fit_intercept"),
-        py::arg("intercept_scaling"), py::arg("regularize_intercept"), py::arg("w0"),
-        py::arg("options"), py::arg("callback"));
+  bind_tron_option_table(m);
+  def_linear_loss_fit(m, "fit_tron", &tron_from_dict, [](auto&&... a) { return solve_tron(a...); });
   m.def(
       "linear_decision_function",
       [](const py::object& X, const py::array_t<double>& coef, const py::array_t<double>& intercept,

@@ -20,24 +20,14 @@ py::dict fit_nssvm(const py::object& X, const py::object& y, const py::dict& opt
   const auto m = static_cast<long long>(rows_of(view.view));
   const double* yp = double_ptr(y, m, "y", keep);
   const NssvmOptions opt = nssvm_from_dict(options);
-  PythonCallbacks cb = make_callbacks(callback);
-  SolveResult res;
-  {
-    py::gil_scoped_release release;
-    res = solve_nssvm(view.view, yp, opt, cb.callbacks);
-  }
-  cb.rethrow_if_any();
-  return result_to_dict(res);
+  return solve_without_gil(callback,
+                           [&](const Callbacks& c) { return solve_nssvm(view.view, yp, opt, c); });
 }
 
 }  // namespace
 
 void bind_nssvm(py::module_& m) {
-  m.def(
-      "nssvm_defaults", [] { return nssvm_to_dict(NssvmOptions{}); },
-      "Default NSSVM options (the single source of the defaults).");
-  m.def("nssvm_option_records", &nssvm_records_to_list,
-        "NSSVM's option records: name, type, default, valid range and doc of each option.");
+  bind_nssvm_option_table(m);
   m.def("nssvm_default_s0", &nssvm_default_s0, py::arg("m"), py::arg("n"),
         py::arg("s0_scale") = 1.0, "Default initial sparsity level ceil(s0_scale n ln(m/n)^2).");
   m.def("fit_nssvm", &fit_nssvm, py::arg("X"), py::arg("y"), py::arg("options"),

@@ -33,32 +33,15 @@ py::dict fit_smo_nu(const py::object& X, const py::object& y, const py::object& 
   std::vector<Index> row_idx;
   NuProblem pr;
   pr.X = view.view;
-  Index n = rows_of(view.view);
-  if (!rows.is_none()) {
-    auto r = rows.cast<py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>>();
-    if (r.ndim() != 1) throw_invalid("rows must be 1-D");
-    row_idx.assign(r.data(), r.data() + r.shape(0));
-    n = static_cast<Index>(row_idx.size());
-    pr.rows = row_idx.data();
-  }
+  const Index n = select_rows(rows, rows_of(view.view), row_idx, pr.rows);
   pr.n = n;
   pr.formulation = nu_formulation_from(formulation);
   if (pr.formulation != NuFormulation::one_class) pr.y = double_ptr(y, n, "y", keep);
   pr.cost = double_ptr(cost, n, "sample costs", keep);
-  pr.kernel.kind = kernel_kind_from_string(kernel);
-  pr.kernel.gamma = gamma;
-  pr.kernel.coef0 = coef0;
-  pr.kernel.degree = degree;
+  pr.kernel = make_kernel_spec(kernel, gamma, coef0, degree);
   pr.nu = nu;
   const SmoOptions opt = smo_from_dict(options);
-  PythonCallbacks cb = make_callbacks(callback);
-  SolveResult res;
-  {
-    py::gil_scoped_release release;
-    res = solve_smo_nu(pr, opt, cb.callbacks);
-  }
-  cb.rethrow_if_any();
-  return result_to_dict(res);
+  return solve_without_gil(callback, [&](const Callbacks& c) { return solve_smo_nu(pr, opt, c); });
 }
 
 }  // namespace

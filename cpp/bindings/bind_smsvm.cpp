@@ -30,14 +30,8 @@ py::dict fit_smsvm(const py::object& X, const py::object& y, const py::object& c
   SmsvmWarmStart warm;
   warm.w0 = w0.is_none() ? nullptr : double_ptr(w0, solution_size(p), "initial solution", keep);
   warm.alpha = warm_alpha;
-  PythonCallbacks cb = make_callbacks(callback);
-  SolveResult res;
-  {
-    py::gil_scoped_release release;
-    res = solve_smsvm(p, pen, opt, cb.callbacks, warm);
-  }
-  cb.rethrow_if_any();
-  return result_to_dict(res);
+  return solve_without_gil(callback,
+                           [&](const Callbacks& c) { return solve_smsvm(p, pen, opt, c, warm); });
 }
 
 py::dict line_search_l1_py(const py::array_t<double, py::array::c_style | py::array::forcecast>& w,
@@ -63,11 +57,7 @@ py::dict line_search_l1_py(const py::array_t<double, py::array::c_style | py::ar
 }  // namespace
 
 void bind_smsvm(py::module_& m) {
-  m.def(
-      "smsvm_defaults", [] { return smsvm_to_dict(SmsvmOptions{}); },
-      "Default SmSVM options (the single source of the defaults).");
-  m.def("smsvm_option_records", &smsvm_records_to_list,
-        "SmSVM's option records: name, type, default, valid range and doc of each option.");
+  bind_smsvm_option_table(m);
   m.def("fit_smsvm", &fit_smsvm, py::arg("X"), py::arg("y"), py::arg("cost"), py::arg("l2"),
         py::arg("l1"), py::arg("fit_intercept"), py::arg("intercept_scaling"),
         py::arg("regularize_intercept"), py::arg("w0"), py::arg("warm_alpha"), py::arg("options"),

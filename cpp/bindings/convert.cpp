@@ -326,6 +326,26 @@ LinearProblem make_problem(const ViewHolder& X, const py::object& y, const py::o
   return p;
 }
 
+KernelSpec make_kernel_spec(const std::string& kind, double gamma, double coef0, int degree) {
+  KernelSpec k;
+  k.kind = kernel_kind_from_string(kind);
+  k.gamma = gamma;
+  k.coef0 = coef0;
+  k.degree = degree;
+  return k;
+}
+
+Index select_rows(const py::object& rows, Index n_all, std::vector<Index>& row_idx,
+                  const Index*& rows_ptr) {
+  rows_ptr = nullptr;
+  if (rows.is_none()) return n_all;
+  auto r = rows.cast<py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>>();
+  if (r.ndim() != 1) throw_invalid("rows must be 1-D");
+  row_idx.assign(r.data(), r.data() + r.shape(0));
+  rows_ptr = row_idx.data();
+  return static_cast<Index>(row_idx.size());
+}
+
 LossSpec make_loss(const std::string& loss, double sigma, double epsilon) {
   LossSpec spec;
   spec.kind = loss_kind_from_string(loss);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "svmkit/data.hpp"
+#include "svmkit/kernel.hpp"
 #include "svmkit/loss.hpp"
 #include "svmkit/problem.hpp"
 #include "svmkit/result.hpp"
@@ -57,9 +58,32 @@ py::dict result_to_dict(const SolveResult& r);
 // The status name of a SolveResult.
 std::string status_name(SolverStatus s);
 
-// The binding body shared by the loss-based linear solvers (TRON, sgd): builds the problem
-// and the loss without copying X, releases the GIL around solve(problem, loss, callbacks, w0)
-// and rethrows what the Python callback raised.
+// The tail every fit_* binding shares: solve(callbacks) runs with the GIL released, what the
+// Python callback raised is rethrown after it, and the result becomes a dict.
+template <class Solve>
+py::dict solve_without_gil(const py::object& callback, Solve&& solve) {
+  PythonCallbacks cb = make_callbacks(callback);
+  SolveResult res;
+  {
+    py::gil_scoped_release release;
+    res = solve(cb.callbacks);
+  }
+  cb.rethrow_if_any();
+  return result_to_dict(res);
+}
+
+// A kernel by name with its parameters (unknown names raise ValueError).
+KernelSpec make_kernel_spec(const std::string& kind, double gamma, double coef0, int degree);
+
+// The rows a kernel solver trains on: all n_all rows of X when `rows` is None, else the given
+// 1-D indices, copied into `row_idx` (which must outlive the solve). Returns their count and
+// sets `rows_ptr` (nullptr for all rows).
+Index select_rows(const py::object& rows, Index n_all, std::vector<Index>& row_idx,
+                  const Index*& rows_ptr);
+
+// The binding body shared by the loss-based linear solvers (TRON, sgd, dual_cd, l1_cd): builds
+// the problem and the loss without copying X and runs solve(problem, loss, callbacks, w0)
+// through solve_without_gil.
 template <class Solve>
 py::dict run_linear_loss_solve(const py::object& X, const py::object& y, const py::object& cost,
                                const std::string& loss, double sigma, double epsilon,
@@ -73,14 +97,33 @@ py::dict run_linear_loss_solve(const py::object& X, const py::object& y, const p
   const LossSpec spec = make_loss(loss, sigma, epsilon);
   const double* w0p =
       w0.is_none() ? nullptr : double_ptr(w0, solution_size(problem), "initial solution", keep);
-  PythonCallbacks cb = make_callbacks(callback);
-  SolveResult res;
-  {
-    py::gil_scoped_release release;
-    res = solve(problem, spec, cb.callbacks, w0p);
-  }
-  cb.rethrow_if_any();
-  return result_to_dict(res);
+  return solve_without_gil(callback,
+                           [&](const Callbacks& c) { return solve(problem, spec, c, w0p); });
+}
+
+// Binds `name` as fit_NAME(X, y, cost, loss, sigma, epsilon, fit_intercept, intercept_scaling,
+// regularize_intercept, w0, options, callback) for a loss-based linear solver whose options
+// are parsed by from_dict (before the GIL is released) and which solve(problem, loss, opt,
+// callbacks, w0) runs.
+template <class FromDict, class Solve>
+void def_linear_loss_fit(py::module_& m, const char* name, FromDict from_dict, Solve solve) {
+  m.def(
+      name,
+      [from_dict, solve](const py::object& X, const py::object& y, const py::object& cost,
+                         const std::string& loss, double sigma, double epsilon, bool fit_intercept,
+                         double intercept_scaling, bool regularize_intercept, const py::object& w0,
+                         const py::dict& options, const py::object& callback) {
+        const auto opt = from_dict(options);
+        return run_linear_loss_solve(
+            X, y, cost, loss, sigma, epsilon, fit_intercept, intercept_scaling,
+            regularize_intercept, w0, callback,
+            [&](const LinearProblem& p, const LossSpec& l, const Callbacks& c, const double* w) {
+              return solve(p, l, opt, c, w);
+            });
+      },
+      py::arg("X"), py::arg("y"), py::arg("cost"), py::arg("loss"), py::arg("sigma"),
+      py::arg("epsilon"), py::arg("fit_intercept"), py::arg("intercept_scaling"),
+      py::arg("regularize_intercept"), py::arg("w0"), py::arg("options"), py::arg("callback"));
 }
 
 }  // namespace svmkit::py_bind

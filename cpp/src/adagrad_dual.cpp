@@ -72,153 +72,214 @@ class KernelProduct {
   ReductionBuffers buf_;
 };
 
+// The Gram matrix of a nonlinear kernel is the one allocation that grows as n^2: refused
+// (status out_of_memory, with this message) above the max_gram_mb budget; empty when it fits.
+std::string gram_budget_message(Index n, const KernelSpec& kernel, double max_gram_mb) {
+  const double mb = static_cast<double>(n) * static_cast<double>(n) * 8.0 / (1024.0 * 1024.0);
+  if (kernel.kind == KernelKind::linear || mb <= max_gram_mb) return {};
+  return "adagrad_dual needs the " + std::to_string(n) + " x " + std::to_string(n) +
+         " Gram matrix (" + std::to_string(mb) +
+         " MiB), more than max_gram_mb = " + std::to_string(max_gram_mb) +
+         "; use the smo solver for data this large";
+}
+
+// One run of AdaGrad on the augmented Lagrangian: the variables x (m = n, or 2n for SVR),
+// the box multipliers lo, hi, the bias multiplier mu (unreg_bias) and their accumulators.
+template <class V>
+class AdaGradDualRun {
+ public:
+  AdaGradDualRun(const V& X, const AdaGradDualProblem& P, const AdaGradDualOptions& opt,
+                 const Callbacks& cb)
+      : P_(P),
+        opt_(opt),
+        cb_(cb),
+        unreg_(opt.variant == "unreg_bias"),
+        n_(X.rows),
+        m_(P.regression ? 2 * X.rows : X.rows),
+        kp_(X, P.kernel, !unreg_, product_threads(X, P, opt)),
+        passes_(P.kernel.kind == KernelKind::linear ? 0 : 1) {
+    set_terms();
+    for (auto* v : {&x_, &lo_, &hi_, &sx_, &slo_, &shi_, &gx_}) v->assign(m_, 0.0);
+    beta_.assign(n_, 0.0);
+    kb_.assign(n_, 0.0);
+  }
+
+  SolveResult run(Clock::time_point start) {
+    SolveResult res;
+    res.status = SolverStatus::max_iter;
+    long long it = 0;
+    while (it < opt_.max_iter) {
+      if (cb_.poll()) {
+        res.status = SolverStatus::interrupted;
+        break;
+      }
+      ++it;
+      compute_beta();
+      passes_ += kp_.apply(beta_.data(), kb_.data());
+      const double step = adagrad_step();
+      const bool keep = opt_.record_history && (it % opt_.history_every == 0 || it == 1);
+      if ((keep || cb_.on_iteration) &&
+          !report_iteration(res, record(it, step, start), keep, cb_)) {
+        res.status = SolverStatus::interrupted;
+        break;
+      }
+      if (!std::isfinite(step)) {
+        res.status = SolverStatus::numerical_error;
+        break;
+      }
+      if (step < opt_.tol) {
+        res.status = SolverStatus::converged;
+        break;
+      }
+    }
+    res.iterations = it;
+    finish(res);
+    res.time = seconds_since(start);
+    return res;
+  }
+
+ private:
+  // Small products do not pay for a parallel region (and suffer badly on a loaded machine).
+  static int product_threads(const V& X, const AdaGradDualProblem& P,
+                             const AdaGradDualOptions& opt) {
+    const double n = static_cast<double>(X.rows);
+    const double work = n * (P.kernel.kind == KernelKind::linear ? 2.0 * X.cols : n);
+    return work < 65536.0 ? 1 : resolve_threads(opt.n_threads);
+  }
+
+  // sigma_k: sign of variable k in beta; q_k: linear term; ub_k: upper bound.
+  void set_terms() {
+    sigma_.resize(m_);
+    q_.resize(m_);
+    ub_.resize(m_);
+    for (Index k = 0; k < m_; ++k) {
+      const Index i = k % n_;
+      if (P_.regression) {
+        sigma_[k] = k < n_ ? 1.0 : -1.0;
+        q_[k] = P_.epsilon - sigma_[k] * P_.y[i];
+      } else {
+        sigma_[k] = P_.y[i];
+        q_[k] = -1.0;
+      }
+      ub_[k] = P_.cost[i];
+    }
+  }
+
+  void compute_beta() {
+    for (Index i = 0; i < n_; ++i) beta_[i] = sigma_[i] * x_[i];
+    if (P_.regression)
+      for (Index i = 0; i < n_; ++i) beta_[i] += sigma_[n_ + i] * x_[n_ + i];
+  }
+
+  double dual_objective() const {
+    double f = 0.0;
+    for (Index i = 0; i < n_; ++i) f += 0.5 * beta_[i] * kb_[i];
+    for (Index k = 0; k < m_; ++k) f += q_[k] * x_[k];
+    return f;
+  }
+
+  double bias_residual() const {
+    double h = 0.0;
+    for (Index k = 0; k < m_; ++k) h += sigma_[k] * x_[k];
+    return h;
+  }
+
+  // One AdaGrad step of every variable and multiplier (all partial derivatives at the iterate
+  // the iteration started from, kb = K beta); returns the norm of the whole step.
+  double adagrad_step() {
+    const double rho = opt_.rho, lr = opt_.learning_rate, eps = opt_.eps;
+    const double h = bias_residual();
+    const double mu_eff = unreg_ ? mu_ + rho * h : 0.0;
+    double step2 = 0.0;
+    for (Index k = 0; k < m_; ++k) {
+      const double gf = sigma_[k] * kb_[k % n_] + q_[k];
+      gx_[k] = gf + mu_eff * sigma_[k] - std::max(0.0, lo_[k] - rho * x_[k]) +
+               std::max(0.0, hi_[k] + rho * (x_[k] - ub_[k]));
+    }
+    for (Index k = 0; k < m_; ++k) {
+      const double glo = std::max(-x_[k], -lo_[k] / rho);
+      const double ghi = std::max(x_[k] - ub_[k], -hi_[k] / rho);
+      sx_[k] += gx_[k] * gx_[k];
+      slo_[k] += glo * glo;
+      shi_[k] += ghi * ghi;
+      const double dx = -lr * gx_[k] / std::sqrt(sx_[k] + eps);
+      const double nlo = std::max(0.0, lo_[k] + lr * glo / std::sqrt(slo_[k] + eps));
+      const double nhi = std::max(0.0, hi_[k] + lr * ghi / std::sqrt(shi_[k] + eps));
+      step2 += dx * dx + (nlo - lo_[k]) * (nlo - lo_[k]) + (nhi - hi_[k]) * (nhi - hi_[k]);
+      x_[k] += dx;
+      lo_[k] = nlo;
+      hi_[k] = nhi;
+    }
+    if (unreg_) {
+      smu_ += h * h;
+      const double dmu = lr * h / std::sqrt(smu_ + eps);
+      mu_ += dmu;
+      step2 += dmu * dmu;
+    }
+    return std::sqrt(step2);
+  }
+
+  IterationRecord record(long long it, double step, Clock::time_point start) const {
+    IterationRecord rec;
+    rec.iteration = it;
+    rec.objective = dual_objective();  // at the iterate this iteration started from
+    rec.optimality = step;
+    rec.step = step;
+    rec.passes = passes_;
+    rec.time = seconds_since(start);
+    return rec;
+  }
+
+  // The final measures: objective and box/equality violation at the last iterate, the
+  // expansion coefficients beta and the bias.
+  void finish(SolveResult& res) {
+    compute_beta();
+    passes_ += kp_.apply(beta_.data(), kb_.data());
+    const double h = bias_residual();
+    double viol = 0.0;
+    for (Index k = 0; k < m_; ++k) viol = std::max({viol, -x_[k], x_[k] - ub_[k]});
+    if (unreg_) viol = std::max(viol, std::fabs(h));
+    double bsum = 0.0;
+    for (Index i = 0; i < n_; ++i) bsum += beta_[i];
+    AdaGradDualExtras out;
+    out.coef = beta_;
+    out.bias = unreg_ ? mu_ + opt_.rho * h : bsum;
+    res.objective = dual_objective();
+    res.optimality = viol;
+    res.solution = x_;
+    res.passes = passes_;
+    res.extras = std::move(out);
+  }
+
+  static double seconds_since(Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+  }
+
+  const AdaGradDualProblem& P_;
+  const AdaGradDualOptions& opt_;
+  const Callbacks& cb_;
+  bool unreg_;
+  Index n_, m_;
+  KernelProduct<V> kp_;
+  long long passes_;
+  std::vector<double> sigma_, q_, ub_;
+  std::vector<double> x_, lo_, hi_;     // variables and box multipliers
+  std::vector<double> sx_, slo_, shi_;  // AdaGrad accumulators
+  std::vector<double> gx_, beta_, kb_;
+  double mu_ = 0.0, smu_ = 0.0;
+};
+
 template <class V>
 SolveResult run(const V& X, const AdaGradDualProblem& P, const AdaGradDualOptions& opt,
                 const Callbacks& cb) {
   const auto start = Clock::now();
-  const auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
-  const int threads = resolve_threads(opt.n_threads);
-  const bool unreg = opt.variant == "unreg_bias";
-  const Index n = X.rows;
-  const Index m = P.regression ? 2 * n : n;
-  // Small products do not pay for a parallel region (and suffer badly on a loaded machine).
-  const double work = static_cast<double>(n) *
-                      (P.kernel.kind == KernelKind::linear ? 2.0 * X.cols : static_cast<double>(n));
   SolveResult res;
-  // The Gram matrix of a nonlinear kernel is the one allocation that grows as n^2: refused
-  // (status out_of_memory) above the max_gram_mb budget.
-  const double mb = static_cast<double>(n) * static_cast<double>(n) * 8.0 / (1024.0 * 1024.0);
-  if (P.kernel.kind != KernelKind::linear && mb > opt.max_gram_mb) {
+  res.message = gram_budget_message(X.rows, P.kernel, opt.max_gram_mb);
+  if (!res.message.empty()) {
     res.status = SolverStatus::out_of_memory;
-    res.message = "adagrad_dual needs the " + std::to_string(n) + " x " + std::to_string(n) +
-                  " Gram matrix (" + std::to_string(mb) +
-                  " MiB), more than max_gram_mb = " + std::to_string(opt.max_gram_mb) +
-                  "; use the smo solver for data this large";
     return res;
   }
-  KernelProduct<V> kp(X, P.kernel, !unreg, work < 65536.0 ? 1 : threads);
-  long long passes = P.kernel.kind == KernelKind::linear ? 0 : 1;
-
-  // sigma_k: sign of variable k in beta; q_k: linear term; ub_k: upper bound.
-  std::vector<double> sigma(m), q(m), ub(m);
-  for (Index k = 0; k < m; ++k) {
-    const Index i = k % n;
-    if (P.regression) {
-      sigma[k] = k < n ? 1.0 : -1.0;
-      q[k] = P.epsilon - sigma[k] * P.y[i];
-    } else {
-      sigma[k] = P.y[i];
-      q[k] = -1.0;
-    }
-    ub[k] = P.cost[i];
-  }
-  std::vector<double> x(m, 0.0), lo(m, 0.0), hi(m, 0.0);     // variables and box multipliers
-  std::vector<double> sx(m, 0.0), slo(m, 0.0), shi(m, 0.0);  // AdaGrad accumulators
-  std::vector<double> beta(n), kb(n), gx(m);
-  double mu = 0.0, smu = 0.0;
-  const double rho = opt.rho, lr = opt.learning_rate, eps = opt.eps;
-
-  AdaGradDualExtras out;
-  res.status = SolverStatus::max_iter;
-  const auto compute_beta = [&] {
-    for (Index i = 0; i < n; ++i) beta[i] = sigma[i] * x[i];
-    if (P.regression)
-      for (Index i = 0; i < n; ++i) beta[i] += sigma[n + i] * x[n + i];
-  };
-  const auto dual_objective = [&] {
-    double f = 0.0;
-    for (Index i = 0; i < n; ++i) f += 0.5 * beta[i] * kb[i];
-    for (Index k = 0; k < m; ++k) f += q[k] * x[k];
-    return f;
-  };
-
-  long long it = 0;
-  while (it < opt.max_iter) {
-    if (cb.poll()) {
-      res.status = SolverStatus::interrupted;
-      break;
-    }
-    ++it;
-    compute_beta();
-    passes += kp.apply(beta.data(), kb.data());
-    double h = 0.0;
-    for (Index k = 0; k < m; ++k) h += sigma[k] * x[k];
-    const double mu_eff = unreg ? mu + rho * h : 0.0;
-    double step2 = 0.0;
-    // All partial derivatives use the iterate at the start of the iteration.
-    for (Index k = 0; k < m; ++k) {
-      const Index i = k % n;
-      const double gf = sigma[k] * kb[i] + q[k];
-      gx[k] = gf + mu_eff * sigma[k] - std::max(0.0, lo[k] - rho * x[k]) +
-              std::max(0.0, hi[k] + rho * (x[k] - ub[k]));
-    }
-    for (Index k = 0; k < m; ++k) {
-      const double glo = std::max(-x[k], -lo[k] / rho);
-      const double ghi = std::max(x[k] - ub[k], -hi[k] / rho);
-      sx[k] += gx[k] * gx[k];
-      slo[k] += glo * glo;
-      shi[k] += ghi * ghi;
-      const double dx = -lr * gx[k] / std::sqrt(sx[k] + eps);
-      const double nlo = std::max(0.0, lo[k] + lr * glo / std::sqrt(slo[k] + eps));
-      const double nhi = std::max(0.0, hi[k] + lr * ghi / std::sqrt(shi[k] + eps));
-      step2 += dx * dx + (nlo - lo[k]) * (nlo - lo[k]) + (nhi - hi[k]) * (nhi - hi[k]);
-      x[k] += dx;
-      lo[k] = nlo;
-      hi[k] = nhi;
-    }
-    if (unreg) {
-      smu += h * h;
-      const double dmu = lr * h / std::sqrt(smu + eps);
-      mu += dmu;
-      step2 += dmu * dmu;
-    }
-    const double step = std::sqrt(step2);
-    const bool record =
-        (opt.record_history && (it % opt.history_every == 0 || it == 1)) || cb.on_iteration;
-    if (record) {
-      IterationRecord rec;
-      rec.iteration = it;
-      rec.objective = dual_objective();  // at the iterate this iteration started from
-      rec.optimality = step;
-      rec.step = step;
-      rec.passes = passes;
-      rec.time = elapsed();
-      if (opt.record_history && (it % opt.history_every == 0 || it == 1))
-        res.history.push_back(rec);
-      if (cb.on_iteration && !cb.on_iteration(rec)) {
-        res.status = SolverStatus::interrupted;
-        break;
-      }
-    }
-    if (!std::isfinite(step)) {
-      res.status = SolverStatus::numerical_error;
-      break;
-    }
-    if (step < opt.tol) {
-      res.status = SolverStatus::converged;
-      break;
-    }
-  }
-  compute_beta();
-  passes += kp.apply(beta.data(), kb.data());
-  double h = 0.0, viol = 0.0;
-  for (Index k = 0; k < m; ++k) {
-    h += sigma[k] * x[k];
-    viol = std::max({viol, -x[k], x[k] - ub[k]});
-  }
-  if (unreg) viol = std::max(viol, std::fabs(h));
-  double bsum = 0.0;
-  for (Index i = 0; i < n; ++i) bsum += beta[i];
-  out.coef = beta;
-  out.bias = unreg ? mu + rho * h : bsum;
-  res.objective = dual_objective();
-  res.optimality = viol;
-  res.solution = x;
-  res.iterations = it;
-  res.passes = passes;
-  res.time = elapsed();
-  res.extras = std::move(out);
-  return res;
+  return AdaGradDualRun<V>(X, P, opt, cb).run(start);
 }
 
 }  // namespace

@@ -19,25 +19,17 @@
 #include <type_traits>
 #include <vector>
 
+#include "row_solve.hpp"
 #include "svmkit/data.hpp"
 
 namespace svmkit {
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using Clock = detail::SolveClock;
+using detail::kNegligible;
+using detail::kPollEntries;
+using detail::uniform_below;
 constexpr double kInf = std::numeric_limits<double>::infinity();
-// Violations at or below this are treated as zero: the subproblem is not solved (avoids
-// updates that change W by rounding noise only).
-constexpr double kNegligible = 1e-12;
-// Stored entries read between two interrupt polls inside an outer iteration.
-constexpr Index kPollEntries = Index{1} << 22;
-
-inline Index uniform_below(std::mt19937_64& rng, Index k) {
-  const std::uint64_t r = rng();
-  if (k <= Index{0xffffffff})
-    return static_cast<Index>(((r >> 32) * static_cast<std::uint64_t>(k)) >> 32);
-  return static_cast<Index>(r % static_cast<std::uint64_t>(k));
-}
 
 template <class V>
 struct is_dense_rows : std::false_type {};
@@ -315,9 +307,8 @@ SolveResult solve_view(const V& X, const LinearProblem& p, int n_classes,
       rec.inner_iterations = visited;
       rec.active_size = s.active;
       rec.passes = std::llround(passes);
-      rec.time = std::chrono::duration<double>(Clock::now() - start).count();
-      if (opt.record_history) res.history.push_back(rec);
-      if (cb.on_iteration && !cb.on_iteration(rec)) {
+      rec.time = detail::seconds_since(start);
+      if (!report_iteration(res, rec, opt.record_history, cb)) {
         res.status = SolverStatus::interrupted;
         break;
       }
@@ -358,14 +349,6 @@ SolveResult solve_view(const V& X, const LinearProblem& p, int n_classes,
   return res;
 }
 
-template <class T>
-std::vector<T> row_major_copy(const DenseColMajorView<T>& X) {
-  std::vector<T> out(static_cast<std::size_t>(X.rows * X.cols));
-  for (Index j = 0; j < X.cols; ++j)
-    for (Index i = 0; i < X.rows; ++i) out[i * X.cols + j] = X.data[j * X.ld + i];
-  return out;
-}
-
 void validate_cs_problem(const LinearProblem& p, int n_classes, bool check_finite) {
   validate_view(p.X, "X");
   if (check_finite) validate_finite(p.X, "X");
@@ -401,30 +384,11 @@ SolveResult solve_crammer_singer(const LinearProblem& problem, int n_classes,
   const auto start = Clock::now();
   validate_options(options);
   validate_cs_problem(problem, n_classes, options.check_input);
-  SolveResult res;
-  try {
-    res = std::visit(
-        [&](const auto& X) {
-          using View = std::decay_t<decltype(X)>;
-          if constexpr (is_col_major<View>::value) {
-            using T = typename View::value_type;
-            const std::vector<T> copy = row_major_copy(X);
-            const DenseRowMajorView<T> rows{copy.data(), X.rows, X.cols, X.cols};
-            return solve_view(rows, problem, n_classes, options, callbacks, start);
-          } else {
-            return solve_view(X, problem, n_classes, options, callbacks, start);
-          }
-        },
-        problem.X);
-  } catch (const std::bad_alloc&) {
-    res = SolveResult{};
-    res.status = SolverStatus::out_of_memory;
-    res.message =
-        "crammer_singer: out of memory for its work arrays (n_samples * n_classes duals and "
-        "n_features * n_classes weights) or, for column-major dense X, the row-major copy of X";
-  }
-  res.time = std::chrono::duration<double>(Clock::now() - start).count();
-  return res;
+  return detail::solve_on_rows(
+      problem.X, start,
+      "crammer_singer: out of memory for its work arrays (n_samples * n_classes duals and "
+      "n_features * n_classes weights) or, for column-major dense X, the row-major copy of X",
+      [&](const auto& X) { return solve_view(X, problem, n_classes, options, callbacks, start); });
 }
 
 }  // namespace svmkit

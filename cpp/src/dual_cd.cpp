@@ -21,19 +21,18 @@
 #include <utility>
 #include <vector>
 
+#include "row_solve.hpp"
 #include "svmkit/data.hpp"
 #include "svmkit/detail/parallel.hpp"
 
 namespace svmkit {
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using Clock = detail::SolveClock;
+using detail::kNegligible;
+using detail::kPollEntries;
+using detail::uniform_below;
 constexpr double kInf = std::numeric_limits<double>::infinity();
-// Projected gradients (violations) at or below this are treated as zero: no update is made,
-// as in the paper (avoids axpys that change w by rounding noise only).
-constexpr double kNegligible = 1e-12;
-// Stored entries read between two interrupt polls inside an outer iteration (a few ms).
-constexpr Index kPollEntries = Index{1} << 22;
 
 // The order generator: SplitMix64 (Steele, Lea, Flood 2014), one add and three multiply-xor
 // steps per draw. The permutation is redrawn every outer iteration, one draw per active
@@ -49,14 +48,6 @@ struct OrderRng {
     return z ^ (z >> 31);
   }
 };
-
-// A uniform integer in [0, k) from one draw (multiply-shift; k < 2^32 in practice).
-inline Index uniform_below(OrderRng& rng, Index k) {
-  const std::uint64_t r = rng();
-  if (k <= Index{0xffffffff})
-    return static_cast<Index>(((r >> 32) * static_cast<std::uint64_t>(k)) >> 32);
-  return static_cast<Index>(r % static_cast<std::uint64_t>(k));
-}
 
 // What both dual loops share: the data, w, the dual variables and the active set.
 template <class V>
@@ -294,9 +285,8 @@ SolveResult dual_loop(DualState<V>& s, Task& task, const DualCdOptions& opt, con
       rec.inner_iterations = visited;
       rec.active_size = s.active;
       rec.passes = std::llround(passes);
-      rec.time = std::chrono::duration<double>(Clock::now() - start).count();
-      if (opt.record_history) res.history.push_back(rec);
-      if (cb.on_iteration && !cb.on_iteration(rec)) {
+      rec.time = detail::seconds_since(start);
+      if (!report_iteration(res, rec, opt.record_history, cb)) {
         res.status = SolverStatus::interrupted;
         break;
       }
@@ -375,15 +365,6 @@ SolveResult solve_view(const V& X, const LinearProblem& p, const LossSpec& spec,
   return res;
 }
 
-// Column-major rows are strided; the coordinate loop reads whole rows, so copy once.
-template <class T>
-std::vector<T> row_major_copy(const DenseColMajorView<T>& X) {
-  std::vector<T> out(static_cast<std::size_t>(X.rows * X.cols));
-  for (Index j = 0; j < X.cols; ++j)
-    for (Index i = 0; i < X.rows; ++i) out[i * X.cols + j] = X.data[j * X.ld + i];
-  return out;
-}
-
 }  // namespace
 
 void validate_options(const DualCdOptions& o) {
@@ -407,30 +388,11 @@ SolveResult solve_dual_cd(const LinearProblem& problem, const LossSpec& loss,
     throw_invalid(
         "dual_cd regularizes the intercept (LIBLINEAR's bias); use regularize_intercept=True, "
         "or another solver (tron, smsvm, sgd) for an unregularized intercept");
-  SolveResult res;
-  try {
-    res = std::visit(
-        [&](const auto& X) {
-          using View = std::decay_t<decltype(X)>;
-          if constexpr (is_col_major<View>::value) {
-            using T = typename View::value_type;
-            const std::vector<T> copy = row_major_copy(X);
-            const DenseRowMajorView<T> rows{copy.data(), X.rows, X.cols, X.cols};
-            return solve_view(rows, problem, loss, options, callbacks, start);
-          } else {
-            return solve_view(X, problem, loss, options, callbacks, start);
-          }
-        },
-        problem.X);
-  } catch (const std::bad_alloc&) {
-    res = SolveResult{};
-    res.status = SolverStatus::out_of_memory;
-    res.message =
-        "dual_cd: out of memory for its work vectors (n_samples + n_features doubles) or, for "
-        "column-major dense X, the row-major copy of X (pass X in C order to avoid it)";
-  }
-  res.time = std::chrono::duration<double>(Clock::now() - start).count();
-  return res;
+  return detail::solve_on_rows(
+      problem.X, start,
+      "dual_cd: out of memory for its work vectors (n_samples + n_features doubles) or, for "
+      "column-major dense X, the row-major copy of X (pass X in C order to avoid it)",
+      [&](const auto& X) { return solve_view(X, problem, loss, options, callbacks, start); });
 }
 
 }  // namespace svmkit

@@ -16,15 +16,15 @@
 #include <type_traits>
 #include <vector>
 
+#include "row_solve.hpp"
 #include "svmkit/data.hpp"
 
 namespace svmkit {
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using Clock = detail::SolveClock;
+using detail::kNegligible;
 constexpr double kInf = std::numeric_limits<double>::infinity();
-// Pair steps whose gradient difference is at or below this are not taken (rounding noise).
-constexpr double kNegligible = 1e-12;
 
 template <class V>
 struct is_dense_row_major : std::false_type {};
@@ -229,9 +229,8 @@ SolveResult solve_view(const V& X, const LinearProblem& p, double nu,
       rec.optimality = res.optimality;  // measured before this iteration's steps
       rec.inner_iterations = pairs;
       rec.passes = passes;
-      rec.time = std::chrono::duration<double>(Clock::now() - start).count();
-      if (opt.record_history) res.history.push_back(rec);
-      if (cb.on_iteration && !cb.on_iteration(rec)) {
+      rec.time = detail::seconds_since(start);
+      if (!report_iteration(res, rec, opt.record_history, cb)) {
         res.status = SolverStatus::interrupted;
         break;
       }
@@ -260,14 +259,6 @@ SolveResult solve_view(const V& X, const LinearProblem& p, double nu,
   extras.alpha = std::move(s.a);
   res.extras = std::move(extras);
   return res;
-}
-
-template <class T>
-std::vector<T> row_major_copy(const DenseColMajorView<T>& X) {
-  std::vector<T> out(static_cast<std::size_t>(X.rows * X.cols));
-  for (Index j = 0; j < X.cols; ++j)
-    for (Index i = 0; i < X.rows; ++i) out[i * X.cols + j] = X.data[j * X.ld + i];
-  return out;
 }
 
 void validate_one_class_problem(const LinearProblem& p, double nu, bool check_finite) {
@@ -300,30 +291,11 @@ SolveResult solve_linear_one_class(const LinearProblem& problem, double nu,
   const auto start = Clock::now();
   validate_options(options);
   validate_one_class_problem(problem, nu, options.check_input);
-  SolveResult res;
-  try {
-    res = std::visit(
-        [&](const auto& X) {
-          using View = std::decay_t<decltype(X)>;
-          if constexpr (is_col_major<View>::value) {
-            using T = typename View::value_type;
-            const std::vector<T> copy = row_major_copy(X);
-            const DenseRowMajorView<T> rows{copy.data(), X.rows, X.cols, X.cols};
-            return solve_view(rows, problem, nu, options, callbacks, start);
-          } else {
-            return solve_view(X, problem, nu, options, callbacks, start);
-          }
-        },
-        problem.X);
-  } catch (const std::bad_alloc&) {
-    res = SolveResult{};
-    res.status = SolverStatus::out_of_memory;
-    res.message =
-        "linear_one_class: out of memory for its work vectors (a few n_samples + n_features "
-        "arrays) or, for column-major dense X, the row-major copy of X";
-  }
-  res.time = std::chrono::duration<double>(Clock::now() - start).count();
-  return res;
+  return detail::solve_on_rows(
+      problem.X, start,
+      "linear_one_class: out of memory for its work vectors (a few n_samples + n_features "
+      "arrays) or, for column-major dense X, the row-major copy of X",
+      [&](const auto& X) { return solve_view(X, problem, nu, options, callbacks, start); });
 }
 
 }  // namespace svmkit

@@ -243,8 +243,7 @@ class SgdSolver {
     rec.inner_iterations = (n_ + batch_ - 1) / batch_;
     rec.passes = passes();
     rec.time = elapsed();
-    if (opt_.record_history) res.history.push_back(rec);
-    return !(cb_.on_iteration && !cb_.on_iteration(rec));
+    return report_iteration(res, rec, opt_.record_history, cb_);
   }
 
   // How the features a step does not touch are brought up to date (lazy_epoch). Each mode is

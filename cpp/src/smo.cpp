@@ -317,26 +317,37 @@ class RegQ final : public QRows {
   int next_ = 0;
 };
 
-// The SMO iteration over positions 0..l-1 of a permutation of the variables.
-class Solver {
+// What the C-SVC/SVR solver and the nu solver share, over positions 0..l-1 of a permutation of
+// the variables (shrunk ones at the back): the variables a in [0, U] with signs s, the linear
+// term p and the diagonal D added to Q; the gradient G = p + (Q + D) a and Gbar = sum over
+// upper-bounded t of U_t Q_t (to rebuild shrunk gradients); the two-variable step; the outer
+// loop with its no-progress guard; and the exit measures. Derived supplies select(&i, &j) (the
+// KKT gap over the active variables), step(i, j) (false when nothing changed), has_pair(i, j),
+// shrink(), refresh_flags(t), swap_flags(a, b) and sweep_flags() (the I_up/I_low bytes the
+// gradient sweep reads to find the next first index).
+template <class Derived>
+class SmoCore {
  public:
-  Solver(QRows& Q, Index l, std::vector<double> s, std::vector<double> p, std::vector<double> U,
-         std::vector<double> D, bool equality, const SmoOptions& opt, const Callbacks& cb,
-         ThreadTeam& team)
+  const std::vector<double>& alpha_original() const { return alpha_out_; }
+
+ protected:
+  SmoCore(QRows& Q, std::vector<double> s, std::vector<double> p, std::vector<double> U,
+          std::vector<double> D, std::vector<double> alpha, const SmoOptions& opt,
+          const Callbacks& cb, ThreadTeam& team)
       : Q_(Q),
-        l_(l),
+        l_(static_cast<Index>(s.size())),
         s_(std::move(s)),
         p_(std::move(p)),
         U_(std::move(U)),
         D_(std::move(D)),
-        equality_(equality),
+        alpha_(std::move(alpha)),
         opt_(opt),
         cb_(cb),
         second_order_(opt.working_set == "second_order"),
         team_(team),
         nt_(team.size()) {
     part_.resize(static_cast<std::size_t>(nt_));
-    alpha_.assign(l_, 0.0);
+    if (D_.empty()) D_.assign(l_, 0.0);  // no diagonal term (the nu solver)
     G_ = p_;
     Gbar_.assign(l_, 0.0);
     QD_.resize(l_);
@@ -352,81 +363,20 @@ class Solver {
             "or choose smaller gamma/coef0/degree");
     }
     active_ = l_;
-    flags_.resize(l_);
-    for (Index t = 0; t < l_; ++t) flags_[t] = flags_of(t);
   }
 
-  SolveResult run() {
+  Derived& self() { return static_cast<Derived&>(*this); }
+
+  // The outer loop, then the exit measures over every variable in the original order.
+  SolveResult run_loop() {
     const auto start = Clock::now();
     SolveResult base;
-    SmoExtras ex;
-    const long long interval =
-        std::max<long long>(1, std::min<long long>(l_, opt_.shrink_interval));
-    long long counter = interval;
-    long long iter = 0, stalls = 0;
-    SolverStatus status = SolverStatus::max_iter;
+    long long iter = 0;
     double gap = kInf;
-    const long long max_iter = iteration_limit(opt_.max_iter, l_);
-    while (max_iter < 0 || iter < max_iter) {
-      if (--counter == 0) {
-        counter = interval;
-        if (opt_.shrinking) shrink();
-      }
-      Index i = -1, j = -1;
-      gap = select(&i, &j);
-      if (!std::isfinite(gap)) {
-        // Kernel values overflowed (e.g. a linear or polynomial kernel of huge features):
-        // the comparisons of the selection are meaningless from here on.
-        status = SolverStatus::numerical_error;
-        break;
-      }
-      if (gap < opt_.tol) {
-        reconstruct_gradient();
-        active_ = l_;
-        next_valid_ = false;
-        gap = select(&i, &j);
-        if (gap < opt_.tol) {
-          status = SolverStatus::converged;
-          break;
-        }
-        counter = 1;  // shrink again at the next iteration
-      }
-      ++iter;
-      const bool moved = equality_ ? update_pair(i, j) : update_single(i);
-      if (!moved && ++stalls > 1) {
-        // A step below one ulp of the variables left them unchanged twice, the second time over
-        // all variables: the same pair would be selected forever.
-        status = SolverStatus::line_search_failed;
-        base.message =
-            "no progress: the step on the working pair is below one ulp of its "
-            "variables (KKT gap " +
-            std::to_string(gap) + " > tol)";
-        break;
-      }
-      if (!moved) {  // retry once over all variables (a shrunk one may give a better pair)
-        reconstruct_gradient();
-        active_ = l_;
-        next_valid_ = false;
-      } else {
-        stalls = 0;
-      }
-      if (iter % opt_.poll_interval == 0 && cb_.poll()) {
-        status = SolverStatus::interrupted;
-        break;
-      }
-      if (iter % opt_.history_every == 0) {
-        if (!report(base, iter, gap, start)) {
-          status = SolverStatus::interrupted;
-          break;
-        }
-      }
-    }
-    // Exit: full gradient, final measures in the original order.
-    reconstruct_gradient();
-    active_ = l_;
-    next_valid_ = false;
+    const SolverStatus status = iterate(base, iter, gap, start);
+    unshrink_all();
     Index i = -1, j = -1;
-    gap = select(&i, &j);
+    gap = self().select(&i, &j);
     base.status = status;
     base.iterations = iter;
     base.optimality = gap;
@@ -436,27 +386,259 @@ class Solver {
     base.time = std::chrono::duration<double>(Clock::now() - start).count();
     report(base, iter, gap, start);
     if (!opt_.record_history) base.history.clear();
-    ex.bias = bias();
-    std::vector<double> a(l_), sg(l_);
-    for (Index t = 0; t < l_; ++t) {
-      a[orig_[t]] = alpha_[t];
-      sg[orig_[t]] = s_[t];
-    }
-    alpha_out_ = std::move(a);
-    sign_out_ = std::move(sg);
+    SmoExtras ex;
     ex.kernel_rows = Q_.computed;
     ex.cache_hits = Q_.hits;
     ex.cache_peak_mb = Q_.peak_mb;
     base.extras = std::move(ex);
+    alpha_out_.assign(l_, 0.0);
+    for (Index t = 0; t < l_; ++t) alpha_out_[orig_[t]] = alpha_[t];
     return base;
   }
 
-  const std::vector<double>& alpha_original() const { return alpha_out_; }
+  // Selection, the gap test over all variables before stopping, the step, Ctrl-C polls and
+  // history. A step that changes nothing (below one ulp of its variables) gets one retry over
+  // all variables (a shrunk one may give a better pair); a second one ends the run with
+  // line_search_failed, since the same pair would be selected forever.
+  SolverStatus iterate(SolveResult& base, long long& iter, double& gap, Clock::time_point start) {
+    const long long interval =
+        std::max<long long>(1, std::min<long long>(l_, opt_.shrink_interval));
+    long long counter = interval, stalls = 0;
+    const long long max_iter = iteration_limit(opt_.max_iter, l_);
+    while (max_iter < 0 || iter < max_iter) {
+      if (--counter == 0) {
+        counter = interval;
+        if (opt_.shrinking) self().shrink();
+      }
+      Index i = -1, j = -1;
+      gap = self().select(&i, &j);
+      // Kernel values overflowed (e.g. a linear or polynomial kernel of huge features): the
+      // comparisons of the selection are meaningless from here on.
+      if (!std::isfinite(gap)) return SolverStatus::numerical_error;
+      if (gap < opt_.tol || !self().has_pair(i, j)) {
+        unshrink_all();
+        gap = self().select(&i, &j);
+        if (gap < opt_.tol || !self().has_pair(i, j)) return SolverStatus::converged;
+        counter = 1;  // shrink again at the next iteration
+      }
+      ++iter;
+      if (self().step(i, j)) {
+        stalls = 0;
+      } else if (++stalls > 1) {
+        base.message =
+            "no progress: the step on the working pair is below one ulp of its "
+            "variables (KKT gap " +
+            std::to_string(gap) + " > tol)";
+        return SolverStatus::line_search_failed;
+      } else {
+        unshrink_all();
+      }
+      if (iter % opt_.poll_interval == 0 && cb_.poll()) return SolverStatus::interrupted;
+      if (iter % opt_.history_every == 0 && !report(base, iter, gap, start))
+        return SolverStatus::interrupted;
+    }
+    return SolverStatus::max_iter;
+  }
+
+  bool at_upper(Index t) const { return alpha_[t] >= U_[t]; }
+  bool at_lower(Index t) const { return alpha_[t] <= 0.0; }
+
+  // Sweeps over the active variables are split between threads only when long enough to
+  // repay a parallel region (a few microseconds). Every split sweep keeps each chunk's best
+  // candidate and merges the chunks in order with the serial loop's tie rule, so the chosen
+  // indices, hence the iterates, do not depend on the number of threads.
+  int sweep_chunks(Index count) const { return count >= kSweepParallelMin ? nt_ : 1; }
+
+  // The two-variable step along s_i e_i - s_j e_j, clipped to the box (landing exactly on a
+  // bound when clipped there, so bound tests stay exact), then G and Gbar. False when neither
+  // variable changed. The gradient sweep also finds the next i = argmax over sweep_flags()'s
+  // I_up of -s G (one pass fewer; the same order and tie rule as the selection).
+  bool pair_step(Index i, Index j) {
+    const float* Qi = Q_.row(i, active_);
+    const float* Qj = Q_.row(j, active_);
+    const double si = s_[i], sj = s_[j];
+    double a = QD_[i] + QD_[j] - 2.0 * si * sj * static_cast<double>(Qi[j]);
+    if (a <= 0.0) a = opt_.tau;
+    const double b = -si * G_[i] + sj * G_[j];
+    const double max_i = si > 0 ? U_[i] - alpha_[i] : alpha_[i];
+    const double max_j = sj > 0 ? alpha_[j] : U_[j] - alpha_[j];
+    const double t = std::min(std::max(0.0, b / a), std::min(max_i, max_j));
+    const double old_i = alpha_[i], old_j = alpha_[j];
+    double ni = t == max_i ? (si > 0 ? U_[i] : 0.0) : old_i + si * t;
+    double nj = t == max_j ? (sj > 0 ? 0.0 : U_[j]) : old_j - sj * t;
+    alpha_[i] = std::min(std::max(ni, 0.0), U_[i]);
+    alpha_[j] = std::min(std::max(nj, 0.0), U_[j]);
+    self().refresh_flags(i);
+    self().refresh_flags(j);
+    const double di = alpha_[i] - old_i, dj = alpha_[j] - old_j;
+    if (di == 0.0 && dj == 0.0) return false;
+    G_[i] += D_[i] * di;
+    G_[j] += D_[j] * dj;
+    const std::uint8_t* flags = self().sweep_flags();
+    const int chunks = team_.chunks(active_, sweep_chunks(active_), [&](int c, Index b0, Index e0) {
+      Index at = -1;
+      const double m =
+          smo_update_gradient(G_.data(), Qi, Qj, di, dj, s_.data(), flags, b0, e0, &at);
+      part_[c] = {m, 0.0, at};
+    });
+    next_gmax_ = -kInf;
+    next_i_ = -1;
+    for (int c = 0; c < chunks; ++c)
+      if (part_[c].at >= 0 && part_[c].a >= next_gmax_) {
+        next_gmax_ = part_[c].a;
+        next_i_ = part_[c].at;
+      }
+    next_valid_ = true;
+    update_gbar(i, old_i);
+    update_gbar(j, old_j);
+    return true;
+  }
+
+  // Gbar_t = sum over variables at their (finite) upper bound of U_j Q_jt, needed to rebuild
+  // the gradient of shrunk variables.
+  void update_gbar(Index i, double old) {
+    if (!std::isfinite(U_[i])) return;
+    const bool was = old >= U_[i], now = at_upper(i);
+    if (was == now) return;
+    const float* Qi = Q_.row(i, l_);
+    const double c = now ? U_[i] : -U_[i];
+    for (Index k = 0; k < l_; ++k) Gbar_[k] += c * static_cast<double>(Qi[k]);
+  }
+
+  // Moves the variables shrinkable(t) says are done to the back (out of the active range).
+  template <class Shrinkable>
+  void compact(Shrinkable&& shrinkable) {
+    for (Index t = 0; t < active_; ++t) {
+      if (!shrinkable(t)) continue;
+      --active_;
+      while (active_ > t) {
+        if (!shrinkable(active_)) {
+          swap(t, active_);
+          break;
+        }
+        --active_;
+      }
+    }
+  }
+
+  void swap(Index a, Index b) {
+    Q_.swap(a, b);
+    std::swap(s_[a], s_[b]);
+    std::swap(p_[a], p_[b]);
+    std::swap(U_[a], U_[b]);
+    std::swap(D_[a], D_[b]);
+    std::swap(alpha_[a], alpha_[b]);
+    std::swap(G_[a], G_[b]);
+    std::swap(Gbar_[a], Gbar_[b]);
+    std::swap(QD_[a], QD_[b]);
+    std::swap(orig_[a], orig_[b]);
+    self().swap_flags(a, b);
+    next_valid_ = false;
+  }
+
+  // Rebuilds the gradient of the shrunk variables from Gbar and the free active ones (by
+  // rows of the inactive or of the free variables, whichever reads fewer kernel values) and
+  // makes every variable active.
+  void unshrink_all() {
+    next_valid_ = false;
+    if (active_ == l_) return;
+    for (Index t = active_; t < l_; ++t) G_[t] = Gbar_[t] + p_[t] + D_[t] * alpha_[t];
+    Index nfree = 0;
+    for (Index t = 0; t < active_; ++t)
+      if (!at_upper(t) && !at_lower(t)) ++nfree;
+    const double by_free = static_cast<double>(nfree) * static_cast<double>(l_);
+    const double by_inactive =
+        2.0 * static_cast<double>(active_) * static_cast<double>(l_ - active_);
+    if (nfree > 0 && by_free > by_inactive) {
+      for (Index t = active_; t < l_; ++t) {
+        const float* Qt = Q_.row(t, active_);
+        double add = 0.0;
+        for (Index k = 0; k < active_; ++k)
+          if (!at_upper(k) && !at_lower(k)) add += alpha_[k] * static_cast<double>(Qt[k]);
+        G_[t] += add;
+      }
+    } else if (nfree > 0) {
+      for (Index k = 0; k < active_; ++k) {
+        if (at_upper(k) || at_lower(k)) continue;
+        const float* Qk = Q_.row(k, l_);
+        const double a = alpha_[k];
+        for (Index t = active_; t < l_; ++t) G_[t] += a * static_cast<double>(Qk[t]);
+      }
+    }
+    active_ = l_;
+  }
+
+  double objective() const {
+    double f = 0.0;
+    for (Index t = 0; t < l_; ++t) f += alpha_[t] * (G_[t] + p_[t]);
+    return 0.5 * f;
+  }
+
+  bool report(SolveResult& base, long long iter, double gap, Clock::time_point start) {
+    IterationRecord r;
+    r.iteration = iter;
+    r.objective = objective();  // uses the stored gradient (stale for shrunk variables)
+    r.optimality = gap;
+    r.active_size = active_;
+    r.inner_iterations = Q_.computed;
+    r.time = std::chrono::duration<double>(Clock::now() - start).count();
+    return report_iteration(base, r, opt_.record_history, cb_);
+  }
+
+  // A chunk's best candidate: values a (and b) at index at (-1: none in the chunk).
+  struct Part {
+    double a, b;
+    Index at;
+  };
+  static constexpr Index kSweepParallelMin = 8192;  // shorter sweeps stay on one thread
+
+  QRows& Q_;
+  Index l_;
+  std::vector<double> s_, p_, U_, D_, alpha_;
+  const SmoOptions& opt_;
+  const Callbacks& cb_;
+  bool second_order_;
+  ThreadTeam& team_;
+  int nt_;
+  std::vector<Part> part_;
+  std::vector<double> G_, Gbar_, QD_;
+  std::vector<Index> orig_;
+  Index active_ = 0;
+  bool unshrunk_ = false;
+  bool next_valid_ = false;  // next_i_ / next_gmax_ hold the next selection's first index
+  Index next_i_ = -1;
+  double next_gmax_ = -kInf;
+  std::vector<double> alpha_out_;
+};
+
+// C-SVC and epsilon-SVR (and the box-only duals of a regularized bias): one pair in the whole
+// set (equality) or one variable at a time (no equality constraint).
+class Solver final : public SmoCore<Solver> {
+ public:
+  Solver(QRows& Q, Index l, std::vector<double> s, std::vector<double> p, std::vector<double> U,
+         std::vector<double> D, bool equality, const SmoOptions& opt, const Callbacks& cb,
+         ThreadTeam& team)
+      : SmoCore(Q, std::move(s), std::move(p), std::move(U), std::move(D),
+                std::vector<double>(static_cast<std::size_t>(l), 0.0), opt, cb, team),
+        equality_(equality) {
+    flags_.resize(l_);
+    for (Index t = 0; t < l_; ++t) flags_[t] = flags_of(t);
+  }
+
+  SolveResult run() {
+    SolveResult base = run_loop();
+    auto& ex = std::get<SmoExtras>(base.extras);
+    ex.bias = bias();
+    sign_out_.assign(l_, 0.0);
+    for (Index t = 0; t < l_; ++t) sign_out_[orig_[t]] = s_[t];
+    return base;
+  }
+
   const std::vector<double>& sign_original() const { return sign_out_; }
 
  private:
-  bool at_upper(Index t) const { return alpha_[t] >= U_[t]; }
-  bool at_lower(Index t) const { return alpha_[t] <= 0.0; }
+  friend class SmoCore<Solver>;
+
   // Membership in I_up (bit 0) and I_low (bit 1), kept in one byte per variable so that the
   // selection sweeps read a byte instead of three doubles.
   std::uint8_t flags_of(Index t) const {
@@ -466,12 +648,12 @@ class Solver {
   }
   bool in_up(Index t) const { return flags_[t] & 1; }
   bool in_low(Index t) const { return flags_[t] & 2; }
-
-  // Sweeps over the active variables are split between threads only when long enough to
-  // repay a parallel region (a few microseconds). Every split sweep keeps each chunk's best
-  // candidate and merges the chunks in order with the serial loop's tie rule, so the chosen
-  // indices, hence the iterates, do not depend on the number of threads.
-  int sweep_chunks(Index count) const { return count >= kSweepParallelMin ? nt_ : 1; }
+  void refresh_flags(Index t) { flags_[t] = flags_of(t); }
+  void swap_flags(Index a, Index b) { std::swap(flags_[a], flags_[b]); }
+  const std::uint8_t* sweep_flags() const { return flags_.data(); }
+  bool has_pair(Index, Index) const { return true; }
+  // Both steps return false when the variables did not change (a step below one ulp).
+  bool step(Index i, Index j) { return equality_ ? pair_step(i, j) : update_single(i); }
 
   // Picks the working set; returns the KKT gap over the active variables.
   double select(Index* pi, Index* pj) {
@@ -588,57 +770,6 @@ class Solver {
     return worst;
   }
 
-  // Both updates return false when the variables did not change (a step below one ulp).
-  bool update_pair(Index i, Index j) {
-    const float* Qi = Q_.row(i, active_);
-    const float* Qj = Q_.row(j, active_);
-    const double si = s_[i], sj = s_[j];
-    double a = QD_[i] + QD_[j] - 2.0 * si * sj * static_cast<double>(Qi[j]);
-    if (a <= 0.0) a = opt_.tau;
-    const double b = -si * G_[i] + sj * G_[j];
-    const double max_i = si > 0 ? U_[i] - alpha_[i] : alpha_[i];
-    const double max_j = sj > 0 ? alpha_[j] : U_[j] - alpha_[j];
-    double t = std::max(0.0, b / a);
-    const double old_i = alpha_[i], old_j = alpha_[j];
-    if (t > max_i) t = max_i;
-    if (t > max_j) t = max_j;
-    // Land exactly on a bound when the step is clipped there, so bound tests stay exact.
-    double ni = t == max_i ? (si > 0 ? U_[i] : 0.0) : old_i + si * t;
-    double nj = t == max_j ? (sj > 0 ? 0.0 : U_[j]) : old_j - sj * t;
-    ni = std::min(std::max(ni, 0.0), U_[i]);
-    nj = std::min(std::max(nj, 0.0), U_[j]);
-    alpha_[i] = ni;
-    alpha_[j] = nj;
-    flags_[i] = flags_of(i);
-    flags_[j] = flags_of(j);
-    const double di = ni - old_i, dj = nj - old_j;
-    if (di == 0.0 && dj == 0.0) return false;
-    const float* qi = Qi;
-    const float* qj = Qj;
-    G_[i] += D_[i] * di;
-    G_[j] += D_[j] * dj;
-    // The gradient sweep also finds the next i = argmax_{I_up} -s g (one pass fewer).
-    const int chunks = team_.chunks(active_, sweep_chunks(active_), [&](int c, Index b, Index e) {
-      Index at = -1;
-      const double m =
-          smo_update_gradient(G_.data(), qi, qj, di, dj, s_.data(), flags_.data(), b, e, &at);
-      part_[c] = {m, 0.0, at};
-    });
-    double gmax = -kInf;
-    Index best = -1;
-    for (int c = 0; c < chunks; ++c)
-      if (part_[c].at >= 0 && part_[c].a >= gmax) {
-        gmax = part_[c].a;
-        best = part_[c].at;
-      }
-    next_gmax_ = gmax;
-    next_i_ = best;
-    next_valid_ = true;
-    update_gbar(i, old_i);
-    update_gbar(j, old_j);
-    return true;
-  }
-
   bool update_single(Index i) {
     if (i < 0) return false;
     const float* Qi = Q_.row(i, active_);
@@ -652,17 +783,6 @@ class Solver {
     G_[i] += D_[i] * d;
     update_gbar(i, old);
     return true;
-  }
-
-  // Gbar_t = sum over variables at their (finite) upper bound of U_j Q_jt, needed to rebuild
-  // the gradient of shrunk variables.
-  void update_gbar(Index i, double old) {
-    if (!std::isfinite(U_[i])) return;
-    const bool was = old >= U_[i], now = at_upper(i);
-    if (was == now) return;
-    const float* Qi = Q_.row(i, l_);
-    const double c = now ? U_[i] : -U_[i];
-    for (Index k = 0; k < l_; ++k) Gbar_[k] += c * static_cast<double>(Qi[k]);
   }
 
   bool shrinkable(Index t, double gmax1, double gmax2) const {
@@ -679,84 +799,19 @@ class Solver {
   void shrink() {
     next_valid_ = false;
     double gmax1 = -kInf, gmax2 = -kInf;
+    double violation = last_violation_;
     if (equality_) {
       for (Index t = 0; t < active_; ++t) {
         if (in_up(t)) gmax1 = std::max(gmax1, -s_[t] * G_[t]);
         if (in_low(t)) gmax2 = std::max(gmax2, s_[t] * G_[t]);
       }
-      if (!unshrunk_ && gmax1 + gmax2 <= 10.0 * opt_.tol) {
-        unshrunk_ = true;
-        reconstruct_gradient();
-        active_ = l_;
-      }
-    } else {
-      if (!unshrunk_ && last_violation_ <= 10.0 * opt_.tol) {
-        unshrunk_ = true;
-        reconstruct_gradient();
-        active_ = l_;
-      }
+      violation = gmax1 + gmax2;
     }
-    for (Index t = 0; t < active_; ++t) {
-      if (!shrinkable(t, gmax1, gmax2)) continue;
-      --active_;
-      while (active_ > t) {
-        if (!shrinkable(active_, gmax1, gmax2)) {
-          swap(t, active_);
-          break;
-        }
-        --active_;
-      }
+    if (!unshrunk_ && violation <= 10.0 * opt_.tol) {
+      unshrunk_ = true;
+      unshrink_all();
     }
-  }
-
-  void swap(Index a, Index b) {
-    Q_.swap(a, b);
-    std::swap(s_[a], s_[b]);
-    std::swap(p_[a], p_[b]);
-    std::swap(U_[a], U_[b]);
-    std::swap(D_[a], D_[b]);
-    std::swap(alpha_[a], alpha_[b]);
-    std::swap(G_[a], G_[b]);
-    std::swap(Gbar_[a], Gbar_[b]);
-    std::swap(QD_[a], QD_[b]);
-    std::swap(orig_[a], orig_[b]);
-    std::swap(flags_[a], flags_[b]);
-    next_valid_ = false;
-  }
-
-  void reconstruct_gradient() {
-    if (active_ == l_) return;
-    next_valid_ = false;
-    for (Index t = active_; t < l_; ++t) G_[t] = Gbar_[t] + p_[t] + D_[t] * alpha_[t];
-    Index nfree = 0;
-    for (Index t = 0; t < active_; ++t)
-      if (!at_upper(t) && !at_lower(t)) ++nfree;
-    if (nfree == 0) return;
-    const double by_free = static_cast<double>(nfree) * static_cast<double>(l_);
-    const double by_inactive =
-        2.0 * static_cast<double>(active_) * static_cast<double>(l_ - active_);
-    if (by_free > by_inactive) {
-      for (Index t = active_; t < l_; ++t) {
-        const float* Qt = Q_.row(t, active_);
-        double add = 0.0;
-        for (Index k = 0; k < active_; ++k)
-          if (!at_upper(k) && !at_lower(k)) add += alpha_[k] * static_cast<double>(Qt[k]);
-        G_[t] += add;
-      }
-    } else {
-      for (Index k = 0; k < active_; ++k) {
-        if (at_upper(k) || at_lower(k)) continue;
-        const float* Qk = Q_.row(k, l_);
-        const double a = alpha_[k];
-        for (Index t = active_; t < l_; ++t) G_[t] += a * static_cast<double>(Qk[t]);
-      }
-    }
-  }
-
-  double objective() const {
-    double f = 0.0;
-    for (Index t = 0; t < l_; ++t) f += alpha_[t] * (G_[t] + p_[t]);
-    return 0.5 * f;
+    compact([&](Index t) { return shrinkable(t, gmax1, gmax2); });
   }
 
   double bias() const {
@@ -794,46 +849,10 @@ class Solver {
     return -rho;
   }
 
-  bool report(SolveResult& base, long long iter, double gap, Clock::time_point start) {
-    IterationRecord r;
-    r.iteration = iter;
-    r.objective = objective();  // uses the stored gradient (stale for shrunk variables)
-    r.optimality = gap;
-    r.active_size = active_;
-    r.inner_iterations = Q_.computed;
-    r.time = std::chrono::duration<double>(Clock::now() - start).count();
-    if (opt_.record_history) base.history.push_back(r);
-    if (cb_.on_iteration) return cb_.on_iteration(r);
-    return true;
-  }
-
-  // A chunk's best candidate: values a (and b) at index at (-1: none in the chunk).
-  struct Part {
-    double a, b;
-    Index at;
-  };
-  static constexpr Index kSweepParallelMin = 8192;  // shorter sweeps stay on one thread
-
-  QRows& Q_;
-  Index l_;
-  std::vector<double> s_, p_, U_, D_;
   bool equality_;
-  const SmoOptions& opt_;
-  const Callbacks& cb_;
-  bool second_order_;
-  ThreadTeam& team_;
-  int nt_;
-  std::vector<Part> part_;
-  std::vector<double> alpha_, G_, Gbar_, QD_;
-  std::vector<Index> orig_;
-  Index active_ = 0;
-  bool unshrunk_ = false;
   std::vector<std::uint8_t> flags_;
-  bool next_valid_ = false;  // next_i_ / next_gmax_ hold the next selection's first index
-  Index next_i_ = -1;
-  double next_gmax_ = 0.0;
   double last_violation_ = kInf;
-  std::vector<double> alpha_out_, sign_out_;
+  std::vector<double> sign_out_;
 };
 
 void validate_problem(const KernelProblem& pr, Index n, bool check_finite) {
@@ -948,126 +967,54 @@ SolveResult solve_smo(const KernelProblem& pr, const SmoOptions& opt, const Call
 // nonzero feasible point and rho, r come from the two groups.
 namespace {
 
-class NuSolver {
+class NuSolver final : public SmoCore<NuSolver> {
  public:
   // alpha: the feasible start; groups: 1 (one-class, every s = +1) or 2.
   NuSolver(QRows& Q, std::vector<double> s, std::vector<double> p, std::vector<double> U,
            std::vector<double> alpha, const SmoOptions& opt, const Callbacks& cb, ThreadTeam& team)
-      : Q_(Q),
-        l_(static_cast<Index>(s.size())),
-        s_(std::move(s)),
-        p_(std::move(p)),
-        U_(std::move(U)),
-        alpha_(std::move(alpha)),
-        opt_(opt),
-        cb_(cb),
-        second_order_(opt.working_set == "second_order"),
-        team_(team),
-        nt_(team.size()) {
-    part_.resize(static_cast<std::size_t>(nt_));
-    QD_.resize(l_);
-    orig_.resize(l_);
+      : SmoCore(Q, std::move(s), std::move(p), std::move(U), {}, std::move(alpha), opt, cb, team) {
     flags_[0].resize(l_);
     flags_[1].resize(l_);
-    for (Index t = 0; t < l_; ++t) {
-      QD_[t] = Q_.diag(t);
-      orig_[t] = t;
-      if (!(std::fabs(QD_[t]) <= kMaxKernelValue))
-        throw_invalid(
-            "the kernel values K(x, x) overflow (|K| > 1e100 or not finite): scale X "
-            "or choose smaller gamma/coef0/degree");
-      set_flags(t);
-    }
-    active_ = l_;
+    for (Index t = 0; t < l_; ++t) refresh_flags(t);
   }
 
   SolveResult run() {
-    const auto start = Clock::now();
-    SolveResult base;
-    const long long interval =
-        std::max<long long>(1, std::min<long long>(l_, opt_.shrink_interval));
-    long long counter = interval, iter = 0;
-    SolverStatus status = SolverStatus::max_iter;
-    double gap = kInf;
     init_gradient();
-    const long long max_iter = iteration_limit(opt_.max_iter, l_);
-    while (max_iter < 0 || iter < max_iter) {
-      if (--counter == 0) {
-        counter = interval;
-        if (opt_.shrinking) shrink();
-      }
-      Index i = -1, j = -1;
-      gap = select(&i, &j);
-      if (!std::isfinite(gap)) {
-        status = SolverStatus::numerical_error;
-        break;
-      }
-      if (gap < opt_.tol || j < 0) {
-        unshrink_all();
-        gap = select(&i, &j);
-        if (gap < opt_.tol || j < 0) {
-          status = SolverStatus::converged;
-          break;
-        }
-        counter = 1;
-      }
-      ++iter;
-      update_pair(i, j);
-      if (iter % opt_.poll_interval == 0 && cb_.poll()) {
-        status = SolverStatus::interrupted;
-        break;
-      }
-      if (iter % opt_.history_every == 0 && !report(base, iter, gap, start)) {
-        status = SolverStatus::interrupted;
-        break;
-      }
-    }
-    unshrink_all();
-    Index i = -1, j = -1;
-    gap = select(&i, &j);
-    base.status = status;
-    base.iterations = iter;
-    base.optimality = gap;
-    base.objective = objective();
-    if (!std::isfinite(base.objective) || !std::isfinite(gap))
-      base.status = SolverStatus::numerical_error;
-    base.time = std::chrono::duration<double>(Clock::now() - start).count();
-    report(base, iter, gap, start);
-    if (!opt_.record_history) base.history.clear();
-    SmoExtras ex;
+    SolveResult base = run_loop();
     group_rho(&r_[0], &r_[1]);
-    ex.kernel_rows = Q_.computed;
-    ex.cache_hits = Q_.hits;
-    ex.cache_peak_mb = Q_.peak_mb;
-    base.extras = std::move(ex);
-    alpha_out_.assign(l_, 0.0);
-    for (Index t = 0; t < l_; ++t) alpha_out_[orig_[t]] = alpha_[t];
     return base;
   }
 
-  const std::vector<double>& alpha_original() const { return alpha_out_; }
   double r_plus() const { return r_[0]; }   // r of the s = +1 group
   double r_minus() const { return r_[1]; }  // r of the s = -1 group
 
+  bool two_groups_ = true;     // false for one-class (every s = +1)
+  bool paired_start_ = false;  // nu-SVR: variables t and t + l/2 start equal (see init_gradient)
+
  private:
-  bool at_upper(Index t) const { return alpha_[t] >= U_[t]; }
-  bool at_lower(Index t) const { return alpha_[t] <= 0.0; }
+  friend class SmoCore<NuSolver>;
+
   int group(Index t) const { return s_[t] > 0 ? 0 : 1; }
   // flags_[g][t]: bit 0 = t in I_up, bit 1 = t in I_low, both 0 when t is not in group g
   // (so SMO's sweeps of vec_math.hpp run over one group by their flags alone).
-  void set_flags(Index t) {
+  void refresh_flags(Index t) {
     const bool up = s_[t] > 0 ? alpha_[t] < U_[t] : alpha_[t] > 0.0;
     const bool low = s_[t] > 0 ? alpha_[t] > 0.0 : alpha_[t] < U_[t];
     const auto f = static_cast<std::uint8_t>((up ? 1 : 0) | (low ? 2 : 0));
     flags_[group(t)][t] = f;
     flags_[1 - group(t)][t] = 0;
   }
-  int sweep_chunks(Index count) const { return count >= kSweepParallelMin ? nt_ : 1; }
+  void swap_flags(Index a, Index b) {
+    std::swap(flags_[0][a], flags_[0][b]);
+    std::swap(flags_[1][a], flags_[1][b]);
+  }
+  // The update's sweep finds group +1's next i (the same order and tie rule as first_of_group).
+  const std::uint8_t* sweep_flags() const { return flags_[0].data(); }
+  bool has_pair(Index, Index j) const { return j >= 0; }
+  bool step(Index i, Index j) { return pair_step(i, j); }
 
   // G = p + Q a at the start, and Gbar = sum over upper-bounded t of U_t Q_t.
   void init_gradient() {
-    G_ = p_;
-    Gbar_.assign(l_, 0.0);
     // nu-SVR's start has a+_i = a-_i with equal bounds: Q a = 0 and the upper-bounded pairs
     // cancel in Gbar, so no kernel row is needed (LIBSVM computes them all).
     if (paired_start_) return;
@@ -1175,55 +1122,6 @@ class NuSolver {
     return gap;
   }
 
-  void update_pair(Index i, Index j) {
-    const float* Qi = Q_.row(i, active_);
-    const float* Qj = Q_.row(j, active_);
-    const double si = s_[i], sj = s_[j];
-    double a = QD_[i] + QD_[j] - 2.0 * si * sj * static_cast<double>(Qi[j]);
-    if (a <= 0.0) a = opt_.tau;
-    const double b = -si * G_[i] + sj * G_[j];
-    const double max_i = si > 0 ? U_[i] - alpha_[i] : alpha_[i];
-    const double max_j = sj > 0 ? alpha_[j] : U_[j] - alpha_[j];
-    double t = std::max(0.0, b / a);
-    t = std::min(t, std::min(max_i, max_j));
-    const double old_i = alpha_[i], old_j = alpha_[j];
-    double ni = t == max_i ? (si > 0 ? U_[i] : 0.0) : old_i + si * t;
-    double nj = t == max_j ? (sj > 0 ? 0.0 : U_[j]) : old_j - sj * t;
-    ni = std::min(std::max(ni, 0.0), U_[i]);
-    nj = std::min(std::max(nj, 0.0), U_[j]);
-    alpha_[i] = ni;
-    alpha_[j] = nj;
-    set_flags(i);
-    set_flags(j);
-    const double di = ni - old_i, dj = nj - old_j;
-    if (di == 0.0 && dj == 0.0) return;
-    // The sweep also finds group +1's next i (the same order and tie rule as first_of_group).
-    const int chunks = team_.chunks(active_, sweep_chunks(active_), [&](int c, Index b0, Index e0) {
-      Index w = -1;
-      const double m =
-          smo_update_gradient(G_.data(), Qi, Qj, di, dj, s_.data(), flags_[0].data(), b0, e0, &w);
-      part_[c] = {m, 0.0, w};
-    });
-    next_gmax_ = -kInf;
-    next_i_ = -1;
-    for (int c = 0; c < chunks; ++c)
-      if (part_[c].at >= 0 && part_[c].a >= next_gmax_) {
-        next_gmax_ = part_[c].a;
-        next_i_ = part_[c].at;
-      }
-    next_valid_ = true;
-    update_gbar(i, old_i);
-    update_gbar(j, old_j);
-  }
-
-  void update_gbar(Index i, double old) {
-    const bool was = old >= U_[i], now = at_upper(i);
-    if (was == now) return;
-    const float* Qi = Q_.row(i, l_);
-    const double c = now ? U_[i] : -U_[i];
-    for (Index k = 0; k < l_; ++k) Gbar_[k] += c * static_cast<double>(Qi[k]);
-  }
-
   // Extreme gradients per group: m[g][0] = max_{I_up(g)} -s G, m[g][1] = max_{I_low(g)} s G.
   void extremes(double m[2][2]) const {
     m[0][0] = m[0][1] = m[1][0] = m[1][1] = -kInf;
@@ -1261,52 +1159,7 @@ class NuSolver {
       unshrink_all();
       extremes(m);
     }
-    for (Index t = 0; t < active_; ++t) {
-      if (!shrinkable(t, m)) continue;
-      --active_;
-      while (active_ > t) {
-        if (!shrinkable(active_, m)) {
-          swap(t, active_);
-          break;
-        }
-        --active_;
-      }
-    }
-  }
-
-  void swap(Index a, Index b) {
-    Q_.swap(a, b);
-    std::swap(s_[a], s_[b]);
-    std::swap(p_[a], p_[b]);
-    std::swap(U_[a], U_[b]);
-    std::swap(alpha_[a], alpha_[b]);
-    std::swap(G_[a], G_[b]);
-    std::swap(Gbar_[a], Gbar_[b]);
-    std::swap(QD_[a], QD_[b]);
-    std::swap(orig_[a], orig_[b]);
-    std::swap(flags_[0][a], flags_[0][b]);
-    std::swap(flags_[1][a], flags_[1][b]);
-    next_valid_ = false;
-  }
-
-  // Rebuilds the gradient of the shrunk variables and makes every variable active.
-  void unshrink_all() {
-    if (active_ == l_) return;
-    next_valid_ = false;
-    for (Index t = active_; t < l_; ++t) G_[t] = Gbar_[t] + p_[t];
-    for (Index k = 0; k < active_; ++k) {
-      if (at_upper(k) || at_lower(k)) continue;
-      const float* Qk = Q_.row(k, l_);
-      const double a = alpha_[k];
-      for (Index t = active_; t < l_; ++t) G_[t] += a * static_cast<double>(Qk[t]);
-    }
-    active_ = l_;
-  }
-
-  double objective() const {
-    double f = 0.0;
-    for (Index t = 0; t < l_; ++t) f += alpha_[t] * (G_[t] + p_[t]);
-    return 0.5 * f;
+    compact([&](Index t) { return shrinkable(t, m); });
   }
 
   // r of each group: the mean of s G over its free variables, else the midpoint of the
@@ -1341,50 +1194,8 @@ class NuSolver {
     *r_minus = -r[1];  // group -1 holds s G = -G: its r is defined on G itself
   }
 
-  bool report(SolveResult& base, long long iter, double gap, Clock::time_point start) {
-    IterationRecord rec;
-    rec.iteration = iter;
-    rec.objective = objective();
-    rec.optimality = gap;
-    rec.active_size = active_;
-    rec.inner_iterations = Q_.computed;
-    rec.time = std::chrono::duration<double>(Clock::now() - start).count();
-    if (opt_.record_history) base.history.push_back(rec);
-    if (cb_.on_iteration) return cb_.on_iteration(rec);
-    return true;
-  }
-
-  struct Part {
-    double a, b;
-    Index at;
-  };
-  static constexpr Index kSweepParallelMin = 8192;
-
-  QRows& Q_;
-  Index l_;
-  std::vector<double> s_, p_, U_, alpha_;
-  const SmoOptions& opt_;
-  const Callbacks& cb_;
-  bool second_order_;
-  ThreadTeam& team_;
-  int nt_;
-
- public:
-  bool two_groups_ = true;     // false for one-class (every s = +1)
-  bool paired_start_ = false;  // nu-SVR: variables t and t + l/2 start equal (see init_gradient)
-
- private:
-  std::vector<Part> part_;
-  std::vector<double> G_, Gbar_, QD_;
   std::vector<std::uint8_t> flags_[2];
-  std::vector<Index> orig_;
-  Index active_ = 0;
-  bool unshrunk_ = false;
   double r_[2] = {0.0, 0.0};
-  std::vector<double> alpha_out_;
-  bool next_valid_ = false;  // next_i_ / next_gmax_: group +1's first index, from the update
-  Index next_i_ = -1;
-  double next_gmax_ = -kInf;
 };
 
 // Fills a[t] for the t of one group in order, each min(U_t, what is left of total).

@@ -111,17 +111,7 @@ def fit_adagrad_dual(
     "time" and "history" (columns: iteration, objective (dual), optimality (step norm), ...).
     """
     validate_args(_ARG_CHECKS, locals())
-    y = np.ascontiguousarray(y, dtype=np.float64)
-    n = y.shape[0]
-    if y.ndim != 1:
-        raise ValueError(f"y must be 1-D, got shape {y.shape}")
-    if X.shape[0] != n:
-        raise ValueError(f"X has {X.shape[0]} samples but y has {n}")
-    if task == "classification" and not np.all(np.isin(y, (-1.0, 1.0))):
-        raise ValueError("classification needs labels -1/+1 (map the classes first)")
-    sw = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
-    if sw.shape != (n,) or not np.all(np.isfinite(sw)) or np.any(sw <= 0):
-        raise ValueError("sample_weight must be a 1-D array of n positive finite numbers")
+    y, sw = _checked_targets(X, y, task, sample_weight)
     opts = dict(options or {})
     opts.update(
         variant=variant,
@@ -146,6 +136,28 @@ def fit_adagrad_dual(
         callback,
     )
     check_status(res, "fit_adagrad_dual", "adagrad_dual", stacklevel=2)
+    return _result_dict(res)
+
+
+def _checked_targets(X: Any, y: Any, task: str, sample_weight: Any) -> tuple:
+    """y as float64 (+-1 labels for classification) and the per-sample weights (ones when
+    None), each of one entry per row of X."""
+    y = np.ascontiguousarray(y, dtype=np.float64)
+    n = y.shape[0]
+    if y.ndim != 1:
+        raise ValueError(f"y must be 1-D, got shape {y.shape}")
+    if X.shape[0] != n:
+        raise ValueError(f"X has {X.shape[0]} samples but y has {n}")
+    if task == "classification" and not np.all(np.isin(y, (-1.0, 1.0))):
+        raise ValueError("classification needs labels -1/+1 (map the classes first)")
+    sw = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    if sw.shape != (n,) or not np.all(np.isfinite(sw)) or np.any(sw <= 0):
+        raise ValueError("sample_weight must be a 1-D array of n positive finite numbers")
+    return y, sw
+
+
+def _result_dict(res: dict) -> dict:
+    """fit_adagrad_dual's documented result from the C++ result dict."""
     return {
         "dual_coef": np.asarray(res["coef"]),
         "intercept": float(res["bias"]),

@@ -128,7 +128,7 @@ def adagrad_dual_defaults() -> dict:
 
 def adagrad_dual_option_records() -> list:
     """
-    adagrad_dual's option records: name, type, default, valid range and doc.
+    adagrad_dual's option records: name, type, default, valid range and doc of each.
     """
 
 def build_info() -> dict:
@@ -150,7 +150,7 @@ def couple_pairwise(
 
 def crammer_singer_defaults() -> dict:
     """
-    Default Crammer-Singer options (the single source of the defaults).
+    Default crammer_singer options (the single source of the defaults).
     """
 
 def crammer_singer_option_records() -> list:
@@ -168,12 +168,12 @@ def default_threads() -> int:
 
 def dual_cd_defaults() -> dict:
     """
-    Default dual coordinate descent options (the single source of the defaults).
+    Default dual_cd options (the single source of the defaults).
     """
 
 def dual_cd_option_records() -> list:
     """
-    dual_cd's option records: name, type, default, valid range and doc of each option.
+    dual_cd's option records: name, type, default, valid range and doc of each.
     """
 
 def fit_adagrad_dual(
@@ -359,7 +359,7 @@ def homotopy_defaults() -> dict:
 
 def homotopy_option_records() -> list:
     """
-    The homotopy's option records: name, type, default, valid range and doc.
+    homotopy's option records: name, type, default, valid range and doc of each.
     """
 
 def kernel_decision_function(
@@ -381,7 +381,7 @@ def l1_cd_defaults() -> dict:
 
 def l1_cd_option_records() -> list:
     """
-    l1_cd's option records: name, type, default, valid range and doc of each option.
+    l1_cd's option records: name, type, default, valid range and doc of each.
     """
 
 def line_search_l1(
@@ -404,7 +404,7 @@ def linear_decision_function(
 ) -> numpy.typing.NDArray[numpy.float64]: ...
 def linear_one_class_defaults() -> dict:
     """
-    Default linear one-class SVM options (the single source of the defaults).
+    Default linear_one_class options (the single source of the defaults).
     """
 
 def linear_one_class_option_records() -> list:
@@ -437,12 +437,12 @@ def nssvm_default_s0(
 
 def nssvm_defaults() -> dict:
     """
-    Default NSSVM options (the single source of the defaults).
+    Default nssvm options (the single source of the defaults).
     """
 
 def nssvm_option_records() -> list:
     """
-    NSSVM's option records: name, type, default, valid range and doc of each option.
+    nssvm's option records: name, type, default, valid range and doc of each.
     """
 
 def objective_eval(
@@ -539,12 +539,12 @@ def platt_cv_decisions(
 
 def platt_defaults() -> dict:
     """
-    Default Platt-scaling options (the single source of the defaults).
+    Default platt options (the single source of the defaults).
     """
 
 def platt_option_records() -> list:
     """
-    Platt scaling's option records: name, type, default, valid range and doc.
+    platt's option records: name, type, default, valid range and doc of each.
     """
 
 def read_svmlight_raw(
@@ -577,37 +577,37 @@ def sgd_defaults() -> dict:
 
 def sgd_option_records() -> list:
     """
-    sgd's option records: name, type, default, valid range and doc of each option.
+    sgd's option records: name, type, default, valid range and doc of each.
     """
 
 def smo_defaults() -> dict:
     """
-    Default SMO options (the single source of the defaults).
+    Default smo options (the single source of the defaults).
     """
 
 def smo_option_records() -> list:
     """
-    SMO's option records: name, type, default, valid range and doc of each option.
+    smo's option records: name, type, default, valid range and doc of each.
     """
 
 def smsvm_defaults() -> dict:
     """
-    Default SmSVM options (the single source of the defaults).
+    Default smsvm options (the single source of the defaults).
     """
 
 def smsvm_option_records() -> list:
     """
-    SmSVM's option records: name, type, default, valid range and doc of each option.
+    smsvm's option records: name, type, default, valid range and doc of each.
     """
 
 def tron_defaults() -> dict:
     """
-    Default TRON options (the single source of the defaults).
+    Default tron options (the single source of the defaults).
     """
 
 def tron_option_records() -> list:
     """
-    TRON's option records: name, type, default, valid range and doc of each option.
+    tron's option records: name, type, default, valid range and doc of each.
     """
 
 def usable_cpus() -> int:

@@ -40,6 +40,7 @@ from ._validation import (
     check_n_jobs,
     check_sample_weight,
     class_weight_vector,
+    store_params,
     validate_X_y,
 )
 
@@ -348,37 +349,47 @@ class _BaseKernel(BaseEstimator):
         self.support_ = support.astype(np.int32)
         if self.kernel == "precomputed":
             self.support_vectors_ = np.empty((0, 0))
-            sv = None
         else:
             self.support_vectors_ = X[support]
-            if sp.issparse(X):
-                S = self.support_vectors_.tocsr()
-                sv = (
-                    np.asarray(S.data, dtype=np.float64),
-                    np.asarray(S.indices, dtype=np.int64),
-                    np.asarray(S.indptr, dtype=np.int64),
-                )
-            else:
-                sv = np.ascontiguousarray(self.support_vectors_, dtype=np.float64)
         self.dual_coef_ = dual_coef
         self.intercept_ = intercept
-        self._model = {
-            "task": "regression" if self._regression else "classification",
+        self._model = self._model_payload(
+            X.shape[1],
+            None if self.kernel == "precomputed" else self.support_vectors_,
+            support,
+            dual_coef,
+            intercept,
+            self.n_support_,
+            regression=self._regression,
+        )
+
+    def _model_payload(
+        self,
+        n_features: int,
+        sv: Any,
+        support: np.ndarray,
+        dual_coef: np.ndarray,
+        intercept: np.ndarray,
+        n_support: np.ndarray,
+        regression: bool,
+    ) -> dict:
+        """The C++ kernel model dict over support vectors sv (rows of X; None when
+        precomputed) with this estimator's kernel."""
+        return {
+            "task": "regression" if regression else "classification",
             "solver": self.solver,
             "loss": self.loss,
             "kernel": self.kernel,
             "gamma": self._gamma_,
             "coef0": float(self.coef0),
             "degree": int(self.degree),
-            "n_features": X.shape[1],
-            "classes": None
-            if self._regression
-            else np.asarray(self._classes_numeric(), dtype=np.float64),
-            "n_support": np.asarray(self.n_support_, dtype=np.int64),
+            "n_features": n_features,
+            "classes": None if regression else np.asarray(self._classes_numeric(), np.float64),
+            "n_support": np.asarray(n_support, dtype=np.int64),
             "support": np.asarray(support, dtype=np.int64),
             "dual_coef": np.ascontiguousarray(dual_coef, dtype=np.float64),
             "intercept": np.ascontiguousarray(intercept, dtype=np.float64),
-            "sv": sv,
+            "sv": None if sv is None else _sv_payload(sv),
         }
 
     @property
@@ -401,6 +412,30 @@ class _BaseKernel(BaseEstimator):
         if self._regression or not hasattr(self, "classes_") or len(self.classes_) <= 2:
             return None
         return np.r_[0, np.cumsum(self.n_support_)].astype(np.int64)
+
+    def _fit_one_output(
+        self,
+        spec: KernelSolverSpec,
+        X: Any,
+        rows: np.ndarray,
+        y: np.ndarray,
+        cost: np.ndarray,
+        formulation: str,
+        epsilon: float,
+        n_threads: int,
+    ) -> dict:
+        """One solve over rows of X and the fitted attributes of its one-output model (SVR,
+        NuSVR, OneClassSVM): result_, n_iter_, fit_status_, support and dual coefficients."""
+        res = self._solve(spec, as_core_matrix(X), rows, y, cost, formulation, epsilon, n_threads)
+        self.result_ = [res]
+        self.n_iter_ = int(res["iterations"])
+        self.fit_status_ = int(res["status"] != SolverStatus.converged)
+        coef = np.asarray(res["dual_coef"])
+        nz = coef != 0
+        support = rows[nz]
+        self.n_support_ = np.array([support.shape[0]], dtype=np.int32)
+        self._make_model(X, support, coef[nz][None, :], np.array([res["bias"]]))
+        return res
 
     def _classes_numeric(self) -> np.ndarray:
         # The C++ model only needs the class count for prediction; labels are mapped in Python.
@@ -504,29 +539,7 @@ class SVC(ClassifierMixin, _BaseKernel):
         callback: Callable[[dict], Any] | None = None,
         sigma: float | None = None,
     ) -> None:
-        self.C = C
-        self.kernel = kernel
-        self.degree = degree
-        self.gamma = gamma
-        self.coef0 = coef0
-        self.shrinking = shrinking
-        self.probability = probability
-        self.tol = tol
-        self.cache_size = cache_size
-        self.class_weight = class_weight
-        self.verbose = verbose
-        self.max_iter = max_iter
-        self.decision_function_shape = decision_function_shape
-        self.break_ties = break_ties
-        self.random_state = random_state
-        self.solver = solver
-        self.loss = loss
-        self.regularize_intercept = regularize_intercept
-        self.working_set = working_set
-        self.n_jobs = n_jobs
-        self.solver_options = solver_options
-        self.callback = callback
-        self.sigma = sigma
+        store_params(self, locals())
 
     def _check_param_relations(self) -> None:
         super()._check_param_relations()
@@ -743,25 +756,7 @@ class SVR(RegressorMixin, _BaseKernel):
         callback: Callable[[dict], Any] | None = None,
         sigma: float | None = None,
     ) -> None:
-        self.kernel = kernel
-        self.degree = degree
-        self.gamma = gamma
-        self.coef0 = coef0
-        self.tol = tol
-        self.C = C
-        self.epsilon = epsilon
-        self.shrinking = shrinking
-        self.cache_size = cache_size
-        self.verbose = verbose
-        self.max_iter = max_iter
-        self.solver = solver
-        self.loss = loss
-        self.regularize_intercept = regularize_intercept
-        self.working_set = working_set
-        self.n_jobs = n_jobs
-        self.solver_options = solver_options
-        self.callback = callback
-        self.sigma = sigma
+        store_params(self, locals())
 
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> SVR:
         """Fit the regression. X: (n_samples, n_features) array or sparse matrix."""
@@ -777,16 +772,7 @@ class SVR(RegressorMixin, _BaseKernel):
         self.shape_fit_ = X.shape
         rows = np.flatnonzero(cost > 0)
         threads = _team_threads(n_threads, 2 * rows.shape[0], rows.shape[0], X.shape[1])
-        res = self._solve(
-            spec, as_core_matrix(X), rows, y[rows], cost[rows], "svr", self.epsilon, threads
-        )
-        self.result_ = [res]
-        self.n_iter_ = int(res["iterations"])
-        self.fit_status_ = int(res["status"] != SolverStatus.converged)
-        nz = res["dual_coef"] != 0
-        support = rows[nz]
-        self.n_support_ = np.array([support.shape[0]], dtype=np.int32)
-        self._make_model(X, support, res["dual_coef"][nz][None, :], np.array([res["bias"]]))
+        self._fit_one_output(spec, X, rows, y[rows], cost[rows], "svr", self.epsilon, threads)
         return self
 
     def predict(self, X: Any) -> np.ndarray:

@@ -33,6 +33,7 @@ from ._validation import (
     check_n_jobs,
     check_sample_weight,
     class_weight_vector,
+    store_params,
     validate_X_y,
 )
 
@@ -307,25 +308,7 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         solver_options: dict | None = None,
         callback: Callable[[dict], Any] | None = None,
     ) -> None:
-        self.penalty = penalty
-        self.loss = loss
-        self.C = C
-        self.tol = tol
-        self.max_iter = max_iter
-        self.fit_intercept = fit_intercept
-        self.intercept_scaling = intercept_scaling
-        self.regularize_intercept = regularize_intercept
-        self.class_weight = class_weight
-        self.solver = solver
-        self.sigma = sigma
-        self.l1_ratio = l1_ratio
-        self.multi_class = multi_class
-        self.verbose = verbose
-        self.random_state = random_state
-        self.n_jobs = n_jobs
-        self.warm_start = warm_start
-        self.solver_options = solver_options
-        self.callback = callback
+        store_params(self, locals())
 
     _LOSSES = ("squared_hinge", "hinge", "smoothed_hinge", "gaussian_smoothed_hinge", "logistic")
     _parameter_checks = {
@@ -473,24 +456,7 @@ class LinearSVR(RegressorMixin, _BaseLinear):
         solver_options: dict | None = None,
         callback: Callable[[dict], Any] | None = None,
     ) -> None:
-        self.epsilon = epsilon
-        self.loss = loss
-        self.C = C
-        self.tol = tol
-        self.max_iter = max_iter
-        self.fit_intercept = fit_intercept
-        self.intercept_scaling = intercept_scaling
-        self.regularize_intercept = regularize_intercept
-        self.solver = solver
-        self.sigma = sigma
-        self.penalty = penalty
-        self.l1_ratio = l1_ratio
-        self.verbose = verbose
-        self.random_state = random_state
-        self.n_jobs = n_jobs
-        self.warm_start = warm_start
-        self.solver_options = solver_options
-        self.callback = callback
+        store_params(self, locals())
 
     _LOSSES = (
         "squared_epsilon_insensitive",

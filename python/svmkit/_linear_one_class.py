@@ -16,6 +16,7 @@ from ._validation import (
     as_core_matrix,
     check_n_jobs,
     check_sample_weight,
+    store_params,
     validate_X_y,
 )
 
@@ -85,13 +86,7 @@ class LinearOneClassSVM(OutlierMixin, BaseEstimator):
         solver_options: dict | None = None,
         callback: Callable[[dict], Any] | None = None,
     ) -> None:
-        self.nu = nu
-        self.tol = tol
-        self.max_iter = max_iter
-        self.verbose = verbose
-        self.n_jobs = n_jobs
-        self.solver_options = solver_options
-        self.callback = callback
+        store_params(self, locals())
 
     def fit(self, X: Any, y: Any = None, sample_weight: Any = None) -> LinearOneClassSVM:
         """Fit on X (array or sparse matrix); y is ignored."""

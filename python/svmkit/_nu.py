@@ -11,16 +11,15 @@ from __future__ import annotations
 from typing import Any, Callable
 
 import numpy as np
-import scipy.sparse as sp
 from sklearn.base import OutlierMixin
 from sklearn.utils.validation import check_is_fitted
 
 from . import _core
 from ._constraints import Real
 from ._kernel import SVC, SVR, KernelSolverSpec, _BaseKernel
-from ._status import SolverStatus, check_status
+from ._status import check_status
 from ._threads import resolve_n_jobs
-from ._validation import as_core_matrix, check_n_jobs, check_sample_weight
+from ._validation import as_core_matrix, check_n_jobs, check_sample_weight, store_params
 
 NU = Real(gt=0.0, le=1.0)
 
@@ -139,26 +138,7 @@ class NuSVC(_NuSolve, SVC):
         callback: Callable[[dict], Any] | None = None,
         sigma: float | None = None,
     ) -> None:
-        self.nu = nu
-        self.kernel = kernel
-        self.degree = degree
-        self.gamma = gamma
-        self.coef0 = coef0
-        self.shrinking = shrinking
-        self.probability = probability
-        self.tol = tol
-        self.cache_size = cache_size
-        self.class_weight = class_weight
-        self.verbose = verbose
-        self.max_iter = max_iter
-        self.decision_function_shape = decision_function_shape
-        self.break_ties = break_ties
-        self.random_state = random_state
-        self.working_set = working_set
-        self.n_jobs = n_jobs
-        self.solver_options = solver_options
-        self.callback = callback
-        self.sigma = sigma
+        store_params(self, locals())
 
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> NuSVC:
         """Fit the one-vs-one nu-SVMs. X: (n_samples, n_features) array or sparse matrix."""
@@ -205,43 +185,21 @@ class NuSVC(_NuSolve, SVC):
             )  # fmt: skip
             coef = np.asarray(res["dual_coef"])
             nz = coef != 0
-            model = _binary_model(self, X, rows[train][nz], coef[nz], res["bias"])
+            support = rows[train][nz]
+            model = self._model_payload(
+                X.shape[1],
+                None if self.kernel == "precomputed" else X[support],
+                support,
+                coef[nz][None, :],
+                np.array([res["bias"]]),
+                np.array([support.shape[0]]),
+                regression=True,
+            )
             Xh = X[rows[held]]
             if self.kernel == "precomputed":
                 Xh = np.ascontiguousarray(Xh)
             dec[held] = _core.kernel_decision_function(as_core_matrix(Xh), model, 1)[:, 0]
         return dec
-
-
-def _binary_model(est: _BaseKernel, X: Any, support: np.ndarray, coef, bias: float) -> dict:
-    """A one-output kernel model dict (see _BaseKernel._make_model) over rows of X."""
-    if est.kernel == "precomputed":
-        sv = None
-    elif sp.issparse(X):
-        S = X[support].tocsr()
-        sv = (
-            np.asarray(S.data, dtype=np.float64),
-            np.asarray(S.indices, dtype=np.int64),
-            np.asarray(S.indptr, dtype=np.int64),
-        )
-    else:
-        sv = np.ascontiguousarray(X[support], dtype=np.float64)
-    return {
-        "task": "regression",
-        "solver": "smo",
-        "loss": "hinge",
-        "kernel": est.kernel,
-        "gamma": est._gamma_,
-        "coef0": float(est.coef0),
-        "degree": int(est.degree),
-        "n_features": X.shape[1],
-        "classes": None,
-        "n_support": np.array([support.shape[0]], dtype=np.int64),
-        "support": np.asarray(support, dtype=np.int64),
-        "dual_coef": np.ascontiguousarray(np.asarray(coef, dtype=np.float64)[None, :]),
-        "intercept": np.array([bias], dtype=np.float64),
-        "sv": sv,
-    }
 
 
 class NuSVR(_NuSolve, SVR):
@@ -293,22 +251,7 @@ class NuSVR(_NuSolve, SVR):
         callback: Callable[[dict], Any] | None = None,
         sigma: float | None = None,
     ) -> None:
-        self.nu = nu
-        self.C = C
-        self.kernel = kernel
-        self.degree = degree
-        self.gamma = gamma
-        self.coef0 = coef0
-        self.shrinking = shrinking
-        self.tol = tol
-        self.cache_size = cache_size
-        self.verbose = verbose
-        self.max_iter = max_iter
-        self.working_set = working_set
-        self.n_jobs = n_jobs
-        self.solver_options = solver_options
-        self.callback = callback
-        self.sigma = sigma
+        store_params(self, locals())
 
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> NuSVR:
         """Fit the regression. X: (n_samples, n_features) array or sparse matrix."""
@@ -363,21 +306,7 @@ class OneClassSVM(OutlierMixin, _NuSolve, _BaseKernel):
         callback: Callable[[dict], Any] | None = None,
         sigma: float | None = None,
     ) -> None:
-        self.kernel = kernel
-        self.degree = degree
-        self.gamma = gamma
-        self.coef0 = coef0
-        self.tol = tol
-        self.nu = nu
-        self.shrinking = shrinking
-        self.cache_size = cache_size
-        self.verbose = verbose
-        self.max_iter = max_iter
-        self.working_set = working_set
-        self.n_jobs = n_jobs
-        self.solver_options = solver_options
-        self.callback = callback
-        self.sigma = sigma
+        store_params(self, locals())
 
     def fit(self, X: Any, y: Any = None, sample_weight: Any = None) -> OneClassSVM:
         """Fit the support of X (y is ignored). X: array or sparse matrix."""
@@ -388,17 +317,8 @@ class OneClassSVM(OutlierMixin, _NuSolve, _BaseKernel):
         self._gamma_ = self._gamma_value(X)
         self.shape_fit_ = X.shape
         rows = np.flatnonzero(sw > 0)
-        res = self._solve(
-            spec, as_core_matrix(X), rows, np.ones(rows.shape[0]), sw[rows], "", 0.0, n_threads
-        )
-        self.result_ = [res]
-        self.n_iter_ = int(res["iterations"])
-        self.fit_status_ = int(res["status"] != SolverStatus.converged)
-        coef = np.asarray(res["dual_coef"])
-        nz = coef != 0
-        support = rows[nz]
-        self.n_support_ = np.array([support.shape[0]], dtype=np.int32)
-        self._make_model(X, support, coef[nz][None, :], np.array([res["bias"]]))
+        n = rows.shape[0]
+        self._fit_one_output(spec, X, rows, np.ones(n), sw[rows], "", 0.0, n_threads)
         self.offset_ = -self.intercept_
         return self
 

@@ -60,31 +60,7 @@ def smsvm_path(
     Real(ge=0.0).check(warm_alpha, "warm_alpha")
     Real(gt=0.0).check(intercept_scaling, "intercept_scaling")
     n = X.shape[0]
-    if Cs is not None:
-        if lambdas is not None or mus is not None:
-            raise ValueError("smsvm_path: give either Cs or lambdas and mus, not both")
-        if penalty not in ("l2", "l1", "elasticnet"):
-            raise ValueError(f"smsvm_path: unknown penalty {penalty!r}")
-        Real(ge=0.0, le=1.0).check(l1_ratio, "l1_ratio")
-        l2, l1 = penalty_weights(penalty, l1_ratio)
-        Cs_arr = np.asarray(Cs, dtype=np.float64).ravel()
-        if Cs_arr.size == 0 or not np.all(np.isfinite(Cs_arr)) or np.any(Cs_arr <= 0):
-            raise ValueError("smsvm_path: Cs must be a non-empty sequence of positive numbers")
-        # Per value: (cost per sample, l2 weight, l1 weight, objective scale).
-        values = [(c, l2, l1, 1.0) for c in Cs_arr]
-    else:
-        if lambdas is None or mus is None:
-            raise ValueError("smsvm_path: give Cs, or both lambdas and mus")
-        lam = np.asarray(lambdas, dtype=np.float64).ravel()
-        mu = np.asarray(mus, dtype=np.float64).ravel()
-        if lam.shape != mu.shape or lam.size == 0:
-            raise ValueError("smsvm_path: lambdas and mus must be non-empty and of equal length")
-        if not (np.all(np.isfinite(lam)) and np.all(np.isfinite(mu))):
-            raise ValueError("smsvm_path: lambdas and mus must be finite")
-        if np.any(lam < 0) or np.any(mu < 0) or np.any(lam + mu <= 0):
-            raise ValueError("smsvm_path: lambdas, mus must be >= 0 with lambda + mu > 0")
-        # Unit costs: F = N f, so l2 = N lambda and l1 = N mu.
-        values = [(1.0, n * a, n * b, 1.0 / n) for a, b in zip(lam, mu)]
+    values = _path_values(Cs, lambdas, mus, penalty, l1_ratio, n)
     Xc = as_core_matrix(X)
     yy = np.where(y_idx == 1, 1.0, -1.0)
     options = dict(solver_options or {})
@@ -127,3 +103,33 @@ def smsvm_path(
         "iterations": np.array([r["iterations"] for r in results]),
         "results": results,
     }
+
+
+def _path_values(Cs: Any, lambdas: Any, mus: Any, penalty: str, l1_ratio: float, n: int) -> list:
+    """The checked grid of smsvm_path, one (cost per sample, l2 weight, l1 weight, objective
+    scale) per value: from Cs (LIBLINEAR's scaling) or from lambdas and mus (paper 000's)."""
+    if Cs is not None:
+        if lambdas is not None or mus is not None:
+            raise ValueError("smsvm_path: give either Cs or lambdas and mus, not both")
+        if penalty not in ("l2", "l1", "elasticnet"):
+            raise ValueError(f"smsvm_path: unknown penalty {penalty!r}")
+        Real(ge=0.0, le=1.0).check(l1_ratio, "l1_ratio")
+        l2, l1 = penalty_weights(penalty, l1_ratio)
+        Cs_arr = np.asarray(Cs, dtype=np.float64).ravel()
+        if Cs_arr.size == 0 or not np.all(np.isfinite(Cs_arr)) or np.any(Cs_arr <= 0):
+            raise ValueError("smsvm_path: Cs must be a non-empty sequence of positive numbers")
+        # Per value: (cost per sample, l2 weight, l1 weight, objective scale).
+        return [(c, l2, l1, 1.0) for c in Cs_arr]
+    else:
+        if lambdas is None or mus is None:
+            raise ValueError("smsvm_path: give Cs, or both lambdas and mus")
+        lam = np.asarray(lambdas, dtype=np.float64).ravel()
+        mu = np.asarray(mus, dtype=np.float64).ravel()
+        if lam.shape != mu.shape or lam.size == 0:
+            raise ValueError("smsvm_path: lambdas and mus must be non-empty and of equal length")
+        if not (np.all(np.isfinite(lam)) and np.all(np.isfinite(mu))):
+            raise ValueError("smsvm_path: lambdas and mus must be finite")
+        if np.any(lam < 0) or np.any(mu < 0) or np.any(lam + mu <= 0):
+            raise ValueError("smsvm_path: lambdas, mus must be >= 0 with lambda + mu > 0")
+        # Unit costs: F = N f, so l2 = N lambda and l1 = N mu.
+        return [(1.0, n * a, n * b, 1.0 / n) for a, b in zip(lam, mu)]

@@ -19,6 +19,15 @@ CoreMatrix = Any  # a 2-D numpy array or a CSR tuple (data, indices, indptr, n_r
 _NO_Y = "no_validation"
 
 
+def store_params(estimator: Any, params: dict) -> None:
+    """scikit-learn's __init__ rule: store each constructor argument unchanged under its name
+    (params is the constructor's locals(); validation happens in fit). A subclass whose
+    __init__ adds parameters and calls its parent's stores the ones it adds itself."""
+    for name in type(estimator)._get_param_names():
+        if name in params:
+            setattr(estimator, name, params[name])
+
+
 def check_sparse_structure(X: Any) -> None:
     """Refuse a CSR/CSC matrix whose index arrays are inconsistent, naming the problem.
 

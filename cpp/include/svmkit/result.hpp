@@ -57,4 +57,13 @@ struct SolveResult {
   SolverExtras extras;  // solver-specific outputs (solver_extras.hpp); monostate if none
 };
 
+// The end of an outer iteration, for every solver: rec goes to res.history when record_history
+// is set and to callbacks.on_iteration. False when the callback asks to stop (the solver then
+// ends with status interrupted).
+inline bool report_iteration(SolveResult& res, const IterationRecord& rec, bool record_history,
+                             const Callbacks& callbacks) {
+  if (record_history) res.history.push_back(rec);
+  return !callbacks.on_iteration || callbacks.on_iteration(rec);
+}
+
 }  // namespace svmkit
