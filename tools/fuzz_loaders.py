@@ -557,6 +557,10 @@ def main(argv: list[str] | None = None) -> dict:
         stop_all = args.first + args.inputs
         for s in range(args.first, stop_all, args.chunk):
             run_chunk(args, seeds_file, work, s, min(stop_all, s + args.chunk), report)
+            report["done"] = min(stop_all, s + args.chunk) - args.first
+            report["seconds"] = round(time.time() - t0, 1)
+            if args.json:  # after every chunk, so that a run stopped early still reports
+                Path(args.json).write_text(json.dumps(report, indent=1))
     report["seconds"] = round(time.time() - t0, 1)
     text = json.dumps(report, indent=1)
     if args.json:
