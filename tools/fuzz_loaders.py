@@ -425,6 +425,11 @@ def child_main(args: argparse.Namespace) -> None:
     targets = tuple(args.targets.split(","))
     warnings.simplefilter("ignore")  # overflow in a mutated model's predictions is not a finding
 
+    # Warm-up, not timed: the first input of each target would otherwise also time the lazy
+    # imports behind it (seconds on a loaded machine), reported as a false hang.
+    for kind in targets:
+        pool = [s for s in seeds if s[0] == kind] or seeds
+        run_one(kind, pool[0][1], args.scratch)
     fd = os.open(args.progress, os.O_RDWR)
     mem = mmap.mmap(fd, 8)
     counts: dict[str, int] = {}

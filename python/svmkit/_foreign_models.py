@@ -400,21 +400,13 @@ def read_libsvm_model(path: Any, n_features: int | None = None) -> LibsvmModelDa
     body = [ln.split() for ln in lines[k + 1 :] if ln.strip()]
     if len(body) != total:  # checked before total (or nr_class) sizes anything
         raise ValueError(f"{path}: {len(body)} support vectors, total_sv says {total}")
-    labels = nr_sv = None
-    if svm_type in _CLASSIFIERS:
-        _check_libsvm_classes(head, nr_class, total, path)
-        labels = [_label_value(t, path) for t in head["label"]]
-        if len(set(labels)) != len(labels):
-            raise ValueError(f"{path}: repeated label in {head['label']}")
-        nr_sv = [int(t) for t in head["nr_sv"]]
-    elif len(head["rho"]) != 1:
-        raise ValueError(f"{path}: {svm_type} model with {len(head['rho'])} rho values, not 1")
     ncoef = nr_class - 1 if svm_type in _CLASSIFIERS else 1
-    coef = np.zeros((ncoef, total))
-    indptr, indices, data = [0], [], []
-    for r, parts in enumerate(body):
+    rows_coef, indptr, indices, data = [], [0], [], []
+    for r, parts in enumerate(body):  # lists: a huge nr_class must not size an array first
         try:
-            coef[:, r] = [float(v) for v in parts[:ncoef]]
+            rows_coef.append([float(v) for v in parts[:ncoef]])
+            if len(rows_coef[-1]) != ncoef:
+                raise ValueError
             for item in parts[ncoef:]:
                 i, v = item.split(":", 1)
                 indices.append(int(i) - 1)
@@ -425,6 +417,16 @@ def read_libsvm_model(path: Any, n_features: int | None = None) -> LibsvmModelDa
         if line and not (min(line) >= 0 and max(line) < 2**31 - 1):
             raise ValueError(f"{path}: feature index out of range on support vector line {r + 1}")
         indptr.append(len(indices))
+    labels = nr_sv = None
+    if svm_type in _CLASSIFIERS:
+        _check_libsvm_classes(head, nr_class, total, path)
+        labels = [_label_value(t, path) for t in head["label"]]
+        if len(set(labels)) != len(labels):
+            raise ValueError(f"{path}: repeated label in {head['label']}")
+        nr_sv = [int(t) for t in head["nr_sv"]]
+    elif len(head["rho"]) != 1:
+        raise ValueError(f"{path}: {svm_type} model with {len(head['rho'])} rho values, not 1")
+    coef = np.array(rows_coef, dtype=np.float64).reshape(total, ncoef).T.copy()
     d = max(indices) + 1 if indices else 0
     if n_features is not None:
         if n_features < d:
@@ -452,6 +454,8 @@ def read_libsvm_model(path: Any, n_features: int | None = None) -> LibsvmModelDa
         coef0 = float((head.get("coef0") or ["0"])[0])
     except ValueError as exc:
         raise ValueError(f"{path}: malformed kernel parameter or rho ({exc})") from None
+    if not 0 <= degree < 2**31:  # LIBSVM's degree is a C int (and svmkit's core takes one)
+        raise ValueError(f"{path}: degree {degree} out of range")
     return LibsvmModelData(
         svm_type,
         kernel,
