@@ -467,7 +467,7 @@ def run_chunk(
         while proc.poll() is None:
             time.sleep(0.05)
             cur = struct.unpack("<q", progress.read_bytes()[:8])[0]
-            if cur < 0:  # imports (and an editable rebuild) are not timed
+            if cur < 0 or cur >= stop:  # imports, and the exit after the last input, untimed
                 since = time.monotonic()
             elif cur != last:
                 last, since = cur, time.monotonic()
