@@ -137,3 +137,19 @@ def test_libsvm_regression_model_needs_one_rho(tmp_path) -> None:
     text = LIBSVM.replace("c_svc", "epsilon_svr").replace("rho 0.1", "rho 0.1 0.2")
     with pytest.raises(ValueError, match="epsilon_svr model with 2 rho values, not 1"):
         fm.load_libsvm_model(_write(tmp_path, text))
+
+
+def test_scale_file_whose_ranges_cannot_be_allocated_is_a_scale_error(monkeypatch) -> None:
+    from svmkit import _scale
+
+    zeros = np.zeros
+
+    def no_memory(n):
+        if n > 10**6:
+            raise MemoryError
+        return zeros(n)
+
+    # Where the system refuses 2 x 16 GiB for index 2^31 - 1: the reader's own error, named.
+    monkeypatch.setattr(_scale.np, "zeros", no_memory)
+    with pytest.raises(_scale.ScaleError, match="feature index 2147483647 is too large"):
+        _scale.read_params(["x", "-1 1", "2147483647 0 1"], "r.txt")
