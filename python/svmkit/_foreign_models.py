@@ -68,8 +68,11 @@ def _fmt(v: float) -> str:
 
 
 def _open_lines(path: Any) -> list[str]:
-    with open(os.fspath(path), encoding="ascii") as fh:
-        return fh.read().splitlines()
+    try:
+        with open(os.fspath(path), encoding="ascii") as fh:
+            return fh.read().splitlines()
+    except UnicodeDecodeError as exc:  # a ValueError, but not one naming the file
+        raise ValueError(f"{path}: not a text model file (byte {exc.start} is not ASCII)") from None
 
 
 def _label_value(text: str, path: Any) -> Any:
@@ -77,7 +80,20 @@ def _label_value(text: str, path: Any) -> Any:
         v = float(text)
     except ValueError:
         raise ValueError(f"{path}: label {text!r} is not a number") from None
+    if not np.isfinite(v):  # int(inf) would raise OverflowError
+        raise ValueError(f"{path}: label {text!r} is not finite")
     return int(v) if v == int(v) else v
+
+
+def _header_int(head: dict, key: str, path: Any, low: int) -> int:
+    """A count in the header, checked before anything is sized by it."""
+    try:
+        v = int(head[key][0])
+    except ValueError:
+        raise ValueError(f"{path}: {key} {head[key][0]!r} is not an integer") from None
+    if v < low:
+        raise ValueError(f"{path}: {key} {v} is below {low}")
+    return v
 
 
 def _labels_for_file(classes: np.ndarray, tool: str) -> list[str]:
@@ -144,8 +160,8 @@ def read_liblinear_model(path: Any) -> LiblinearModelData:
     if name not in LIBLINEAR_CODES:
         raise ValueError(f"{path}: unknown LIBLINEAR solver_type {name!r}")
     code = LIBLINEAR_CODES[name]
-    nr_class = int(head["nr_class"][0])
-    nr_feature = int(head["nr_feature"][0])
+    nr_class = _header_int(head, "nr_class", path, 1)
+    nr_feature = _header_int(head, "nr_feature", path, 0)
     bias = float(head["bias"][0])
     nr_w = 1 if nr_class == 2 and code != 4 else nr_class
     rows = nr_feature + (1 if bias >= 0 else 0)
@@ -156,6 +172,8 @@ def read_liblinear_model(path: Any) -> LiblinearModelData:
         w = np.array([[float(v) for v in r] for r in body[:rows]], dtype=np.float64)
     except ValueError as exc:
         raise ValueError(f"{path}: malformed weight row ({exc})") from None
+    if rows == 0:
+        w = w.reshape(0, nr_w)
     if w.shape != (rows, nr_w):
         raise ValueError(f"{path}: weight rows of {w.shape[1]} values, expected {nr_w}")
     labels = None
@@ -163,7 +181,9 @@ def read_liblinear_model(path: Any) -> LiblinearModelData:
         labels = [_label_value(t, path) for t in head["label"]]
         if len(labels) != nr_class:
             raise ValueError(f"{path}: {len(labels)} labels for nr_class {nr_class}")
-    rho = float(head["rho"][0]) if "rho" in head else None
+        if len(set(labels)) != len(labels):
+            raise ValueError(f"{path}: repeated label in {head['label']}")
+    rho = float(head["rho"][0]) if head.get("rho") else None
     if code == 21 and rho is None:
         raise ValueError(f"{path}: one-class LIBLINEAR model without 'rho'")
     return LiblinearModelData(code, nr_feature, bias, w, labels, rho)
@@ -222,6 +242,8 @@ def estimator_from_liblinear(m: LiblinearModelData) -> Any:
     else:
         if m.labels is None:
             raise ValueError("a LIBLINEAR classification model needs its labels")
+        if len(m.labels) < 2:  # LIBLINEAR writes these for one-label data; it predicts that label
+            raise ValueError("a LIBLINEAR model trained on a single label cannot be read")
         est = _new_linear_svc(m.solver_type, fit_intercept, scaling)
         labels = np.asarray(m.labels)
         order = np.argsort(labels, kind="stable")
@@ -370,9 +392,11 @@ def read_libsvm_model(path: Any, n_features: int | None = None) -> LibsvmModelDa
         k += 1
     if k == len(lines):
         raise ValueError(f"{path}: not a LIBSVM model file (no 'SV' line)")
-    for key in ("svm_type", "kernel_type", "nr_class", "total_sv", "rho"):
-        if key not in head:
+    for key in ("svm_type", "kernel_type", "nr_class", "total_sv"):
+        if not head.get(key):
             raise ValueError(f"{path}: LIBSVM model file without '{key}'")
+    if "rho" not in head:
+        raise ValueError(f"{path}: LIBSVM model file without 'rho'")
     svm_type, kernel = head["svm_type"][0], head["kernel_type"][0]
     if svm_type not in _LIBSVM_ESTIMATORS:
         raise ValueError(f"{path}: unknown LIBSVM svm_type {svm_type!r}")
@@ -381,22 +405,28 @@ def read_libsvm_model(path: Any, n_features: int | None = None) -> LibsvmModelDa
             f"{path}: LIBSVM kernel_type {kernel!r} is not supported (svmkit reads linear, "
             "polynomial, rbf, sigmoid and precomputed models)"
         )
-    nr_class, total = int(head["nr_class"][0]), int(head["total_sv"][0])
-    ncoef = nr_class - 1 if svm_type in _CLASSIFIERS else 1
-    coef = np.zeros((ncoef, total))
-    indptr, indices, data = [0], [], []
+    nr_class = _header_int(head, "nr_class", path, 1)
+    total = _header_int(head, "total_sv", path, 0)
     body = [ln.split() for ln in lines[k + 1 :] if ln.strip()]
-    if len(body) != total:
+    if len(body) != total:  # checked before total (or nr_class) sizes anything
         raise ValueError(f"{path}: {len(body)} support vectors, total_sv says {total}")
-    for r, parts in enumerate(body):
+    ncoef = nr_class - 1 if svm_type in _CLASSIFIERS else 1
+    rows_coef, indptr, indices, data = [], [0], [], []
+    for r, parts in enumerate(body):  # lists: a huge nr_class must not size an array first
         try:
-            coef[:, r] = [float(v) for v in parts[:ncoef]]
+            rows_coef.append([float(v) for v in parts[:ncoef]])
+            if len(rows_coef[-1]) != ncoef:
+                raise ValueError
             for item in parts[ncoef:]:
                 i, v = item.split(":", 1)
                 indices.append(int(i) - 1)
                 data.append(float(v))
         except ValueError:
             raise ValueError(f"{path}: malformed support vector line {r + 1}") from None
+        line = indices[indptr[-1] :]
+        lowest = -1 if kernel == "precomputed" else 0  # 0:serial_number becomes index -1
+        if line and not (min(line) >= lowest and max(line) < 2**31 - 1):
+            raise ValueError(f"{path}: feature index out of range on support vector line {r + 1}")
         indptr.append(len(indices))
     serial = None
     if kernel == "precomputed":  # each SV is "0:serial_number" (index 0 -> column -1 here)
@@ -404,6 +434,16 @@ def read_libsvm_model(path: Any, n_features: int | None = None) -> LibsvmModelDa
         if serial.size != total or np.any(serial < 1) or np.any(serial != np.round(serial)):
             raise ValueError(f"{path}: each precomputed-kernel SV needs one 0:serial_number >= 1")
         indptr, indices, data = [0] * (total + 1), [], []
+    labels = nr_sv = None
+    if svm_type in _CLASSIFIERS:
+        _check_libsvm_classes(head, nr_class, total, path)
+        labels = [_label_value(t, path) for t in head["label"]]
+        if len(set(labels)) != len(labels):
+            raise ValueError(f"{path}: repeated label in {head['label']}")
+        nr_sv = [int(t) for t in head["nr_sv"]]
+    elif len(head["rho"]) != 1:
+        raise ValueError(f"{path}: {svm_type} model with {len(head['rho'])} rho values, not 1")
+    coef = np.array(rows_coef, dtype=np.float64).reshape(total, ncoef).T.copy()
     d = max(indices) + 1 if indices else 0
     if n_features is not None:
         if n_features < d:
@@ -412,8 +452,6 @@ def read_libsvm_model(path: Any, n_features: int | None = None) -> LibsvmModelDa
             )
         d = n_features
     SV = sp.csr_matrix((data, indices, indptr), shape=(total, d), dtype=np.float64)
-    labels = [_label_value(t, path) for t in head["label"]] if "label" in head else None
-    nr_sv = [int(t) for t in head["nr_sv"]] if "nr_sv" in head else None
     known = {
         "svm_type",
         "kernel_type",
@@ -430,21 +468,35 @@ def read_libsvm_model(path: Any, n_features: int | None = None) -> LibsvmModelDa
     # prob_density_marks stay in `extra` (svmkit has no probabilities for those).
     prob = {}
     if svm_type in _CLASSIFIERS:
-        prob = {k: np.array([float(t) for t in head[k]]) for k in ("probA", "probB") if k in head}
+        try:
+            prob = {
+                k: np.array([float(t) for t in head[k]]) for k in ("probA", "probB") if k in head
+            }
+        except ValueError:
+            raise ValueError(f"{path}: malformed probA / probB values") from None
     if len(prob) == 1:
         raise ValueError(f"{path}: a probability model needs both probA and probB")
     npair = nr_class * (nr_class - 1) // 2
     if prob and (prob["probA"].size != npair or prob["probB"].size != npair):
         raise ValueError(f"{path}: probA / probB need {npair} values (one per class pair)")
+    try:
+        rho = np.array([float(t) for t in head["rho"]])
+        degree = int((head.get("degree") or ["3"])[0])
+        gamma = float((head.get("gamma") or ["0"])[0])
+        coef0 = float((head.get("coef0") or ["0"])[0])
+    except ValueError as exc:
+        raise ValueError(f"{path}: malformed kernel parameter or rho ({exc})") from None
+    if not 0 <= degree < 2**31:  # LIBSVM's degree is a C int (and svmkit's core takes one)
+        raise ValueError(f"{path}: degree {degree} out of range")
     return LibsvmModelData(
         svm_type,
         kernel,
         SV,
         coef,
-        np.array([float(t) for t in head["rho"]]),
-        degree=int(head.get("degree", ["3"])[0]),
-        gamma=float(head.get("gamma", ["0"])[0]),
-        coef0=float(head.get("coef0", ["0"])[0]),
+        rho,
+        degree=degree,
+        gamma=gamma,
+        coef0=coef0,
         labels=labels,
         nr_sv=nr_sv,
         probA=prob.get("probA"),
@@ -452,6 +504,24 @@ def read_libsvm_model(path: Any, n_features: int | None = None) -> LibsvmModelDa
         sv_serial=None if serial is None else serial.astype(np.int64),
         extra={key: v for key, v in head.items() if key not in known and key not in prob},
     )
+
+
+def _check_libsvm_classes(head: dict, nr_class: int, total: int, path: Any) -> None:
+    """A classifier's label, nr_sv and rho lines agree with nr_class and total_sv."""
+    if nr_class < 2:  # LIBSVM writes these for one-label data (no SVs, empty rho)
+        raise ValueError(f"{path}: a LIBSVM model trained on a single label cannot be read")
+    pairs = nr_class * (nr_class - 1) // 2
+    for key, want in (("label", nr_class), ("nr_sv", nr_class), ("rho", pairs)):
+        if len(head.get(key, [])) != want:
+            raise ValueError(
+                f"{path}: '{key}' has {len(head.get(key, []))} values, expected {want}"
+            )
+    try:
+        nr_sv = [int(t) for t in head["nr_sv"]]
+    except ValueError:
+        raise ValueError(f"{path}: nr_sv {head['nr_sv']} are not integers") from None
+    if min(nr_sv) < 0 or sum(nr_sv) != total:
+        raise ValueError(f"{path}: nr_sv {nr_sv} do not add up to total_sv {total}")
 
 
 def write_libsvm_model(path: Any, m: LibsvmModelData) -> None:

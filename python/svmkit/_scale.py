@@ -182,8 +182,11 @@ def read_params(lines: list[str], source: str) -> ScaleParams:
         fmin.append(lo)
         fmax.append(hi)
     d = max(index, default=0)
-    params.feature_min = np.zeros(d)
-    params.feature_max = np.zeros(d)
+    try:  # the largest index sizes two arrays (as in svm-scale); a huge one must not escape
+        params.feature_min = np.zeros(d)
+        params.feature_max = np.zeros(d)
+    except MemoryError:
+        raise ScaleError(f"{source}: feature index {d} is too large to hold its ranges") from None
     idx = np.asarray(index, dtype=np.int64) - 1
     params.feature_min[idx] = fmin
     params.feature_max[idx] = fmax
