@@ -65,6 +65,8 @@ __all__: list[str] = [
     "partition_fun",
     "partition_fun_grad",
     "partition_hess_vec",
+    "partition_margins",
+    "partition_smsvm_eval",
     "platt_cv_decisions",
     "platt_defaults",
     "platt_option_records",
@@ -517,6 +519,34 @@ def partition_hess_vec(
 ) -> numpy.typing.NDArray[numpy.float64]:
     """
     Loss part of H s over one row partition, with the curvature of a fun_grad pass.
+    """
+
+def partition_margins(
+    X: typing.Any,
+    w: typing.Any,
+    fit_intercept: bool,
+    intercept_scaling: typing.SupportsFloat | typing.SupportsIndex,
+) -> numpy.typing.NDArray[numpy.float64]:
+    """
+    Margins w.x_i + b intercept_scaling of one partition.
+    """
+
+def partition_smsvm_eval(
+    X: typing.Any,
+    y: typing.Any,
+    v: typing.Any,
+    fit_intercept: bool,
+    intercept_scaling: typing.SupportsFloat | typing.SupportsIndex,
+    w: typing.Any,
+    alpha: typing.SupportsFloat | typing.SupportsIndex,
+    pos: typing.Annotated[numpy.typing.ArrayLike, numpy.int64],
+    hess: bool,
+    split: bool,
+    block_rows: typing.SupportsInt | typing.SupportsIndex,
+    z_old: typing.Any,
+) -> tuple:
+    """
+    SmSVM's gradient pass over one row partition: (packed [sums, loss gradient, active block], margins z) (svmkit/partition_passes.hpp).
     """
 
 def platt_cv_decisions(
