@@ -559,8 +559,7 @@ SolveResult Cdn<Cols, Cost>::run(const double* w0) {
       rec.active_size = active_;
       rec.passes = static_cast<long long>(std::ceil(entries_ / total_entries_));
       rec.time = elapsed();
-      if (opt_.record_history) res.history.push_back(rec);
-      if (cb_.on_iteration && !cb_.on_iteration(rec) && !done) {
+      if (!report_iteration(res, rec, opt_.record_history, cb_) && !done) {
         res.status = SolverStatus::interrupted;
         done = true;
       }
@@ -892,8 +891,7 @@ SolveResult Glmnet<Cols, Cost>::run(const double* w0) {
       rec.active_size = active_;
       rec.passes = static_cast<long long>(std::ceil(entries_ / total_entries_));
       rec.time = elapsed();
-      if (opt_.record_history) res.history.push_back(rec);
-      if (cb_.on_iteration && !cb_.on_iteration(rec) && !done) {
+      if (!report_iteration(res, rec, opt_.record_history, cb_) && !done) {
         res.status = SolverStatus::interrupted;
         done = true;
       }
