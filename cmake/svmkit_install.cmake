@@ -2,7 +2,14 @@
 # and svmkit.pc for pkg-config.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
-install(DIRECTORY cpp/include/svmkit DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# detail/ holds internals. Only the two that public headers include (parallel.hpp: the chunked
+# passes of data.hpp; vec_math.hpp: kernel.hpp's inline kernels) are installed; the thread team,
+# the kernel cache, SMO's working-set kernels and the SIMD dispatcher are not part of the API.
+install(DIRECTORY cpp/include/svmkit DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+  PATTERN "detail/thread_team.hpp" EXCLUDE
+  PATTERN "detail/kernel_cache.hpp" EXCLUDE
+  PATTERN "detail/smo_working_set.hpp" EXCLUDE
+  PATTERN "detail/simd_dispatch.hpp" EXCLUDE)
 install(FILES "${SVMKIT_GENERATED_INCLUDE}/svmkit/version.hpp"
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/svmkit)
 if(TARGET svmkit_eigen)

@@ -475,7 +475,7 @@ def test_tron_port_takes_the_cpp_steps(opts):
     X, y = make_data(n=300, d=6, seed=18)
     yy = np.where(y == 1, 1.0, -1.0)
     cost = np.full(300, 0.7)
-    full = dict(_core.tron_defaults(), tol=1e-8, **opts)
+    full = dict(_core.option_defaults("tron"), tol=1e-8, **opts)
     ref = _core.fit_tron(X, yy, cost, "logistic", 0.1, 0.0, True, 1.0, True, None, full, None)
     res = tron(_LocalObjective(X, yy, cost, "logistic"), X.shape[1] + 1, full)
     for key in ("iterations", "inner_iterations", "passes", "status"):
@@ -577,6 +577,7 @@ def test_smsvm_warm_start_and_intercept(client):
 def test_smsvm_matches_clarabel(client):
     """An independent reference: the hinge l2 problem as a QP solved by clarabel."""
     import clarabel  # a test-extra dependency: no skip
+
     X, y = make_data(n=120, d=5, seed=26)
     Xd, yd, _ = to_dask(X, y, chunk=40)
     C = 0.7
@@ -642,7 +643,7 @@ def test_smsvm_port_takes_the_cpp_steps(penalty, opts):
     X, y = make_data(n=300, d=6, seed=27)
     yy = np.where(y == 1, 1.0, -1.0)
     cost = np.random.default_rng(28).uniform(0.5, 1.5, 300)
-    full = dict(_core.smsvm_defaults(), n_threads=1, **opts)
+    full = dict(_core.option_defaults("smsvm"), n_threads=1, **opts)
     l2, l1 = penalty_weights(penalty, 0.5)
     ref = _core.fit_smsvm(X, yy, cost, l2, l1, True, 1.0, True, None, 0.0, full, None)
     data = _LocalSmsvmData(X, yy, cost / cost.sum(), (True, 1.0))

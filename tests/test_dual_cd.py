@@ -462,5 +462,5 @@ def test_warm_start_is_ignored_with_a_warning() -> None:
 def test_defaults_and_records() -> None:
     d = svmkit.solver_defaults("dual_cd")
     assert d["tol"] == 1e-4 and d["max_iter"] == 1000 and d["shrinking"] is True
-    names = [r["name"] for r in _core.dual_cd_option_records()]
+    names = [r["name"] for r in _core.option_records("dual_cd")]
     assert names == list(d)

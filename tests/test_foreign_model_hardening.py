@@ -89,6 +89,7 @@ def test_non_ascii_model_file_is_a_value_error(tmp_path) -> None:
 def test_single_label_models_from_the_official_tools_are_refused(tmp_path) -> None:
     from liblinear import liblinearutil  # test-extra dependencies: no skip
     from libsvm import svmutil
+
     X = np.random.RandomState(0).randn(8, 3)
     y = np.ones(8)
     path = str(tmp_path / "one.model")

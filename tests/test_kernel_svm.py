@@ -450,9 +450,9 @@ def test_solver_table_and_defaults():
     from svmkit._kernel import KERNEL_SOLVERS
 
     assert "smo" in KERNEL_SOLVERS
-    d = _core.smo_defaults()
+    d = _core.option_defaults("smo")
     assert d["tol"] == 1e-3 and d["working_set"] == "second_order" and d["max_iter"] == 0
-    rec = {r["name"]: r for r in _core.smo_option_records()}
+    rec = {r["name"]: r for r in _core.option_records("smo")}
     assert "max(10^7, 100 l)" in rec["max_iter"]["doc"]
 
 

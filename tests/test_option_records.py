@@ -75,6 +75,10 @@ def _outside(record: dict) -> list:
 
 def test_every_solver_has_a_table_and_runner():
     assert set(RUNNERS) == set(OPTION_TABLES)
+    # One generic accessor per kind, not one binding per solver.
+    assert list(OPTION_TABLES) == sorted(_core.option_table_names())
+    per_solver = [n for n in dir(_core) if n.endswith(("_defaults", "_option_records"))]
+    assert per_solver == ["option_defaults"], per_solver
 
 
 @pytest.mark.parametrize("solver", sorted(OPTION_TABLES))
@@ -99,7 +103,7 @@ def test_records_match_defaults(solver):
 CASES = [
     (solver, r["name"], bad)
     for solver in sorted(OPTION_TABLES)
-    for r in OPTION_TABLES[solver][1]()
+    for r in _core.option_records(solver)
     for bad in _outside(r)
 ]
 
@@ -125,6 +129,11 @@ def test_unknown_solver_and_option_errors():
         svmkit.option_table("nope")
     with pytest.raises(ValueError, match="unknown solver 'nope'"):
         svmkit.solver_defaults("nope")
+    # The core's one registry of tables answers for an unknown name with the known ones.
+    with pytest.raises(ValueError, match=r"unknown option table 'nope' \(known: .*tron"):
+        _core.option_defaults("nope")
+    with pytest.raises(ValueError, match="unknown option table 'nope'"):
+        _core.option_records("nope")
     with pytest.raises(ValueError, match="unknown nssvm option 'max_cg_iter'"):
         RUNNERS["nssvm"]({"max_cg_iter": 5})
     with pytest.raises(ValueError, match="option 'tol' has the wrong type"):

@@ -104,6 +104,7 @@ def _multiclass(n=3000, d=20, k=6, seed=0):
 
 def test_threadpoolctl_limit_gives_one_thread(monkeypatch):
     import threadpoolctl  # a dependency of scikit-learn, always installed
+
     X, y = _multiclass()
     with threadpoolctl.threadpool_limits(1):
         assert _core.default_threads() == 1

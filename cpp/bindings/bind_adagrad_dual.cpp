@@ -35,7 +35,7 @@ py::dict fit_adagrad_dual(const py::object& X, const py::object& y, const py::ob
 }  // namespace
 
 void bind_adagrad_dual(py::module_& m) {
-  bind_adagrad_dual_option_table(m);
+  register_adagrad_dual_option_table();
   m.def("fit_adagrad_dual", &fit_adagrad_dual, py::arg("X"), py::arg("y"), py::arg("cost"),
         py::arg("regression"), py::arg("epsilon"), py::arg("kernel"), py::arg("gamma"),
         py::arg("coef0"), py::arg("degree"), py::arg("options"), py::arg("callback"));

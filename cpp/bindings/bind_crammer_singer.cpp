@@ -48,11 +48,11 @@ py::dict fit_linear_one_class(const py::object& X, const py::object& cost, doubl
 }  // namespace
 
 void bind_crammer_singer(py::module_& m) {
-  bind_crammer_singer_option_table(m);
+  register_crammer_singer_option_table();
   m.def("fit_crammer_singer", &fit_crammer_singer, py::arg("X"), py::arg("y"), py::arg("cost"),
         py::arg("n_classes"), py::arg("fit_intercept"), py::arg("intercept_scaling"),
         py::arg("options"), py::arg("callback"));
-  bind_linear_one_class_option_table(m);
+  register_linear_one_class_option_table();
   m.def("fit_linear_one_class", &fit_linear_one_class, py::arg("X"), py::arg("cost"), py::arg("nu"),
         py::arg("options"), py::arg("callback"));
 }

@@ -10,7 +10,7 @@ namespace svmkit::py_bind {
 SVMKIT_DEFINE_OPTION_TABLE(DualCdOptions, dual_cd, SVMKIT_DUAL_CD_OPTIONS)
 
 void bind_dual_cd(py::module_& m) {
-  bind_dual_cd_option_table(m);
+  register_dual_cd_option_table();
   def_linear_loss_fit(m, "fit_dual_cd", &dual_cd_from_dict,
                       [](auto&&... a) { return solve_dual_cd(a...); });
 }

@@ -28,7 +28,7 @@ py::dict fit_homotopy(const py::object& X, const py::object& y, const py::object
 }  // namespace
 
 void bind_homotopy(py::module_& m) {
-  bind_homotopy_option_table(m);
+  register_homotopy_option_table();
   m.def("fit_homotopy", &fit_homotopy, py::arg("X"), py::arg("y"), py::arg("cost"),
         py::arg("fit_intercept"), py::arg("intercept_scaling"), py::arg("regularize_intercept"),
         py::arg("options"), py::arg("callback"));

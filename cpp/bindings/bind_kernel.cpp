@@ -186,7 +186,7 @@ struct PlattCall {
 };
 
 void bind_probability(py::module_& m) {
-  bind_platt_option_table(m);
+  register_platt_option_table();
   m.def(
       "fit_platt",
       [](const py::object& X, const py::object& y, const py::object& cost, const py::object& rows,
@@ -297,7 +297,7 @@ void bind_kernel(py::module_& m) {
       },
       py::arg("x"), py::arg("single") = false,
       "The vectorized exponential of the kernel rows (vec_math.hpp), exposed for its tests.");
-  bind_smo_option_table(m);
+  register_smo_option_table();
   m.def("fit_smo", &fit_smo, py::arg("X"), py::arg("y"), py::arg("cost"), py::arg("rows"),
         py::arg("kernel"), py::arg("gamma"), py::arg("coef0"), py::arg("degree"),
         py::arg("formulation"), py::arg("epsilon"), py::arg("regularize_intercept"),

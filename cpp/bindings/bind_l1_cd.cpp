@@ -28,7 +28,7 @@ py::dict fit_l1_cd(const py::object& X, const py::object& y, const py::object& c
 }  // namespace
 
 void bind_l1_cd(py::module_& m) {
-  bind_l1_cd_option_table(m);
+  register_l1_cd_option_table();
   m.def("fit_l1_cd", &fit_l1_cd, py::arg("X"), py::arg("y"), py::arg("cost"), py::arg("loss"),
         py::arg("l1"), py::arg("l2"), py::arg("fit_intercept"), py::arg("intercept_scaling"),
         py::arg("regularize_intercept"), py::arg("w0"), py::arg("options"), py::arg("callback"));

@@ -143,7 +143,7 @@ void bind_linear(py::module_& m) {
         py::arg("loss"), py::arg("sigma"), py::arg("epsilon"), py::arg("fit_intercept"),
         py::arg("intercept_scaling"), py::arg("regularize_intercept"), py::arg("w"), py::arg("s"),
         py::arg("n_threads"));
-  bind_tron_option_table(m);
+  register_tron_option_table();
   def_linear_loss_fit(m, "fit_tron", &tron_from_dict, [](auto&&... a) { return solve_tron(a...); });
   m.def(
       "linear_decision_function",

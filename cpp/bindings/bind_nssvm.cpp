@@ -27,7 +27,7 @@ py::dict fit_nssvm(const py::object& X, const py::object& y, const py::dict& opt
 }  // namespace
 
 void bind_nssvm(py::module_& m) {
-  bind_nssvm_option_table(m);
+  register_nssvm_option_table();
   m.def("nssvm_default_s0", &nssvm_default_s0, py::arg("m"), py::arg("n"),
         py::arg("s0_scale") = 1.0, "Default initial sparsity level ceil(s0_scale n ln(m/n)^2).");
   m.def("fit_nssvm", &fit_nssvm, py::arg("X"), py::arg("y"), py::arg("options"),

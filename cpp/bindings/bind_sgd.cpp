@@ -12,7 +12,7 @@ namespace svmkit::py_bind {
 SVMKIT_DEFINE_OPTION_TABLE(SgdOptions, sgd, SVMKIT_SGD_OPTIONS)
 
 void bind_sgd(py::module_& m) {
-  bind_sgd_option_table(m);
+  register_sgd_option_table();
   def_linear_loss_fit(m, "fit_sgd", &sgd_from_dict, [](auto&&... a) { return solve_sgd(a...); });
 }
 

@@ -57,7 +57,7 @@ py::dict line_search_l1_py(const py::array_t<double, py::array::c_style | py::ar
 }  // namespace
 
 void bind_smsvm(py::module_& m) {
-  bind_smsvm_option_table(m);
+  register_smsvm_option_table();
   m.def("fit_smsvm", &fit_smsvm, py::arg("X"), py::arg("y"), py::arg("cost"), py::arg("l2"),
         py::arg("l1"), py::arg("fit_intercept"), py::arg("intercept_scaling"),
         py::arg("regularize_intercept"), py::arg("w0"), py::arg("warm_alpha"), py::arg("options"),

@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
+#include <string>
 #include <variant>
+#include <vector>
 
 #include "options.hpp"
 #include "svmkit/problem.hpp"
@@ -371,6 +374,50 @@ py::list option_records_to_list(const std::vector<OptionRecord>& records) {
     out.append(d);
   }
   return out;
+}
+
+namespace {
+struct OptionTableEntry {
+  py::dict (*defaults)();
+  py::list (*records)();
+};
+std::map<std::string, OptionTableEntry>& option_tables() {
+  static std::map<std::string, OptionTableEntry> tables;
+  return tables;
+}
+const OptionTableEntry& option_table_entry(const std::string& name) {
+  const auto& tables = option_tables();
+  const auto it = tables.find(name);
+  if (it == tables.end()) {
+    std::string known;
+    for (const auto& [key, entry] : tables) known += (known.empty() ? "" : ", ") + key;
+    throw_invalid("unknown option table '" + name + "' (known: " + known + ")");
+  }
+  return it->second;
+}
+}  // namespace
+
+void register_option_table(const std::string& name, py::dict (*defaults)(),
+                           py::list (*records)()) {
+  option_tables()[name] = OptionTableEntry{defaults, records};
+}
+
+void bind_option_tables(py::module_& m) {
+  m.def(
+      "option_defaults", [](const std::string& name) { return option_table_entry(name).defaults(); },
+      py::arg("name"), "Default options of one solver's table (the single source of the defaults).");
+  m.def(
+      "option_records", [](const std::string& name) { return option_table_entry(name).records(); },
+      py::arg("name"),
+      "One solver's option records: name, type, default, valid range and doc of each.");
+  m.def(
+      "option_table_names",
+      [] {
+        std::vector<std::string> names;
+        for (const auto& [key, entry] : option_tables()) names.push_back(key);
+        return names;
+      },
+      "The names of the registered option tables, sorted.");
 }
 
 }  // namespace svmkit::py_bind

@@ -25,6 +25,7 @@ void bind_crammer_singer(py::module_& m);
 void bind_threads(py::module_& m);
 void bind_partition(py::module_& m);
 void bind_build_info(py::module_& m);
+void bind_option_tables(py::module_& m);
 }  // namespace svmkit::py_bind
 
 PYBIND11_MODULE(_core, m) {
@@ -77,4 +78,5 @@ PYBIND11_MODULE(_core, m) {
   svmkit::py_bind::bind_threads(m);
   svmkit::py_bind::bind_partition(m);
   svmkit::py_bind::bind_build_info(m);
+  svmkit::py_bind::bind_option_tables(m);
 }

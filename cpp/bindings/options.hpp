@@ -27,12 +27,19 @@ namespace py = pybind11;
 // `py::dict NAME_to_dict(const Options&)`, `Options NAME_from_dict(const py::dict&)` (unknown
 // names and wrong types raise ValueError) and `py::list NAME_records_to_list()`: one dict per
 // option (name, type, default, low, high, doc) for `svmkit.option_table()` and the docs, and
-// `bind_NAME_option_table(m)`, which binds the last two as NAME_defaults and NAME_option_records.
+// `register_NAME_option_table()`, which enters the table in the one registry behind
+// `_core.option_defaults(name)` and `_core.option_records(name)` (bind_option_tables).
 #define SVMKIT_OPTION_RECORD_TO_DICT(type, field, def, low, high, doc) SVMKIT_OPTION_TO_DICT(field)
 #define SVMKIT_OPTION_RECORD_FROM_DICT(type, field, def, low, high, doc) \
   SVMKIT_OPTION_FROM_DICT(field)
 
 py::list option_records_to_list(const std::vector<OptionRecord>& records);
+
+// The registry of option tables: each solver's binding registers its table once at import;
+// option_defaults(name) / option_records(name) / option_table_names() read it.
+void register_option_table(const std::string& name, py::dict (*defaults)(),
+                           py::list (*records)());
+void bind_option_tables(py::module_& m);
 
 #define SVMKIT_DEFINE_OPTION_TABLE(Options, NAME, FIELDS)                                \
   inline py::dict NAME##_to_dict(const Options& opt) {                                   \
@@ -53,12 +60,9 @@ py::list option_records_to_list(const std::vector<OptionRecord>& records);
   inline py::list NAME##_records_to_list() {                                             \
     return option_records_to_list(NAME##_option_records());                              \
   }                                                                                      \
-  inline void bind_##NAME##_option_table(py::module_& m) {                               \
-    m.def(                                                                               \
-        #NAME "_defaults", [] { return NAME##_to_dict(Options{}); },                     \
-        "Default " #NAME " options (the single source of the defaults).");               \
-    m.def(#NAME "_option_records", &NAME##_records_to_list,                              \
-          #NAME "'s option records: name, type, default, valid range and doc of each."); \
+  inline void register_##NAME##_option_table() {                                        \
+    register_option_table(#NAME, [] { return NAME##_to_dict(Options{}); },               \
+                          &NAME##_records_to_list);                                      \
   }
 
 }  // namespace svmkit::py_bind

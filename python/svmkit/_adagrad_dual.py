@@ -45,7 +45,7 @@ _ARG_CHECKS = {
 
 def adagrad_dual_defaults() -> dict:
     """The default options, read from the C++ options struct."""
-    return dict(_core.adagrad_dual_defaults())
+    return dict(_core.option_defaults("adagrad_dual"))
 
 
 def fit_adagrad_dual(

@@ -14,16 +14,10 @@ __all__: list[str] = [
     "FormatError",
     "SolverStatus",
     "SvmlightParser",
-    "adagrad_dual_defaults",
-    "adagrad_dual_option_records",
     "build_info",
     "cgroup_cpu_limit",
     "couple_pairwise",
-    "crammer_singer_defaults",
-    "crammer_singer_option_records",
     "default_threads",
-    "dual_cd_defaults",
-    "dual_cd_option_records",
     "fit_adagrad_dual",
     "fit_crammer_singer",
     "fit_dual_cd",
@@ -39,26 +33,21 @@ __all__: list[str] = [
     "fit_smsvm",
     "fit_tron",
     "format_svmlight_rows",
-    "homotopy_defaults",
-    "homotopy_option_records",
     "kernel_decision_function",
     "kernel_predict_class_indices",
     "kernel_predict_proba",
-    "l1_cd_defaults",
-    "l1_cd_option_records",
     "line_search_l1",
     "linear_decision_function",
-    "linear_one_class_defaults",
-    "linear_one_class_option_records",
     "linear_predict_class_indices",
     "load_any_model",
     "load_linear_model",
     "loss_eval",
     "nssvm_default_s0",
-    "nssvm_defaults",
-    "nssvm_option_records",
     "objective_eval",
     "openmp",
+    "option_defaults",
+    "option_records",
+    "option_table_names",
     "ovo_to_ovr",
     "parse_cgroup_cpu_max",
     "parse_cgroup_v1_quota",
@@ -68,19 +57,9 @@ __all__: list[str] = [
     "partition_margins",
     "partition_smsvm_eval",
     "platt_cv_decisions",
-    "platt_defaults",
-    "platt_option_records",
     "read_svmlight_raw",
     "save_kernel_model",
     "save_linear_model",
-    "sgd_defaults",
-    "sgd_option_records",
-    "smo_defaults",
-    "smo_option_records",
-    "smsvm_defaults",
-    "smsvm_option_records",
-    "tron_defaults",
-    "tron_option_records",
     "usable_cpus",
     "vec_exp",
     "write_svmlight_file",
@@ -123,16 +102,6 @@ class SvmlightParser:
     def lines(self) -> int: ...
 
 def _parallel_region_error_probe(what: str, element_loop: bool) -> None: ...
-def adagrad_dual_defaults() -> dict:
-    """
-    Default adagrad_dual options (the single source of the defaults).
-    """
-
-def adagrad_dual_option_records() -> list:
-    """
-    adagrad_dual's option records: name, type, default, valid range and doc of each.
-    """
-
 def build_info() -> dict:
     """
     How the C++ core was built and the SIMD level it chose (svmkit.show_config prints it).
@@ -150,32 +119,12 @@ def couple_pairwise(
     Class probabilities from pairwise ones (Wu, Lin and Weng 2004, method 2), per sample.
     """
 
-def crammer_singer_defaults() -> dict:
-    """
-    Default crammer_singer options (the single source of the defaults).
-    """
-
-def crammer_singer_option_records() -> list:
-    """
-    crammer_singer's option records: name, type, default, valid range and doc of each.
-    """
-
 @typing.overload
 def default_threads() -> int: ...
 @typing.overload
 def default_threads() -> int:
     """
     Threads a fit uses by default on the calling thread: min of omp_get_max_threads() (OMP_NUM_THREADS, threadpoolctl), the affinity mask and the cgroup CPU quota.
-    """
-
-def dual_cd_defaults() -> dict:
-    """
-    Default dual_cd options (the single source of the defaults).
-    """
-
-def dual_cd_option_records() -> list:
-    """
-    dual_cd's option records: name, type, default, valid range and doc of each.
     """
 
 def fit_adagrad_dual(
@@ -354,16 +303,6 @@ def format_svmlight_rows(
     row_begin: typing.SupportsInt | typing.SupportsIndex,
     row_end: typing.SupportsInt | typing.SupportsIndex,
 ) -> bytes: ...
-def homotopy_defaults() -> dict:
-    """
-    Default homotopy options (the single source of the defaults).
-    """
-
-def homotopy_option_records() -> list:
-    """
-    homotopy's option records: name, type, default, valid range and doc of each.
-    """
-
 def kernel_decision_function(
     X: typing.Any, model: dict, n_threads: typing.SupportsInt | typing.SupportsIndex = 0
 ) -> numpy.typing.NDArray[numpy.float64]: ...
@@ -376,16 +315,6 @@ def kernel_predict_proba(
     n_threads: typing.SupportsInt | typing.SupportsIndex = 0,
     min_prob: typing.SupportsFloat | typing.SupportsIndex = 1e-07,
 ) -> numpy.typing.NDArray[numpy.float64]: ...
-def l1_cd_defaults() -> dict:
-    """
-    Default l1_cd options (the single source of the defaults).
-    """
-
-def l1_cd_option_records() -> list:
-    """
-    l1_cd's option records: name, type, default, valid range and doc of each.
-    """
-
 def line_search_l1(
     w: typing.Annotated[numpy.typing.ArrayLike, numpy.float64],
     d: typing.Annotated[numpy.typing.ArrayLike, numpy.float64],
@@ -404,16 +333,6 @@ def linear_decision_function(
     intercept: typing.Annotated[numpy.typing.ArrayLike, numpy.float64],
     n_threads: typing.SupportsInt | typing.SupportsIndex = 0,
 ) -> numpy.typing.NDArray[numpy.float64]: ...
-def linear_one_class_defaults() -> dict:
-    """
-    Default linear_one_class options (the single source of the defaults).
-    """
-
-def linear_one_class_option_records() -> list:
-    """
-    linear_one_class's option records: name, type, default, valid range and doc of each.
-    """
-
 def linear_predict_class_indices(
     X: typing.Any,
     coef: typing.Annotated[numpy.typing.ArrayLike, numpy.float64],
@@ -437,16 +356,6 @@ def nssvm_default_s0(
     Default initial sparsity level ceil(s0_scale n ln(m/n)^2).
     """
 
-def nssvm_defaults() -> dict:
-    """
-    Default nssvm options (the single source of the defaults).
-    """
-
-def nssvm_option_records() -> list:
-    """
-    nssvm's option records: name, type, default, valid range and doc of each.
-    """
-
 def objective_eval(
     X: typing.Any,
     y: typing.Any,
@@ -461,6 +370,21 @@ def objective_eval(
     s: typing.Any,
     n_threads: typing.SupportsInt | typing.SupportsIndex,
 ) -> dict: ...
+def option_defaults(name: str) -> dict:
+    """
+    Default options of one solver's table (the single source of the defaults).
+    """
+
+def option_records(name: str) -> list:
+    """
+    One solver's option records: name, type, default, valid range and doc of each.
+    """
+
+def option_table_names() -> list[str]:
+    """
+    The names of the registered option tables, sorted.
+    """
+
 def ovo_to_ovr(
     ovo: typing.Annotated[numpy.typing.ArrayLike, numpy.float64],
     n_classes: typing.SupportsInt | typing.SupportsIndex,
@@ -567,16 +491,6 @@ def platt_cv_decisions(
     The cross-validated decision values of fit_platt and the fold of each sample.
     """
 
-def platt_defaults() -> dict:
-    """
-    Default platt options (the single source of the defaults).
-    """
-
-def platt_option_records() -> list:
-    """
-    platt's option records: name, type, default, valid range and doc of each.
-    """
-
 def read_svmlight_raw(
     path: str,
     single_precision: bool = False,
@@ -600,46 +514,6 @@ def save_linear_model(
     classes: typing.Any,
     intercept_scaling: typing.SupportsFloat | typing.SupportsIndex,
 ) -> None: ...
-def sgd_defaults() -> dict:
-    """
-    Default sgd options (the single source of the defaults).
-    """
-
-def sgd_option_records() -> list:
-    """
-    sgd's option records: name, type, default, valid range and doc of each.
-    """
-
-def smo_defaults() -> dict:
-    """
-    Default smo options (the single source of the defaults).
-    """
-
-def smo_option_records() -> list:
-    """
-    smo's option records: name, type, default, valid range and doc of each.
-    """
-
-def smsvm_defaults() -> dict:
-    """
-    Default smsvm options (the single source of the defaults).
-    """
-
-def smsvm_option_records() -> list:
-    """
-    smsvm's option records: name, type, default, valid range and doc of each.
-    """
-
-def tron_defaults() -> dict:
-    """
-    Default tron options (the single source of the defaults).
-    """
-
-def tron_option_records() -> list:
-    """
-    tron's option records: name, type, default, valid range and doc of each.
-    """
-
 def usable_cpus() -> int:
     """
     CPUs the process may run on: the affinity mask capped by the cgroup CPU quota.

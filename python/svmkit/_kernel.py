@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numbers
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Callable
 
 import numpy as np
@@ -141,7 +142,7 @@ KERNEL_SOLVERS: dict[str, KernelSolverSpec] = {
         name="smo",
         formulations=frozenset({"svc", "svc_squared_hinge", "svr"}),
         fit=_fit_smo,
-        defaults=_core.smo_defaults,
+        defaults=partial(_core.option_defaults, "smo"),
         description="sequential minimal optimization on the Wolfe dual (paper 001, 6.2)",
         estimator_options=("cache_size", "shrinking", "working_set"),
     ),
@@ -149,7 +150,7 @@ KERNEL_SOLVERS: dict[str, KernelSolverSpec] = {
         name="adagrad_dual",
         formulations=frozenset({"svc", "svr"}),
         fit=_fit_adagrad_dual,
-        defaults=_core.adagrad_dual_defaults,
+        defaults=partial(_core.option_defaults, "adagrad_dual"),
         description="AdaGrad on the augmented Lagrangian dual (paper 001, Algorithm 7)",
     ),
 }

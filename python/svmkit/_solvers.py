@@ -9,6 +9,7 @@ the single source of truth (see `solver_defaults`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Callable
 
 import numpy as np
@@ -231,7 +232,7 @@ LINEAR_SOLVERS: dict[str, SolverSpec] = {
         losses=frozenset({"hinge"}),
         penalties=frozenset({"l2", "l1", "elasticnet"}),
         fit=_fit_smsvm,
-        defaults=_core.smsvm_defaults,
+        defaults=partial(_core.option_defaults, "smsvm"),
         description="smoothing active-set Newton for the l1-l2 hinge-loss SVM (paper 000)",
     ),
     "tron": SolverSpec(
@@ -248,7 +249,7 @@ LINEAR_SOLVERS: dict[str, SolverSpec] = {
         ),
         penalties=frozenset({"l2"}),
         fit=_fit_tron,
-        defaults=_core.tron_defaults,
+        defaults=partial(_core.option_defaults, "tron"),
         description="trust-region Newton with conjugate gradients (paper 002)",
     ),
     "sgd": SolverSpec(
@@ -264,7 +265,7 @@ LINEAR_SOLVERS: dict[str, SolverSpec] = {
         ),
         penalties=frozenset({"l2", "l1", "elasticnet"}),
         fit=_fit_sgd,
-        defaults=_core.sgd_defaults,
+        defaults=partial(_core.option_defaults, "sgd"),
         description="primal (stochastic) (sub)gradient descent with momentum or adaptive "
         "steps (paper 001 Algorithms 1-4, paper 000 baselines)",
     ),
@@ -273,7 +274,7 @@ LINEAR_SOLVERS: dict[str, SolverSpec] = {
         losses=frozenset({"hinge"}),
         penalties=frozenset({"l2"}),
         fit=_fit_homotopy,
-        defaults=_core.homotopy_defaults,
+        defaults=partial(_core.option_defaults, "homotopy"),
         description="homotopic subgradient method to the hard-margin SVM (paper 004)",
     ),
     "dual_cd": SolverSpec(
@@ -283,7 +284,7 @@ LINEAR_SOLVERS: dict[str, SolverSpec] = {
         ),
         penalties=frozenset({"l2"}),
         fit=_fit_dual_cd,
-        defaults=_core.dual_cd_defaults,
+        defaults=partial(_core.option_defaults, "dual_cd"),
         description="dual coordinate descent with shrinking (Hsieh et al. 2008; Ho and Lin "
         "2012; LIBLINEAR's dual solvers)",
     ),
@@ -292,7 +293,7 @@ LINEAR_SOLVERS: dict[str, SolverSpec] = {
         losses=frozenset({"squared_hinge", "logistic"}),
         penalties=frozenset({"l1", "elasticnet", "l2"}),
         fit=_fit_l1_cd,
-        defaults=_core.l1_cd_defaults,
+        defaults=partial(_core.option_defaults, "l1_cd"),
         description="coordinate descent with 1-D Newton steps (CDN, Yuan et al. 2010; "
         "LIBLINEAR -s 5) for the l1 / elastic-net squared-hinge SVM, newGLMNET (Yuan et al. "
         "2012; LIBLINEAR -s 6) for the l1 / elastic-net logistic regression",
@@ -397,38 +398,26 @@ def auto_solver_name(
 AUTO_ORDER: tuple[str, ...] = ("smsvm", "tron", "dual_cd", "sgd", "l1_cd")
 
 
-# Every solver's C++ option table: (defaults, records). "platt" is SVC's probability=True step.
-OPTION_TABLES: dict[str, tuple[Callable[[], dict], Callable[[], list]]] = {
-    "smsvm": (_core.smsvm_defaults, _core.smsvm_option_records),
-    "tron": (_core.tron_defaults, _core.tron_option_records),
-    "sgd": (_core.sgd_defaults, _core.sgd_option_records),
-    "homotopy": (_core.homotopy_defaults, _core.homotopy_option_records),
-    "smo": (_core.smo_defaults, _core.smo_option_records),
-    "adagrad_dual": (_core.adagrad_dual_defaults, _core.adagrad_dual_option_records),
-    "nssvm": (_core.nssvm_defaults, _core.nssvm_option_records),
-    "platt": (_core.platt_defaults, _core.platt_option_records),
-    "dual_cd": (_core.dual_cd_defaults, _core.dual_cd_option_records),
-    "l1_cd": (_core.l1_cd_defaults, _core.l1_cd_option_records),
-    "crammer_singer": (_core.crammer_singer_defaults, _core.crammer_singer_option_records),
-    "linear_one_class": (_core.linear_one_class_defaults, _core.linear_one_class_option_records),
-}
+# Every solver's C++ option table, registered once in the core ("platt" is SVC's
+# probability=True step): _core.option_defaults(name) and _core.option_records(name).
+OPTION_TABLES: tuple[str, ...] = tuple(_core.option_table_names())
 
 
-def _table(name: str) -> tuple[Callable[[], dict], Callable[[], list]]:
+def _check_table(name: str) -> str:
     if name not in OPTION_TABLES:
         raise ValueError(f"unknown solver {name!r}; available: {', '.join(OPTION_TABLES)}")
-    return OPTION_TABLES[name]
+    return name
 
 
 def solver_defaults(name: str) -> dict:
     """The default options of a solver (any of OPTION_TABLES), read from its C++ option records."""
-    return dict(_table(name)[0]())
+    return dict(_core.option_defaults(_check_table(name)))
 
 
 def option_table(name: str) -> list[dict]:
     """The option records of a solver: one dict per option with its name, type, default (as
     printed in C++), low and high bounds ((value, inclusive) or None) and one-line doc."""
-    return list(_table(name)[1]())
+    return list(_core.option_records(_check_table(name)))
 
 
 def pick_solver(

@@ -33,7 +33,7 @@ _SOLVERS = ("nssvm",)
 
 def nssvm_defaults() -> dict:
     """The default NSSVM options, read from the C++ options struct (their single source)."""
-    return dict(_core.nssvm_defaults())
+    return dict(_core.option_defaults("nssvm"))
 
 
 def _core_matrix(X: Any) -> Any:

@@ -94,7 +94,7 @@ class _DaskMixin:
             np.zeros((1, 1)), np.ones(1), np.ones(1), "squared_hinge", 0.1, 0.0, False, 1.0,
             True, None, probe, None,
         )  # fmt: skip
-        full = dict(_core.tron_defaults())
+        full = dict(_core.option_defaults("tron"))
         full.update(opts)
         return full
 
@@ -109,7 +109,7 @@ class _DaskMixin:
             np.ones((1, 1)), np.ones(1), np.ones(1), 1.0, 0.0, False, 1.0, True, None, 0.0,
             probe, None,
         )  # fmt: skip
-        full = dict(_core.smsvm_defaults())
+        full = dict(_core.option_defaults("smsvm"))
         full.update(opts)
         return full, warm_alpha
 
