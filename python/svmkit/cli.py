@@ -560,9 +560,15 @@ def _tool_predict(argv: list[str], tool: str) -> int:
     y, X = _read_problem(test_file, getattr(m.data, "kernel_type", "") == "precomputed")
     labels, _, values = predict(y, X, m, options)
     probability = "-b 1" in options
+    svm_type = getattr(m.data, "svm_type", "")
+    if svm_type in ("epsilon_svr", "nu_svr"):  # svm-predict -b 1 only reports sigma
+        probability = False
     with open(output_file, "w", encoding="ascii") as out:
         if probability:
-            out.write("labels " + " ".join(_fmt_number(c) for c in m.get_labels()) + "\n")
+            if svm_type == "one_class":  # svm-predict's header for [P(inlier), P(outlier)]
+                out.write("label normal outlier\n")
+            else:
+                out.write("labels " + " ".join(_fmt_number(c) for c in m.get_labels()) + "\n")
             for label, row in zip(labels, values):
                 out.write(_fmt_number(label) + " " + " ".join(f"{p:g}" for p in row) + "\n")
         else:
