@@ -235,9 +235,17 @@ def cmd_predict(args: argparse.Namespace) -> int:
         X.resize((X.shape[0], nf))
     proba = None
     if args.probability:
-        if getattr(model, "probA_", np.empty(0)).size == 0:
+        # Kernel classifiers have them when trained with -b 1 (Platt), linear ones for the
+        # logistic loss (LinearSVC.predict_proba exists only then).
+        has = (
+            model.probA_.size > 0
+            if hasattr(model, "probA_")
+            else hasattr(model, "predict_proba")
+        )
+        if not has:
             raise CliError(
-                f"model file {args.model_file} has no probability estimates; train with -b 1"
+                f"model file {args.model_file} has no probability estimates; train with -b 1 "
+                "(kernel classification) or -l logistic (linear)"
             )
         proba = model.predict_proba(X)
         # As svm-predict -b 1: the label of the most probable class, then the probabilities.
