@@ -89,6 +89,25 @@ def test_svr_sigma_matches_libsvm_on_its_folds(regression, svm_type, est):
     assert abs(other.get_svr_probability() - theirs) > 1e-3 * theirs
 
 
+def test_svr_sigma_precomputed_kernel_matches_libsvm(regression):
+    """-t 4: the folds cut the Gram matrix in both directions (train x train to fit, held x
+    train to predict); LIBSVM's sigma on its folds, as above."""
+    X, y = regression
+    K = X @ X.T  # the linear kernel, precomputed
+    n = y.shape[0]
+    rows = [
+        {0: float(i + 1), **{j + 1: float(v) for j, v in enumerate(r)}} for i, r in enumerate(K)
+    ]
+    libc = _libc()
+    perm = _libsvm_permutation(libc, 5, n)
+    libc.srand(5)
+    ref = official.svm_train(list(y), rows, "-s 3 -t 4 -b 1 -e 1e-7 -q")
+    ours = svr_sigma(SVR(kernel="precomputed", tol=1e-7), K, y, permutation=perm)
+    assert ours == pytest.approx(ref.get_svr_probability(), rel=1e-6)
+    m = svmutil.svm_train(list(y), rows, "-s 3 -t 4 -b 1 -q")  # svmutil's -t 4 path
+    assert m.get_svr_probability() == pytest.approx(ref.get_svr_probability(), rel=0.15)
+
+
 def test_laplace_sigma_drops_outliers():
     z = np.array([1.0, -1.0, 1.0, -1.0] * 5 + [100.0])
     # first fit: mean|z| = 120/21; 5 sqrt(2) of it is ~40, so 100 is left out
