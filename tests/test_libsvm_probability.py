@@ -287,3 +287,16 @@ def test_one_class_marks_file_errors(tmp_path, one_class):
     path.write_text(re.sub(r"prob_density_marks [^\n]*\n", "prob_density_marks 1 x\n", text))
     with pytest.raises(ValueError, match="malformed probA / probB / prob_density_marks"):
         svmutil.svm_load_model(str(path))
+
+
+def test_predict_without_b_on_a_probability_model_says_so(one_class, capsys):
+    """As the official svm_predict: a -b 1 model predicted without -b 1 prints a notice."""
+    X = one_class
+    rows = _rows(X)
+    notice = "Model supports probability estimates, but disabled in predicton."
+    official.svm_predict([], rows, official.svm_train([0.0] * len(rows), rows, "-s 2 -b 1 -q"))
+    assert notice in capsys.readouterr().out
+    svmutil.svm_predict([], X, svmutil.svm_train(np.zeros(X.shape[0]), X, "-s 2 -b 1 -q"))
+    assert notice in capsys.readouterr().out
+    svmutil.svm_predict([], X, svmutil.svm_train(np.zeros(X.shape[0]), X, "-s 2 -q"))
+    assert notice not in capsys.readouterr().out
