@@ -237,11 +237,7 @@ def cmd_predict(args: argparse.Namespace) -> int:
     if args.probability:
         # Kernel classifiers have them when trained with -b 1 (Platt), linear ones for the
         # logistic loss (LinearSVC.predict_proba exists only then).
-        has = (
-            model.probA_.size > 0
-            if hasattr(model, "probA_")
-            else hasattr(model, "predict_proba")
-        )
+        has = model.probA_.size > 0 if hasattr(model, "probA_") else hasattr(model, "predict_proba")
         if not has:
             raise CliError(
                 f"model file {args.model_file} has no probability estimates; train with -b 1 "
