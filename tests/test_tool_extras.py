@@ -1,5 +1,6 @@
 """LIBLINEAR's -C (parameter search), -i (initial model) and -W (instance weights); LIBSVM's
--t 4 (precomputed kernel) and probability models (probA / probB). Each through svmkit's
+-t 4 (precomputed kernel) and classification probability models (probA / probB; regression
+and one-class -b 1 in test_libsvm_probability.py). Each through svmkit's
 command line and its Python API, against liblinear-official and libsvm-official."""
 
 from __future__ import annotations
@@ -264,11 +265,6 @@ def test_svm_official_probability_model_is_read(tmp_path):
     _, _, theirs = official_svm.svm_predict(list(y), xs, ref, "-b 1 -q")
     _, _, ours = svmutil.svm_predict(list(y), xs, svmutil.svm_load_model(path), "-b 1 -q")
     np.testing.assert_allclose(ours, theirs, rtol=0, atol=1e-6)
-
-
-def test_svm_probability_option_errors():
-    with pytest.raises(ValueError, match="-b 1 is supported for -s 0 and 1 only"):
-        svmutil.svm_parameter("-s 3 -b 1")
 
 
 def test_svm_probability_file_errors(tmp_path):

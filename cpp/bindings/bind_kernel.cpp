@@ -90,6 +90,11 @@ KernelModel model_from_dict(const py::dict& d) {
   m.intercept = vec_of<double>(d["intercept"]);
   if (d.contains("prob_a")) m.prob_a = vec_of<double>(d["prob_a"]);
   if (d.contains("prob_b")) m.prob_b = vec_of<double>(d["prob_b"]);
+  if (d.contains("nu") && !d["nu"].is_none()) m.nu = d["nu"].cast<double>();
+  if (d.contains("prob_sigma") && !d["prob_sigma"].is_none())
+    m.prob_sigma = d["prob_sigma"].cast<double>();
+  if (d.contains("prob_density_marks"))
+    m.prob_density_marks = vec_of<double>(d["prob_density_marks"]);
   py::object sv = d["sv"];
   if (sv.is_none()) {
     m.sparse = false;
@@ -130,6 +135,11 @@ py::dict model_to_dict(const KernelModel& m) {
   d["intercept"] = to_array(m.intercept);
   d["prob_a"] = m.prob_a.empty() ? py::object(py::none()) : py::object(to_array(m.prob_a));
   d["prob_b"] = m.prob_b.empty() ? py::object(py::none()) : py::object(to_array(m.prob_b));
+  d["nu"] = m.nu > 0.0 ? py::object(py::float_(m.nu)) : py::object(py::none());
+  d["prob_sigma"] = m.prob_sigma > 0.0 ? py::object(py::float_(m.prob_sigma)) : py::none();
+  d["prob_density_marks"] = m.prob_density_marks.empty()
+                                ? py::object(py::none())
+                                : py::object(to_array(m.prob_density_marks));
   if (m.kernel.kind == KernelKind::precomputed) {
     d["sv"] = py::none();
   } else if (m.sparse) {

@@ -48,6 +48,22 @@ void validate_model(const KernelModel& m) {
         static_cast<Index>(m.prob_b.size()) != m.n_pairs())
       throw_invalid("model prob_a/prob_b must have one value per class pair");
   }
+  if (!(m.nu >= 0.0 && m.nu <= 1.0)) throw_invalid("model nu must be in (0, 1]");
+  if (!(m.prob_sigma >= 0.0 && std::isfinite(m.prob_sigma)))
+    throw_invalid("model prob_sigma must be a finite positive number");
+  if (m.prob_sigma > 0.0 && m.task != "regression")
+    throw_invalid("model prob_sigma belongs to a regression model");
+  if (!m.prob_density_marks.empty()) {
+    if (m.task != "outlier_detection")
+      throw_invalid("model prob_density_marks belong to an outlier_detection model");
+    if (static_cast<int>(m.prob_density_marks.size()) != kOneClassMarks)
+      throw_invalid("model prob_density_marks must have " + std::to_string(kOneClassMarks) +
+                    " values");
+    for (std::size_t i = 0; i < m.prob_density_marks.size(); ++i)
+      if (!std::isfinite(m.prob_density_marks[i]) ||
+          (i > 0 && m.prob_density_marks[i] < m.prob_density_marks[i - 1]))
+        throw_invalid("model prob_density_marks must be finite and nondecreasing");
+  }
   if (m.kernel.kind == KernelKind::precomputed) {
     if (static_cast<Index>(m.support.size()) != m.n_sv)
       throw_invalid("a precomputed-kernel model needs the support indices");
@@ -230,6 +246,9 @@ void write_model(const KernelModel& m, std::ostream& dest) {
     list("prob_a", m.prob_a);
     list("prob_b", m.prob_b);
   }
+  if (m.nu > 0.0) out << "nu " << m.nu << "\n";
+  if (m.prob_sigma > 0.0) out << "prob_sigma " << m.prob_sigma << "\n";
+  if (!m.prob_density_marks.empty()) list("prob_density_marks", m.prob_density_marks);
   if (!m.support.empty()) {
     out << "support " << m.support.size();
     for (Index s : m.support) out << ' ' << s;
@@ -317,6 +336,14 @@ bool read_scalar_key(const Entry& e, KernelModel& m) {
     m.prob_a = numbers(e);
   } else if (key == "prob_b") {
     m.prob_b = numbers(e);
+  } else if (key == "nu") {
+    m.nu = model_text::number(e.one(), e.line);
+    if (!(m.nu > 0.0 && m.nu <= 1.0)) bad(e.line, "nu must be in (0, 1]");
+  } else if (key == "prob_sigma") {
+    m.prob_sigma = model_text::number(e.one(), e.line);
+    if (!(m.prob_sigma > 0.0)) bad(e.line, "prob_sigma must be positive");
+  } else if (key == "prob_density_marks") {
+    m.prob_density_marks = numbers(e);
   } else if (key == "support") {
     m.support = indices(e, "support index");
   } else if (key == "storage") {

@@ -9,7 +9,9 @@ label order). Read into LinearSVC (-s 0-7; -s 4 as multi_class="crammer_singer")
 
 LIBSVM (`svm-train`'s model file): a header (svm_type, kernel_type, degree, gamma, coef0,
 nr_class, total_sv, rho, label, probA, probB (Platt's sigmoids of a probability model,
-classification), nr_sv) and after `SV` one line per support vector:
+classification; for epsilon_svr / nu_svr probA alone is the Laplace scale of the -b 1 model),
+prob_density_marks (the one-class -b 1 model, 10 values), nr_sv) and after `SV` one line per
+support vector:
 its k-1 coefficients, then index:value pairs. Read into SVC / SVR (c_svc, epsilon_svr) and
 NuSVC / NuSVR / OneClassSVM where svmkit has them (nu_svc, nu_svr, one_class).
 
@@ -25,6 +27,8 @@ from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
+
+from ._libsvm_probability import N_MARKS
 
 __all__ = [
     "LiblinearModelData",
@@ -376,7 +380,17 @@ class LibsvmModelData:
     probA: np.ndarray | None = None  # Platt's A per pair (p, q), p < q, in label order
     probB: np.ndarray | None = None  # Platt's B per pair
     sv_serial: np.ndarray | None = None  # precomputed kernel: each SV's "0:serial" (1-based)
-    extra: dict = field(default_factory=dict)  # header lines not interpreted (probA, probB...)
+    extra: dict = field(default_factory=dict)  # header lines not interpreted
+    prob_density_marks: np.ndarray | None = None  # one_class -b 1: the 10 density marks
+
+    def is_probability_model(self) -> bool:
+        """As LIBSVM's svm_check_probability_model: Platt's sigmoids (classification), the
+        Laplace scale probA (regression) or the density marks (one-class)."""
+        if self.svm_type in _CLASSIFIERS:
+            return self.probA is not None and self.probB is not None
+        if self.svm_type == "one_class":
+            return self.prob_density_marks is not None
+        return self.probA is not None
 
 
 def read_libsvm_model(path: Any, n_features: int | None = None) -> LibsvmModelData:
@@ -464,21 +478,32 @@ def read_libsvm_model(path: Any, n_features: int | None = None) -> LibsvmModelDa
         "gamma",
         "coef0",
     }
-    # Classification's Platt sigmoids; SVR's probA (Laplace scale) and the one-class SVM's
-    # prob_density_marks stay in `extra` (svmkit has no probabilities for those).
+    # Classification's Platt sigmoids (probA, probB per pair), regression's Laplace scale
+    # (probA alone) and the one-class SVM's density marks: LIBSVM's -b 1 models.
     prob = {}
+    try:
+        prob = {
+            k: np.array([float(t) for t in head[k]])
+            for k in ("probA", "probB", "prob_density_marks")
+            if k in head
+        }
+    except ValueError:
+        raise ValueError(f"{path}: malformed probA / probB / prob_density_marks values") from None
+    marks = prob.get("prob_density_marks")
+    if marks is not None and (svm_type != "one_class" or marks.size != N_MARKS):
+        raise ValueError(
+            f"{path}: prob_density_marks belong to a one_class model and need {N_MARKS} values"
+        )
     if svm_type in _CLASSIFIERS:
-        try:
-            prob = {
-                k: np.array([float(t) for t in head[k]]) for k in ("probA", "probB") if k in head
-            }
-        except ValueError:
-            raise ValueError(f"{path}: malformed probA / probB values") from None
-    if len(prob) == 1:
-        raise ValueError(f"{path}: a probability model needs both probA and probB")
-    npair = nr_class * (nr_class - 1) // 2
-    if prob and (prob["probA"].size != npair or prob["probB"].size != npair):
-        raise ValueError(f"{path}: probA / probB need {npair} values (one per class pair)")
+        if ("probA" in prob) != ("probB" in prob):
+            raise ValueError(f"{path}: a probability model needs both probA and probB")
+        npair = nr_class * (nr_class - 1) // 2
+        if "probA" in prob and (prob["probA"].size != npair or prob["probB"].size != npair):
+            raise ValueError(f"{path}: probA / probB need {npair} values (one per class pair)")
+    elif "probB" in prob or ("probA" in prob and svm_type == "one_class"):
+        raise ValueError(f"{path}: a {svm_type} model has no Platt sigmoid (probA / probB)")
+    elif "probA" in prob and not (prob["probA"].size == 1 and prob["probA"][0] > 0):
+        raise ValueError(f"{path}: a {svm_type} model's probA is one positive Laplace scale")
     try:
         rho = np.array([float(t) for t in head["rho"]])
         degree = int((head.get("degree") or ["3"])[0])
@@ -503,6 +528,7 @@ def read_libsvm_model(path: Any, n_features: int | None = None) -> LibsvmModelDa
         probB=prob.get("probB"),
         sv_serial=None if serial is None else serial.astype(np.int64),
         extra={key: v for key, v in head.items() if key not in known and key not in prob},
+        prob_density_marks=marks,
     )
 
 
@@ -539,9 +565,12 @@ def write_libsvm_model(path: Any, m: LibsvmModelData) -> None:
     out.append("rho " + " ".join(_fmt(v) for v in np.atleast_1d(m.rho)))
     if m.labels is not None:
         out.append("label " + " ".join(_labels_for_file(np.asarray(m.labels), "LIBSVM")))
-    if m.probA is not None and m.probB is not None:
+    if m.probA is not None:
         out.append("probA " + " ".join(_fmt(v) for v in m.probA))
+    if m.probB is not None:
         out.append("probB " + " ".join(_fmt(v) for v in m.probB))
+    if m.prob_density_marks is not None:
+        out.append("prob_density_marks " + " ".join(_fmt(v) for v in m.prob_density_marks))
     if m.nr_sv is not None:
         out.append("nr_sv " + " ".join(str(int(v)) for v in m.nr_sv))
     out.append("SV")
@@ -656,6 +685,10 @@ def estimator_from_libsvm(m: LibsvmModelData) -> Any:
         est.n_support_ = np.array([SV.shape[0]], dtype=np.int32)
         if m.svm_type == "one_class":  # an array, as OneClassSVM.fit sets it
             est.offset_ = np.array([float(m.rho[0])])
+            if m.prob_density_marks is not None:
+                est.prob_density_marks_ = np.asarray(m.prob_density_marks, dtype=np.float64)
+        elif m.probA is not None:
+            est.prob_sigma_ = float(m.probA[0])
     X = SV.toarray() if SV.shape[1] <= 4096 else SV
     support = np.arange(X.shape[0])
     if m.kernel_type == "precomputed":  # Gram columns are serial numbers 1, 2, ...: support_
@@ -731,6 +764,9 @@ def libsvm_from_estimator(
             prob_a, prob_b = _reorder_pairs(classes, labels, est.probA_, est.probB_)
     else:
         coef, rho = dual, -intercept
+        if svm_type != "one_class" and getattr(est, "prob_sigma_", None):
+            prob_a = np.array([float(est.prob_sigma_)])
+    marks = getattr(est, "prob_density_marks_", None) if svm_type == "one_class" else None
     return LibsvmModelData(
         svm_type,
         kernel,
@@ -745,6 +781,7 @@ def libsvm_from_estimator(
         probA=prob_a,
         probB=prob_b,
         sv_serial=serial,
+        prob_density_marks=None if marks is None else np.asarray(marks, dtype=np.float64),
     )
 
 

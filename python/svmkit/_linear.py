@@ -7,6 +7,7 @@ from typing import Any, Callable
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
 from . import _core
@@ -403,6 +404,28 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
             as_core_matrix(X), coef, intercept, check_n_jobs(self.n_jobs)
         )
         return self.classes_[idx]
+
+    def _is_logistic(self) -> bool:
+        # Probabilities exist for the logistic loss only (its decision values are log-odds);
+        # the margin losses have none, as scikit-learn's LinearSVC.
+        return self.loss == "logistic" and self.multi_class == "ovr"
+
+    @available_if(_is_logistic)
+    def predict_proba(self, X: Any) -> np.ndarray:
+        """Class probabilities of the logistic loss (loss="logistic", multi_class="ovr"):
+        sigmoid(decision) for classes_[1] of a binary model, else each class's sigmoid
+        normalized over the classes (one-vs-rest, as LIBLINEAR -b 1 and scikit-learn's
+        LogisticRegression(multi_class="ovr")). Shape (n_samples, n_classes)."""
+        dec = self._decision(X)
+        p = 0.5 * (1.0 + np.tanh(0.5 * dec))  # the logistic sigmoid without overflow
+        if dec.shape[1] == 1:
+            return np.column_stack([1.0 - p[:, 0], p[:, 0]])
+        return p / p.sum(axis=1, keepdims=True)
+
+    @available_if(_is_logistic)
+    def predict_log_proba(self, X: Any) -> np.ndarray:
+        """log of predict_proba."""
+        return np.log(self.predict_proba(X))
 
 
 class LinearSVR(RegressorMixin, _BaseLinear):

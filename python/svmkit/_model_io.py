@@ -2,9 +2,11 @@
 
 LinearSVC/LinearSVR/LinearOneClassSVM are written as "kind linear", SVC/SVR/NuSVC/NuSVR/
 OneClassSVM as "kind kernel" (the one-class SVMs with "task outlier_detection", their intercept
-being -offset_); load_model reads either kind and returns the matching fitted estimator (the
-nu estimators come back as SVC / SVR, which predict the same: the file keeps the solution,
-not the parameters).
+being -offset_); load_model reads either kind and returns the matching fitted estimator. The nu
+estimators keep their formulation and nu (the "nu" line): NuSVC / NuSVR / OneClassSVM come
+back with their nu (files without the line, written before it existed, load as SVC / SVR).
+LIBSVM's -b 1 models of regression and the one-class SVM (prob_sigma_, prob_density_marks_,
+see _libsvm_probability) are kept as "prob_sigma" / "prob_density_marks".
 """
 
 from __future__ import annotations
@@ -139,7 +141,7 @@ def _numeric_classes(classes: np.ndarray) -> np.ndarray:
 
 def _save_kernel(estimator: Any, path: str | os.PathLike) -> None:
     from ._kernel import SVC
-    from ._nu import OneClassSVM
+    from ._nu import OneClassSVM, _NuSolve
 
     if not hasattr(estimator, "_model"):
         raise ValueError("save_model needs a fitted estimator; call fit first")
@@ -151,12 +153,16 @@ def _save_kernel(estimator: Any, path: str | os.PathLike) -> None:
         if estimator.probability:
             model["prob_a"] = np.asarray(estimator.probA_, dtype=np.float64)
             model["prob_b"] = np.asarray(estimator.probB_, dtype=np.float64)
+    model["nu"] = float(estimator.nu) if isinstance(estimator, _NuSolve) else None
+    sigma = getattr(estimator, "prob_sigma_", None)
+    model["prob_sigma"] = None if sigma is None else float(sigma)
+    model["prob_density_marks"] = getattr(estimator, "prob_density_marks_", None)
     _core.save_kernel_model(os.fspath(path), model)
 
 
 def _load_kernel(d: dict) -> Any:
     from ._kernel import SVC, SVR
-    from ._nu import OneClassSVM
+    from ._nu import NuSVC, NuSVR, OneClassSVM
 
     params = dict(
         kernel=d["kernel"],
@@ -168,9 +174,10 @@ def _load_kernel(d: dict) -> Any:
         params["kernel"] = "rbf"
     if params["kernel"] == "polynomial":
         params["kernel"] = "poly"
+    nu = d.get("nu")
     if d["task"] == "classification":
         loss = d["loss"] if d["loss"] in ("hinge", "squared_hinge") else "hinge"
-        est = SVC(loss=loss, **params)
+        est = NuSVC(nu=nu, **params) if nu is not None else SVC(loss=loss, **params)
         est.classes_ = _labels(d["classes"])
         if d.get("prob_a") is not None:
             est.probability = True
@@ -179,9 +186,13 @@ def _load_kernel(d: dict) -> Any:
         else:
             est.probA_ = est.probB_ = np.empty(0)
     elif d["task"] == "outlier_detection":
-        est = OneClassSVM(**params)
+        est = OneClassSVM(**params) if nu is None else OneClassSVM(nu=nu, **params)
+        if d.get("prob_density_marks") is not None:
+            est.prob_density_marks_ = np.asarray(d["prob_density_marks"])
     else:
-        est = SVR(**params)
+        est = NuSVR(nu=nu, **params) if nu is not None else SVR(**params)
+        if d.get("prob_sigma") is not None:
+            est.prob_sigma_ = float(d["prob_sigma"])
     est._gamma_ = float(d["gamma"])
     est.n_features_in_ = int(d["n_features"])
     est.n_support_ = np.asarray(d["n_support"], dtype=np.int32)
@@ -203,7 +214,8 @@ def _load_kernel(d: dict) -> Any:
     est.shape_fit_ = (n_train, est.n_features_in_)
     est.fit_status_ = 0
     model = dict(d)
-    model.pop("kind", None)
+    for key in ("kind", "prob_sigma", "prob_density_marks"):  # held by the estimator
+        model.pop(key, None)
     if d["task"] == "outlier_detection":  # predicted through the C++ regression path
         model["task"] = "regression"
         est.offset_ = -est.intercept_

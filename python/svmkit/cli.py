@@ -235,9 +235,13 @@ def cmd_predict(args: argparse.Namespace) -> int:
         X.resize((X.shape[0], nf))
     proba = None
     if args.probability:
-        if getattr(model, "probA_", np.empty(0)).size == 0:
+        # Kernel classifiers have them when trained with -b 1 (Platt), linear ones for the
+        # logistic loss (LinearSVC.predict_proba exists only then).
+        has = model.probA_.size > 0 if hasattr(model, "probA_") else hasattr(model, "predict_proba")
+        if not has:
             raise CliError(
-                f"model file {args.model_file} has no probability estimates; train with -b 1"
+                f"model file {args.model_file} has no probability estimates; train with -b 1 "
+                "(kernel classification) or -l logistic (linear)"
             )
         proba = model.predict_proba(X)
         # As svm-predict -b 1: the label of the most probable class, then the probabilities.
@@ -560,9 +564,15 @@ def _tool_predict(argv: list[str], tool: str) -> int:
     y, X = _read_problem(test_file, getattr(m.data, "kernel_type", "") == "precomputed")
     labels, _, values = predict(y, X, m, options)
     probability = "-b 1" in options
+    svm_type = getattr(m.data, "svm_type", "")
+    if svm_type in ("epsilon_svr", "nu_svr"):  # svm-predict -b 1 only reports sigma
+        probability = False
     with open(output_file, "w", encoding="ascii") as out:
         if probability:
-            out.write("labels " + " ".join(_fmt_number(c) for c in m.get_labels()) + "\n")
+            if svm_type == "one_class":  # svm-predict's header for [P(inlier), P(outlier)]
+                out.write("label normal outlier\n")
+            else:
+                out.write("labels " + " ".join(_fmt_number(c) for c in m.get_labels()) + "\n")
             for label, row in zip(labels, values):
                 out.write(_fmt_number(label) + " " + " ".join(f"{p:g}" for p in row) + "\n")
         else:

@@ -27,23 +27,16 @@ its weights), -W file (instance weights, one per line, as LIBLINEAR's weights va
   -s 13    L2 eps-insensitive, dual               LinearSVR(loss="epsilon_insensitive"), dual_cd
   -s 21    one-class SVM                          LinearOneClassSVM
 
-<<<<<<< HEAD
 -C (-s 0, 2; -s 11; default -s 2): n-fold CV (-v, default 5) along C = c0, 2 c0, ... 1024,
 each fold's model warm-started from its model at the previous C (c0: -c, else a power of two
 below 1 / (l max ||x||^2), halved for -s 2 and 11); -s 11 also searches p over
 (19/20 .. 0) max|y| unless -p is given. Prints "Best C = ...  CV accuracy = ...%" and returns
 (best C, best p, best score) like the official package (the score a fraction, or the MSE).
 
-Not supported (ValueError): -s 6 (L1-regularized logistic regression: no svmkit solver).
-Tolerances: -s 0, 2, 11 use TRON whose test is
-||grad F(w)|| <= tol ||grad F(0)||; LIBLINEAR's eps for -s 0 and 2 is scaled by the smaller
-class's share (min(#pos, #neg) / l), which is applied here, so -e means the same.
-=======
-Not supported (ValueError): -C (parameter search) and -i (initial model). Tolerances: -s 0,
-2, 11 use TRON whose test is ||grad F(w)|| <= tol ||grad F(0)||; LIBLINEAR's eps for -s 0
-and 2 is scaled by the smaller class's share (min(#pos, #neg) / l), which is applied here,
-so -e means the same.
->>>>>>> l1
+Tolerances: -s 0, 2, 11 use TRON whose test is ||grad F(w)|| <= tol ||grad F(0)||;
+LIBLINEAR's eps for -s 0 and 2 is scaled by the smaller class's share (min(#pos, #neg) / l),
+which is applied here, and so is it for -s 5 and 6 (inside the l1_cd solver), so -e means
+the same.
 Prediction options: -b 1 (probabilities, logistic regression only), -q.
 """
 

@@ -15,13 +15,18 @@ svmkit.NuSVR; the nu types need the svmkit estimator, else ValueError), -t kerne
 gamma (1/num_features), -r coef0 (0), -c cost (1), -n nu (0.5), -p epsilon (0.1), -m cache
 size in MB (100), -e tolerance (0.001), -h shrinking (1), -b probability estimates (0),
 -wi weight, -v n (cross validation), -q. svm_predict options: -b 1 (probabilities), -q.
-Models trained with -b 1 (c_svc, nu_svc) are written with their probA / probB lines and read
-back with them: svm_predict(..., "-b 1") on a loaded model gives LIBSVM's probabilities. SVR's
--b 1 (LIBSVM's Laplace scale probA) is not supported: svmkit.SVR has no probability model.
+Models trained with -b 1 are written with LIBSVM's probability lines and read back with them:
+c_svc / nu_svc Platt's probA / probB; epsilon_svr / nu_svr the Laplace scale sigma of 5-fold
+cross-validated residuals as probA (svm_predict -b 1 reports it and returns the predicted
+values); one_class the 10 prob_density_marks of the training decision values (svm_predict
+-b 1 returns [P(inlier), P(outlier)]). See svmkit._libsvm_probability. The folds are drawn
+with numpy's generator, not the C library's rand() as LIBSVM's, so sigma agrees with LIBSVM's
+up to cross-validation noise.
 """
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import numpy as np
@@ -117,11 +122,6 @@ class svm_parameter:  # noqa: N801 - the official package's name
             )
         if self.nr_fold == 1 or self.nr_fold < 0:
             raise ValueError("svmkit.svmutil: -v needs n >= 2 folds")
-        if self.probability and self.svm_type not in (0, 1):
-            raise ValueError(
-                "svmkit.svmutil: -b 1 is supported for -s 0 and 1 only (svmkit has no "
-                "probability model for SVR or the one-class SVM)"
-            )
 
 
 class svm_model:  # noqa: N801
@@ -156,7 +156,13 @@ class svm_model:  # noqa: N801
         return [tuple(c) for c in self.data.sv_coef.T]
 
     def is_probability_model(self) -> bool:
-        return self.data.probA is not None
+        return self.data.is_probability_model()
+
+    def get_svr_probability(self) -> float:
+        """The Laplace scale sigma of a regression -b 1 model."""
+        if self.data.svm_type in ("epsilon_svr", "nu_svr") and self.data.probA is not None:
+            return float(self.data.probA[0])
+        raise ValueError("Model doesn't contain information for SVR probability inference")
 
 
 def _estimator(param: svm_parameter, n_features: int) -> Any:
@@ -236,6 +242,7 @@ def _fit_precomputed(param: svm_parameter, y: np.ndarray, x: Any) -> svm_model:
     _set_class_weight(est, param, y, t)
     K = _gram(rows, serials)
     est.fit(K) if t == "one_class" else est.fit(K, y)
+    _fit_probability(param, est, K, y, t)
     order = first_occurrence(y) if t in ("c_svc", "nu_svc") else None
     data = libsvm_from_estimator(est, label_order=order, serials=serials)
     return svm_model(data, est, columns=serials)
@@ -258,8 +265,32 @@ def _fit(param: svm_parameter, y: np.ndarray, X: Any) -> svm_model:
         est.fit(X)
     else:
         est.fit(X, y)
+    _fit_probability(param, est, X, y, t)
     order = first_occurrence(y) if t in ("c_svc", "nu_svc") else None
     return svm_model(libsvm_from_estimator(est, label_order=order), est)
+
+
+def _fit_probability(param: svm_parameter, est: Any, X: Any, y: np.ndarray, t: str) -> None:
+    """-b 1 for regression (Laplace scale) and the one-class SVM (density marks), as LIBSVM
+    (classification's Platt sigmoids are fitted by the estimator itself)."""
+    if not param.probability or t in ("c_svc", "nu_svc"):
+        return
+    from ._libsvm_probability import TOO_FEW_WARNING, density_marks, svr_sigma
+
+    if t == "one_class":
+        marks = density_marks(est.decision_function(X))
+        if marks is None:  # LIBSVM writes this to stderr, -q or not
+            print(TOO_FEW_WARNING, file=sys.stderr)
+            return
+        est.prob_density_marks_ = marks
+        return
+    sigma = svr_sigma(est, X, y)
+    if not param.quiet:
+        print(
+            "Prob. model for test data: target value = predicted value + z,\n"
+            f"z: Laplace distribution e^(-|z|/sigma)/(2sigma),sigma= {sigma:g}"
+        )
+    est.prob_sigma_ = sigma
 
 
 def svm_train(arg1: Any, arg2: Any = None, arg3: Any = None) -> Any:
@@ -311,9 +342,14 @@ def _predict(m: svm_model, x: Any, probability: bool) -> tuple[np.ndarray, np.nd
     t = m.data.svm_type
     if t in ("epsilon_svr", "nu_svr"):
         v = np.asarray(est.predict(X), dtype=np.float64)
-        return v, v[:, None]
+        return v, (np.empty((v.shape[0], 0)) if probability else v[:, None])
     if t == "one_class":
         v = np.asarray(est.decision_function(X), dtype=np.float64).reshape(-1)
+        if probability:  # [P(inlier), P(outlier)]; the label stays the sign of v, as LIBSVM's
+            from ._libsvm_probability import one_class_probability
+
+            p = one_class_probability(m.data.prob_density_marks, v)
+            return np.where(v > 0, 1.0, -1.0), np.column_stack([p, 1.0 - p])
         return np.where(v > 0, 1.0, -1.0), v[:, None]
     labels = list(m.data.labels)
     classes = list(np.asarray(est.classes_).tolist())
@@ -385,6 +421,13 @@ def svm_predict(y: Any, x: Any, m: svm_model, options: str = "") -> tuple[list, 
     probability, quiet = parse_predict_options(options, "svmutil.svm_predict")
     if probability and not m.is_probability_model():
         raise ValueError("Model does not support probabiliy estimates")
+    if not quiet and probability and m.data.svm_type in ("epsilon_svr", "nu_svr"):
+        print(
+            "Prob. model for test data: target value = predicted value + z,\n"
+            f"z: Laplace distribution e^(-|z|/sigma)/(2sigma),sigma={m.get_svr_probability():g}"
+        )
+    elif not quiet and not probability and m.is_probability_model():
+        print("Model supports probability estimates, but disabled in predicton.")
     pred, vals = _predict(m, x, probability)
     triple = report_predictions(y, pred, m.data.svm_type in ("epsilon_svr", "nu_svr"), quiet)
     return pred.tolist(), triple, vals.tolist()

@@ -32,6 +32,12 @@
 //   n_support 2 30 27              (count, then support vectors per class; classification)
 //   intercept 0.123                (binary: 1 value; k classes: k(k-1)/2, pairs (0,1),(0,2)..)
 //   prob_a ... / prob_b ...        (optional Platt parameters, one per intercept)
+//   nu 0.5                         (optional: a nu formulation (LIBSVM's nu_svc, nu_svr,
+//                                   one_class) and its nu; absent for C-SVC / epsilon-SVR)
+//   prob_sigma 0.7                 (optional, regression: LIBSVM's Laplace scale of the
+//                                   residuals, its -b 1 probability model)
+//   prob_density_marks m1 ... m10  (optional, outlier_detection: LIBSVM's 10 density marks of
+//                                   the decision values, its one-class -b 1 model)
 //   support 57 i1 i2 ...           (training indices of the support vectors)
 //   storage dense                  (or sparse)
 //   dual_coef                      (then max(1, k-1) lines of n_sv values)
@@ -59,6 +65,8 @@
 namespace svmkit {
 
 constexpr int kModelFormatVersion = 1;
+// LIBSVM's one-class probability model has this many density marks.
+constexpr int kOneClassMarks = 10;
 
 // A model's task: "classification" (classes; one weight vector / pair per class or pair),
 // "regression" or "outlier_detection" (the one-class SVM): the last two have one decision
@@ -120,6 +128,13 @@ struct KernelModel {
   std::vector<double> dual_coef;
   std::vector<double> intercept;       // one per pair (binary / regression: 1)
   std::vector<double> prob_a, prob_b;  // Platt sigmoid per pair (empty when not fitted)
+  // The nu formulations keep their nu, so that a loaded model is the estimator that was saved;
+  // 0 for the C / epsilon formulations.
+  double nu = 0.0;
+  // LIBSVM's other -b 1 models: a regression's Laplace scale of cross-validated residuals (0:
+  // none) and a one-class SVM's kOneClassMarks density marks (empty: none).
+  double prob_sigma = 0.0;
+  std::vector<double> prob_density_marks;
 
   Index n_classes() const { return static_cast<Index>(classes.size()); }
   Index n_pairs() const {
