@@ -85,6 +85,7 @@
 #include <vector>
 
 #include "svmkit/detail/parallel.hpp"
+#include "svmkit/detail/smsvm_rows.hpp"
 #include "svmkit/line_search_l1.hpp"
 #include "svmkit/loss.hpp"
 
@@ -264,27 +265,13 @@ class Smsvm {
     z_.resize(N_);
     dv_.resize(N_);
     parallel_chunks(N_, chunks, [&](int c, Index b, Index e) {
-      std::vector<double>& gall = gbufs_[c];
-      PassOut out;
+      double* g = gbufs_[c].data();
+      detail::SmsvmRowSums rs;
       Index r = 0;
-      double gb = 0.0, gb_pos = 0.0;
       for (Index i = b; i < e; ++i) {
-        const double zi = row_dot(X_, i, w.data()) + bw;
-        z_[i] = zi;
-        const double yi = p_.y[i], vi = v_[i];
-        const double u = 1.0 - yi * zi;
-        const detail::MixSmoothRelu sm = smooth_hinge(u, alpha);
-        out.fs += vi * sm.value;
-        out.fh += vi * std::max(0.0, u);
-        if (z_old) out.dfs += vi * smooth_diff(u, 1.0 - yi * (*z_old)[i], alpha);
-        const double c1 = -yi * vi * sm.d1;
-        const bool neg = yi < 0.0;
-        double* g = gall.data() + (split_classes_ && neg ? nc_ : 0);
-        if (c1 != 0.0) row_axpy(X_, i, c1, g);
-        gb += c1;
-        if (!neg) gb_pos += c1;
-        (neg ? out.aneg : out.apos) += vi * sm.d1;
-        dv_[i] = vi * sm.d2;
+        dv_[i] = detail::smsvm_row(X_, i, w.data(), bw, p_.y[i], v_[i], alpha,
+                                   z_old ? z_old->data() : nullptr, z_.data(), g, nc_,
+                                   split_classes_, rs);
         if (cg_) {
           double* hd = dbufs_[c].data();
           const double di = dv_[i];
@@ -292,14 +279,8 @@ class Smsvm {
           if (p_.fit_intercept) hd[m_] += di * scale_ * scale_;
         }
         if (hess) {
-          const double sc = std::sqrt(dv_[i]);
-          auto row = bbufs_[c].row(r);
-          row.setZero();
-          for_each_in_row(X_, i, [&](Index j, double x) {
-            const Index q = pos_[j];
-            if (q >= 0) row[q] += sc * x;
-          });
-          if (p_.fit_intercept && pos_[m_] >= 0) row[pos_[m_]] = sc * scale_;
+          detail::smsvm_block_row(X_, i, dv_[i], pos_.data(), p_.fit_intercept ? pos_[m_] : -1,
+                                  scale_, bbufs_[c].row(r));
           if (++r == bs) {
             hbufs_[c].selfadjointView<Eigen::Lower>().rankUpdate(bbufs_[c].transpose());
             r = 0;
@@ -308,15 +289,8 @@ class Smsvm {
       }
       if (hess && r > 0)
         hbufs_[c].selfadjointView<Eigen::Lower>().rankUpdate(bbufs_[c].topRows(r).transpose());
-      if (p_.fit_intercept) {
-        if (split_classes_) {
-          gall[m_] += gb_pos * scale_;
-          gall[nc_ + m_] += (gb - gb_pos) * scale_;
-        } else {
-          gall[m_] += gb * scale_;
-        }
-      }
-      outs[c] = out;
+      if (p_.fit_intercept) detail::smsvm_bias_gradient(rs, m_, nc_, scale_, split_classes_, g);
+      outs[c] = PassOut{rs.fs, rs.fh, rs.dfs, rs.apos, rs.aneg};
     });
     PassOut tot;
     ghat_.assign(static_cast<std::size_t>(nc_), 0.0);
