@@ -213,6 +213,8 @@ void add_extras(py::dict& d, const SolveResult&, const SmsvmExtras& e) {
   d["active_set_adjustments"] = e.active_set_adjustments;
   d["woodbury_solves"] = e.woodbury_solves;
   d["cg_iterations"] = e.cg_iterations;
+  d["polished"] = e.polished;
+  d["polish_rounds"] = e.polish_rounds;
 }
 void add_extras(py::dict& d, const SolveResult&, const SmoExtras& e) {
   d["dual_coef"] = vector_array(e.dual_coef);

@@ -7,6 +7,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "svmkit/detail/smsvm_rows.hpp"
+
 namespace svmkit {
 namespace {
 
@@ -144,32 +146,12 @@ void smsvm_eval_impl(const V& X, const LinearProblem& p, const double* w, double
   }
   const Index bpos = p.fit_intercept ? pos[m] : -1;
   Index r = 0;
-  double gb = 0.0, gb_pos = 0.0;
+  detail::SmsvmRowSums rs;
   for (Index i = 0; i < X.rows; ++i) {
-    const double zi = row_dot(X, i, w) + bw;
-    z[i] = zi;
-    const double yi = p.y[i], vi = p.cost[i];
-    const double u = 1.0 - yi * zi;
-    const detail::MixSmoothRelu sm = detail::mix_smooth_relu_all(u, alpha);
-    sums[0] += vi * sm.value;
-    sums[1] += vi * std::max(0.0, u);
-    if (z_old) sums[2] += vi * detail::mix_smooth_relu_diff(u, 1.0 - yi * z_old[i], alpha);
-    const double c1 = -yi * vi * sm.d1;
-    const bool neg = yi < 0.0;
-    double* gi = g + (split && neg ? nc : 0);
-    if (c1 != 0.0) row_axpy(X, i, c1, gi);
-    gb += c1;
-    if (!neg) gb_pos += c1;
-    sums[neg ? 4 : 3] += vi * sm.d1;
+    const double dv =
+        detail::smsvm_row(X, i, w, bw, p.y[i], p.cost[i], alpha, z_old, z, g, nc, split, rs);
     if (hess) {
-      const double sc = std::sqrt(vi * sm.d2);
-      auto row = B.row(r);
-      row.setZero();
-      for_each_in_row(X, i, [&](Index j, double x) {
-        const Index q = pos[j];
-        if (q >= 0) row[q] += sc * x;
-      });
-      if (bpos >= 0) row[bpos] = sc * scale;
+      detail::smsvm_block_row(X, i, dv, pos.data(), bpos, scale, B.row(r));
       if (++r == bs) {
         H.selfadjointView<Eigen::Lower>().rankUpdate(B.transpose());
         r = 0;
@@ -177,14 +159,12 @@ void smsvm_eval_impl(const V& X, const LinearProblem& p, const double* w, double
     }
   }
   if (hess && r > 0) H.selfadjointView<Eigen::Lower>().rankUpdate(B.topRows(r).transpose());
-  if (p.fit_intercept) {
-    if (split) {
-      g[m] += gb_pos * scale;
-      g[nc + m] += (gb - gb_pos) * scale;
-    } else {
-      g[m] += gb * scale;
-    }
-  }
+  if (p.fit_intercept) detail::smsvm_bias_gradient(rs, m, nc, scale, split, g);
+  sums[0] = rs.fs;
+  sums[1] = rs.fh;
+  sums[2] = rs.dfs;
+  sums[3] = rs.apos;
+  sums[4] = rs.aneg;
   if (hess) {
     double* h = g + (split ? 2 : 1) * nc;
     for (Index b = 0; b < k; ++b)

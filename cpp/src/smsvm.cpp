@@ -85,6 +85,7 @@
 #include <vector>
 
 #include "svmkit/detail/parallel.hpp"
+#include "svmkit/detail/smsvm_rows.hpp"
 #include "svmkit/line_search_l1.hpp"
 #include "svmkit/loss.hpp"
 
@@ -114,6 +115,17 @@ constexpr double kWoodburyMinWeight = 1.0;
 constexpr double kWoodburyPasses = 256.0;
 // Relative diagonal shift of the l2 Newton systems (newton_shift).
 constexpr double kConditioningShift = 1e-12;
+// Final polish (polish()): the margin set starts as the samples with |u_i| <= kPolishMargin
+// alpha; kPolishTol bounds the violations of the optimality conditions (in u, a_i and
+// |r_j| / mu) that still count as satisfied, kPolishResidual the relative residual of a
+// consistent polish system.
+constexpr double kPolishMargin = 10.0;
+constexpr double kPolishTol = 1e-9;
+constexpr double kPolishResidual = 1e-9;
+// l1 runs: after a failed polish the last level goes on with eta scaled by 0.1, down to
+// this scale (measured: eta 1e-3 at the last level identifies the sets of the small pure-l1
+// problems of tests/test_smsvm.py, eta 1e-1 does not).
+constexpr double kMinEtaScale = 1e-3;
 
 template <class V>
 struct is_csr : std::false_type {};
@@ -253,27 +265,13 @@ class Smsvm {
     z_.resize(N_);
     dv_.resize(N_);
     parallel_chunks(N_, chunks, [&](int c, Index b, Index e) {
-      std::vector<double>& gall = gbufs_[c];
-      PassOut out;
+      double* g = gbufs_[c].data();
+      detail::SmsvmRowSums rs;
       Index r = 0;
-      double gb = 0.0, gb_pos = 0.0;
       for (Index i = b; i < e; ++i) {
-        const double zi = row_dot(X_, i, w.data()) + bw;
-        z_[i] = zi;
-        const double yi = p_.y[i], vi = v_[i];
-        const double u = 1.0 - yi * zi;
-        const detail::MixSmoothRelu sm = smooth_hinge(u, alpha);
-        out.fs += vi * sm.value;
-        out.fh += vi * std::max(0.0, u);
-        if (z_old) out.dfs += vi * smooth_diff(u, 1.0 - yi * (*z_old)[i], alpha);
-        const double c1 = -yi * vi * sm.d1;
-        const bool neg = yi < 0.0;
-        double* g = gall.data() + (split_classes_ && neg ? nc_ : 0);
-        if (c1 != 0.0) row_axpy(X_, i, c1, g);
-        gb += c1;
-        if (!neg) gb_pos += c1;
-        (neg ? out.aneg : out.apos) += vi * sm.d1;
-        dv_[i] = vi * sm.d2;
+        dv_[i] = detail::smsvm_row(X_, i, w.data(), bw, p_.y[i], v_[i], alpha,
+                                   z_old ? z_old->data() : nullptr, z_.data(), g, nc_,
+                                   split_classes_, rs);
         if (cg_) {
           double* hd = dbufs_[c].data();
           const double di = dv_[i];
@@ -281,14 +279,8 @@ class Smsvm {
           if (p_.fit_intercept) hd[m_] += di * scale_ * scale_;
         }
         if (hess) {
-          const double sc = std::sqrt(dv_[i]);
-          auto row = bbufs_[c].row(r);
-          row.setZero();
-          for_each_in_row(X_, i, [&](Index j, double x) {
-            const Index q = pos_[j];
-            if (q >= 0) row[q] += sc * x;
-          });
-          if (p_.fit_intercept && pos_[m_] >= 0) row[pos_[m_]] = sc * scale_;
+          detail::smsvm_block_row(X_, i, dv_[i], pos_.data(), p_.fit_intercept ? pos_[m_] : -1,
+                                  scale_, bbufs_[c].row(r));
           if (++r == bs) {
             hbufs_[c].selfadjointView<Eigen::Lower>().rankUpdate(bbufs_[c].transpose());
             r = 0;
@@ -297,15 +289,8 @@ class Smsvm {
       }
       if (hess && r > 0)
         hbufs_[c].selfadjointView<Eigen::Lower>().rankUpdate(bbufs_[c].topRows(r).transpose());
-      if (p_.fit_intercept) {
-        if (split_classes_) {
-          gall[m_] += gb_pos * scale_;
-          gall[nc_ + m_] += (gb - gb_pos) * scale_;
-        } else {
-          gall[m_] += gb * scale_;
-        }
-      }
-      outs[c] = out;
+      if (p_.fit_intercept) detail::smsvm_bias_gradient(rs, m_, nc_, scale_, split_classes_, g);
+      outs[c] = PassOut{rs.fs, rs.fh, rs.dfs, rs.apos, rs.aneg};
     });
     PassOut tot;
     ghat_.assign(static_cast<std::size_t>(nc_), 0.0);
@@ -796,10 +781,252 @@ class Smsvm {
     return s;
   }
 
+  // ---- Final polish (l1 runs): the exact hinge optimum from the smoothed solution. ----
+  //
+  // The smoothed solution at alpha identifies, up to O(alpha), the support S of w with its
+  // signs and the samples on the margin M (u_i = 0); the others have a_i = 1 (u_i > 0, set E)
+  // or a_i = 0 (u_i < 0). Given these sets the optimality conditions of the hinge problem are
+  // a square linear system in x = (w_S, b) and beta_i = v_i a_i (i in M):
+  //   L x + mu s_S - r_E - Z^T beta = 0,   Z x = 1,
+  // Z_i = y_i x~_{i,S}, L = diag(lambda, lambda_b), r_E = sum_E v_i y_i x~_{i,S}. Its solution
+  // is the optimum when the sets were right: 0 <= a_M <= 1, the samples outside M stay on
+  // their side, sign(w_S) = s_S and |r_j| <= mu off S (r = sum v_i a_i y_i x~_i). Violations
+  // move the offending samples and coordinates between the sets and the system is solved
+  // again (at most polish_rounds times). The point is kept only when every condition holds
+  // and F does not increase; its duality gap at that a (a certificate) becomes the reported
+  // bound. Pure l1 (lambda = 0) is a linear program: this is the step that ends it exactly,
+  // where the smoothed Newton steps (singular without lambda) stall above the optimum.
+  struct PolishState {
+    std::vector<Index> S;  // support, with signs sgn
+    std::vector<double> sgn;
+    std::vector<signed char> side;  // per sample: 1 (a = 1), 0 (margin), -1 (a = 0)
+  };
+
+  // z = X~ w (one pass).
+  void margins(const std::vector<double>& w, std::vector<double>& z) {
+    ++passes_;
+    poll_pass();
+    z.resize(N_);
+    matvec(X_, w.data(), z.data(), threads_);
+    const double bw = p_.fit_intercept ? w[m_] * scale_ : 0.0;
+    for (Index i = 0; i < N_; ++i) z[i] += bw;
+  }
+
+  // r = sum_i v_i a_i y_i x~_i (one pass).
+  void dual_residual(const std::vector<double>& a, std::vector<double>& r) {
+    ++passes_;
+    r.assign(static_cast<std::size_t>(nc_), 0.0);
+    double rb = 0.0;
+    for (Index i = 0; i < N_; ++i) {
+      const double c = v_[i] * a[i] * p_.y[i];
+      if (c == 0.0) continue;
+      row_axpy(X_, i, c, r.data());
+      rb += c;
+    }
+    if (p_.fit_intercept) r[m_] = rb * scale_;
+  }
+
+  // The sets at w: S = {w_j != 0}; M = the samples with |u_i| <= tau, tau a few alpha (where
+  // phi_alpha' is neither 0 nor 1 to O(alpha)).
+  PolishState polish_sets(const std::vector<double>& z, double alpha) const {
+    PolishState ps;
+    for (Index j = 0; j < m_; ++j) {
+      if (w_[j] != 0.0) {
+        ps.S.push_back(j);
+        ps.sgn.push_back(w_[j] > 0.0 ? 1.0 : -1.0);
+      }
+    }
+    const double tau = kPolishMargin * alpha;
+    ps.side.resize(static_cast<std::size_t>(N_));
+    for (Index i = 0; i < N_; ++i) {
+      const double u = 1.0 - p_.y[i] * z[i];
+      ps.side[i] = std::fabs(u) <= tau ? 0 : (u > 0.0 ? 1 : -1);
+    }
+    return ps;
+  }
+
+  // Pure l1 is a linear program: at a (nondegenerate) vertex as many samples lie on the
+  // margin as x = (w_S, b) has coordinates. M is completed to that size by the samples
+  // closest to the margin at z, so that the polish system is square and regular.
+  void complete_vertex(PolishState& ps, const std::vector<double>& z) const {
+    const Index nx = static_cast<Index>(ps.S.size()) + (p_.fit_intercept ? 1 : 0);
+    Index nm = static_cast<Index>(std::count(ps.side.begin(), ps.side.end(), 0));
+    if (nm >= nx) return;
+    std::vector<Index> out;
+    for (Index i = 0; i < N_; ++i)
+      if (ps.side[i] != 0) out.push_back(i);
+    const auto closer = [&](Index a, Index b) {
+      return std::fabs(1.0 - p_.y[a] * z[a]) < std::fabs(1.0 - p_.y[b] * z[b]);
+    };
+    const Index add = std::min<Index>(nx - nm, static_cast<Index>(out.size()));
+    std::partial_sort(out.begin(), out.begin() + add, out.end(), closer);
+    for (Index q = 0; q < add; ++q) ps.side[out[q]] = 0;
+  }
+
+  // Solves the polish system for the sets ps: wp (all coordinates) and a (all samples).
+  // False when the system is inconsistent (the sets cannot be right).
+  bool polish_solve(const PolishState& ps, std::vector<double>& wp, std::vector<double>& a) {
+    const Index k = static_cast<Index>(ps.S.size());
+    const Index nx = k + (p_.fit_intercept ? 1 : 0);
+    std::vector<Index> M;
+    for (Index i = 0; i < N_; ++i)
+      if (ps.side[i] == 0) M.push_back(i);
+    const Index nm = static_cast<Index>(M.size());
+    const Index n = nx + nm;
+    std::vector<Index> spos(static_cast<std::size_t>(m_), -1);
+    for (Index t = 0; t < k; ++t) spos[ps.S[t]] = t;
+    Eigen::MatrixXd K = Eigen::MatrixXd::Zero(n, n);
+    Vec rhs = Vec::Zero(n);
+    for (Index t = 0; t < k; ++t) {
+      K(t, t) = lam_;
+      rhs[t] = -mu_ * ps.sgn[t];
+    }
+    if (p_.fit_intercept) K(k, k) = lam_b_;
+    // r_E on S (and the bias), the Z rows of M.
+    for (Index i = 0; i < N_; ++i) {
+      if (ps.side[i] != 1) continue;
+      const double c = v_[i] * p_.y[i];
+      for_each_in_row(X_, i, [&](Index j, double x) {
+        if (spos[j] >= 0) rhs[spos[j]] += c * x;
+      });
+      if (p_.fit_intercept) rhs[k] += c * scale_;
+    }
+    for (Index q = 0; q < nm; ++q) {
+      const Index i = M[q];
+      const double yi = p_.y[i];
+      for_each_in_row(X_, i, [&](Index j, double x) {
+        if (spos[j] >= 0) K(nx + q, spos[j]) = yi * x;
+      });
+      if (p_.fit_intercept) K(nx + q, k) = yi * scale_;
+      for (Index t = 0; t < nx; ++t) K(t, nx + q) = -K(nx + q, t);
+      rhs[nx + q] = 1.0;
+    }
+    const Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod(K);
+    const Vec sol = cod.solve(rhs);
+    const double res = (K * sol - rhs).norm();
+    if (!sol.allFinite() || !(res <= kPolishResidual * (1.0 + rhs.norm()))) return false;
+    wp.assign(static_cast<std::size_t>(nc_), 0.0);
+    for (Index t = 0; t < k; ++t) wp[ps.S[t]] = sol[t];
+    if (p_.fit_intercept) wp[m_] = sol[k];
+    a.assign(static_cast<std::size_t>(N_), 0.0);
+    for (Index i = 0; i < N_; ++i) a[i] = ps.side[i] == 1 ? 1.0 : 0.0;
+    for (Index q = 0; q < nm; ++q) a[M[q]] = sol[nx + q] / v_[M[q]];
+    return true;
+  }
+
+  // Checks the optimality conditions at (wp, a) (z at wp) and moves the violators between
+  // the sets; true when nothing was violated (a is then clipped into [0, 1]).
+  bool polish_check(PolishState& ps, std::vector<double>& wp, std::vector<double>& a,
+                    const std::vector<double>& z) {
+    bool ok = true;
+    for (Index i = 0; i < N_; ++i) {
+      const double u = 1.0 - p_.y[i] * z[i];
+      if (ps.side[i] == 0) {
+        if (a[i] < -kPolishTol || a[i] > 1.0 + kPolishTol) {
+          ps.side[i] = a[i] < 0.0 ? -1 : 1;
+          ok = false;
+        }
+        a[i] = std::min(std::max(a[i], 0.0), 1.0);
+      } else if (ps.side[i] * u < -kPolishTol) {
+        ps.side[i] = 0;
+        ok = false;
+      }
+    }
+    std::vector<Index> S;
+    std::vector<double> sgn;
+    for (std::size_t t = 0; t < ps.S.size(); ++t) {
+      const Index j = ps.S[t];
+      if (wp[j] * ps.sgn[t] < 0.0) {
+        wp[j] = 0.0;
+        ok = false;
+        continue;
+      }
+      S.push_back(j);
+      sgn.push_back(ps.sgn[t]);
+    }
+    std::vector<double> r;
+    dual_residual(a, r);
+    const double rtol = kPolishTol * std::max(mu_, 1e-300);
+    for (Index j = 0; j < m_; ++j) {
+      if (wp[j] != 0.0 || !(std::fabs(r[j]) > mu_ + rtol)) continue;
+      if (std::find(S.begin(), S.end(), j) != S.end()) continue;
+      S.push_back(j);
+      sgn.push_back(r[j] > 0.0 ? 1.0 : -1.0);
+      ok = false;
+    }
+    ps.S.swap(S);
+    ps.sgn.swap(sgn);
+    if (ok) polish_gap_ = polish_duality_gap(wp, a, r, z);
+    return ok;
+  }
+
+  // (P(w) - D(a)) / P(w) at the polished point (averaged scale); the dual point a is exact
+  // up to rounding, its l1 constraints |r_j| <= mu restored by scaling (duality_gap).
+  double polish_duality_gap(const std::vector<double>& w, const std::vector<double>& a,
+                            const std::vector<double>& r, const std::vector<double>& z) const {
+    double theta = 1.0;
+    if (lam_ == 0.0) {
+      double rmax = 0.0;
+      for (Index j = 0; j < m_; ++j) rmax = std::max(rmax, std::fabs(r[j]));
+      if (rmax > mu_) theta = mu_ / rmax;
+    }
+    double dual = 0.0;
+    for (Index i = 0; i < N_; ++i) dual += v_[i] * a[i];
+    dual *= theta;
+    for (Index j = 0; j < nc_; ++j) {
+      const double l = is_bias(j) ? lam_b_ : lam_;
+      if (l == 0.0) continue;
+      const double e = std::max(std::fabs(theta * r[j]) - (is_bias(j) ? 0.0 : mu_), 0.0);
+      dual -= e * e / (2.0 * l);
+    }
+    const double primal = hinge_from_z(z) + reg(w);
+    const double gap = std::max(primal - dual, 0.0);
+    return primal > 0.0 ? gap / primal : gap;
+  }
+
+  // The polish loop; w_ is replaced only by a point that satisfies the optimality conditions
+  // and does not increase F.
+  bool polish() {
+    if (!l1_ || o_.polish_rounds <= 0 || interrupted_) return false;
+    std::vector<double> z, wp, a, zp;
+    margins(w_, z);
+    const double f0 = hinge_from_z(z) + reg(w_);
+    PolishState ps = polish_sets(z, std::max(alpha_, alpha_end_));
+    for (long long round = 0; round < o_.polish_rounds; ++round) {
+      const double n = static_cast<double>(ps.S.size()) + 1.0 +
+                       static_cast<double>(std::count(ps.side.begin(), ps.side.end(), 0));
+      // The dense system, its factorization and the copy (3 n^2 doubles) within the budget.
+      if (n > static_cast<double>(o_.max_dense_block) || 24.0 * n * n > budget_) return false;
+      ++polish_rounds_;
+      if (lam_ == 0.0) complete_vertex(ps, round == 0 ? z : zp);
+      if (poll_pass() || !polish_solve(ps, wp, a)) return false;
+      margins(wp, zp);
+      if (!polish_check(ps, wp, a, zp)) continue;
+      if (!(hinge_from_z(zp) + reg(wp) <= f0)) return false;
+      w_ = wp;
+      polished_ = true;
+      have_gh_ = false;
+      gap_met_ = false;
+      bound_ = polish_gap_;
+      bound_at_w_ = true;
+      return true;
+    }
+    return false;
+  }
+
+  // The polish at the end of the last level (once per eta): a success ends the run.
+  bool final_polish() {
+    if (o_.polish_rounds <= 0 || polish_tried_at_ == eta_scale_) return false;
+    polish_tried_at_ = eta_scale_;
+    if (!polish()) return false;
+    gap_met_ = true;
+    return true;
+  }
+
   // ---- Algorithm 1's loop, in named steps (run() below strings them together). ----
 
   // What the end of a Newton step's direction test decided (Algorithm 3).
-  enum class LevelEnd { activated, next_level, stop };
+  enum class LevelEnd { activated, next_level, stop, tightened };
   // An accepted or rejected step: its length, the Armijo halvings, and whether the trial pass
   // left the gradient (and block) of the new point behind.
   struct StepOutcome {
@@ -937,6 +1164,14 @@ class Smsvm {
       adjust_ = false;
       ++adjustments_;
       return LevelEnd::activated;
+    }
+    if (l1_ && last_level && final_polish()) return LevelEnd::stop;
+    if (l1_ && last_level && o_.polish_rounds > 0 && dec < 0.0 && eta_scale_ > kMinEtaScale) {
+      // The polish failed: the last level is solved more accurately, with a fresh budget of
+      // activations (the sets it must identify include the coordinates they add).
+      eta_scale_ *= 0.1;
+      final_adjust_used_ = 0;
+      return LevelEnd::tightened;
     }
     // The level is solved (l2 only, see the header): alpha/2 - E(w) bounds the smoothing
     // part rigorously; |d^T g| / 2 < eta alpha / 2 estimates f_alpha(w) - f_alpha*.
@@ -1198,11 +1433,11 @@ class Smsvm {
       return false;
     }
     bool adjusted = false;
-    if (!(dec < 0.0) || std::fabs(dec) < o_.eta * alpha_) {
+    if (!(dec < 0.0) || std::fabs(dec) < o_.eta * eta_scale_ * alpha_) {
       const LevelEnd end = end_of_level(dec);
       if (end == LevelEnd::stop) return false;
       if (end == LevelEnd::next_level) return true;
-      adjusted = true;
+      adjusted = end == LevelEnd::activated;
     }
     ++iter_;
     ++level_steps_;
@@ -1245,6 +1480,8 @@ class Smsvm {
       info->active_set_adjustments = adjustments_;
       info->woodbury_solves = woodbury_solves_;
       info->cg_iterations = cg_iterations_;
+      info->polished = polished_;
+      info->polish_rounds = polish_rounds_;
     }
     return res;
   }
@@ -1306,6 +1543,13 @@ class Smsvm {
   bool h_valid_ = false;  // H_ is the block of the current A_
   Eigen::MatrixXd H_;
   long long passes_ = 0, woodbury_solves_ = 0;
+  // Final polish: whether it replaced w, its rounds, the duality gap at its point; the
+  // scale of eta at the last level (reduced after a failed polish) and the scale of the
+  // last polish attempt.
+  double eta_scale_ = 1.0, polish_tried_at_ = 0.0;
+  bool polished_ = false;
+  long long polish_rounds_ = 0;
+  double polish_gap_ = kNaN;
 };
 
 // Eigen parallelizes large products with OpenMP on its own (omp_get_max_threads threads),
@@ -1329,6 +1573,9 @@ SolveResult Smsvm<V>::run(const SmsvmWarmStart& warm, SmsvmExtras* info) {
   start_run(warm);
   while (iterate(res)) {
   }
+  // Runs that ended before the last level's polish (a step limit, a certified gap) try it.
+  const bool ended = status_ == SolverStatus::converged || status_ == SolverStatus::max_iter;
+  if (ended && !polished_ && polish_tried_at_ != eta_scale_) polish();
   return finish(res, info);
 }
 

@@ -86,6 +86,33 @@ long long trust_region_cg(Obj& obj, const std::vector<double>& g, const std::vec
   return it;
 }
 
+// TRON's trust-region update: the radius after a step of M-norm snorm with actual and
+// predicted reductions actred, prered; a is the step-length estimate from a quadratic fit
+// along s (gs = g.s, df = f_new - f).
+double next_radius(const TronOptions& opt, double delta, double snorm, double gs, double df,
+                   double actred, double prered) {
+  const double curv = df - gs;
+  const double a = curv <= 0.0 ? opt.sigma3 : std::max(opt.sigma1, -0.5 * (gs / curv));
+  if (actred < opt.eta0 * prered) return std::min(a * snorm, opt.sigma2 * delta);
+  if (actred < opt.eta1 * prered)
+    return std::max(opt.sigma1 * delta, std::min(a * snorm, opt.sigma2 * delta));
+  if (actred < opt.eta2 * prered)
+    return std::max(opt.sigma1 * delta, std::min(a * snorm, opt.sigma3 * delta));
+  return std::max(delta, std::min(a * snorm, opt.sigma3 * delta));
+}
+
+// The status after a step: max_iter while the iteration goes on.
+SolverStatus status_after_step(double f, double gnorm, double stop, double actred, double prered) {
+  if (!std::isfinite(f) || !std::isfinite(gnorm)) return SolverStatus::numerical_error;
+  if (gnorm <= stop) return SolverStatus::converged;
+  if (f < -1.0e32) return SolverStatus::numerical_error;
+  // No decrease is possible any more: the model and the function agree to rounding.
+  if ((std::fabs(actred) <= 0.0 && prered <= 0.0) ||
+      (std::fabs(actred) <= 1e-12 * std::fabs(f) && std::fabs(prered) <= 1e-12 * std::fabs(f)))
+    return SolverStatus::line_search_failed;
+  return SolverStatus::max_iter;
+}
+
 template <class Obj>
 SolveResult tron_core(Obj& obj, const TronOptions& opt, const Callbacks& cb, const double* w0) {
   const auto start = Clock::now();
@@ -151,17 +178,7 @@ SolveResult tron_core(Obj& obj, const TronOptions& opt, const Callbacks& cb, con
       delta = std::min(delta, snorm);
       first = false;
     }
-    // Step-length estimate from a quadratic fit along s, as in TRON.
-    const double curv = f_new - f - gs;
-    const double a = curv <= 0.0 ? opt.sigma3 : std::max(opt.sigma1, -0.5 * (gs / curv));
-    if (actred < opt.eta0 * prered)
-      delta = std::min(a * snorm, opt.sigma2 * delta);
-    else if (actred < opt.eta1 * prered)
-      delta = std::max(opt.sigma1 * delta, std::min(a * snorm, opt.sigma2 * delta));
-    else if (actred < opt.eta2 * prered)
-      delta = std::max(opt.sigma1 * delta, std::min(a * snorm, opt.sigma3 * delta));
-    else
-      delta = std::max(delta, std::min(a * snorm, opt.sigma3 * delta));
+    delta = next_radius(opt, delta, snorm, gs, f_new - f, actred, prered);
 
     const bool accepted = std::isfinite(f_new) && actred > opt.eta0 * prered;
     if (accepted) {
@@ -184,30 +201,12 @@ SolveResult tron_core(Obj& obj, const TronOptions& opt, const Callbacks& cb, con
       rec.passes = obj.passes();
       rec.time = elapsed();
       rec.accepted = accepted;
-      if (opt.record_history) res.history.push_back(rec);
-      if (cb.on_iteration && !cb.on_iteration(rec)) {
+      if (!report_iteration(res, rec, opt.record_history, cb)) {
         res.status = SolverStatus::interrupted;
         break;
       }
     }
-    if (!std::isfinite(f) || !std::isfinite(gnorm)) {
-      res.status = SolverStatus::numerical_error;
-      break;
-    }
-    if (gnorm <= stop) {
-      res.status = SolverStatus::converged;
-      break;
-    }
-    if (f < -1.0e32) {
-      res.status = SolverStatus::numerical_error;
-      break;
-    }
-    // No decrease is possible any more: the model and the function agree to rounding.
-    if ((std::fabs(actred) <= 0.0 && prered <= 0.0) ||
-        (std::fabs(actred) <= 1e-12 * std::fabs(f) && std::fabs(prered) <= 1e-12 * std::fabs(f))) {
-      res.status = SolverStatus::line_search_failed;
-      break;
-    }
+    res.status = status_after_step(f, gnorm, stop, actred, prered);
   }
   res.solution = std::move(w);
   res.objective = f;

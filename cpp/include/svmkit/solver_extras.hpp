@@ -21,6 +21,8 @@ struct SmsvmExtras {
   long long woodbury_solves = 0;         // matrix-free Newton solves with a sample-space
                                          // (Woodbury) preconditioner
   long long cg_iterations = 0;           // CG iterations of the matrix-free Newton solves
+  bool polished = false;                 // l1 runs: the final polish gave the solution
+  long long polish_rounds = 0;           // linear systems solved by the final polish
 };
 
 // solve_smo (solvers/smo.hpp). SolveResult::solution holds alpha per sample: a_i (SVC, >= 0)

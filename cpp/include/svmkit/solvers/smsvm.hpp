@@ -16,11 +16,17 @@
 // block fits newton_memory_mb and max_dense_block, else solved by CG preconditioned with a
 // sample-space (Woodbury) inverse. Pure l1 (l2 = 0) adds the Levenberg-Marquardt shift
 // newton_ridge ||g_A|| to the (then singular) Newton system; it vanishes with the gradient.
+// l1 and l1-l2 runs end with a polish: from the sets the smoothed solution identifies (the
+// support of w with its signs, the samples on the margin) the hinge problem's optimality
+// conditions are a square linear system; its solution is kept when every condition holds
+// (then it is the exact optimum, certified by its duality gap) and F does not increase.
+// After a failed polish the last level goes on with a smaller eta (at most three times).
 //
 // Stopping rule: converged when a bound on (F(w) - F*) / F(w) is <= tol: the hinge duality
 // gap at the dual point phi_alpha'(u_i) (a certificate), or for l2 at the end of a level
 // (alpha/2 - E(w) + |d^T g| / 2) / F(w); otherwise when the level alpha_min is solved,
-// |d^T g| < eta alpha (the paper's rule; l2 runs with tol > 0 go on to alpha_floor).
+// |d^T g| < eta alpha (the paper's rule; l2 runs with tol > 0 go on to alpha_floor), or
+// by a successful polish (l1 runs; the bound is then its duality gap).
 // max_iter bounds the Newton steps. optimality = that bound at the returned w. Callbacks are
 // polled once per sweep over X; a non-finite objective or step gives numerical_error.
 #pragma once
@@ -68,6 +74,8 @@ namespace svmkit {
     "CG iterations per Newton step (2 passes each); 0 = the block size")                        \
   X(long long, final_level_adjustments, 10, at_least(0), unbounded(),                           \
     "times the active set may be enlarged at the last level (1 = the paper exactly)")           \
+  X(long long, polish_rounds, 20, at_least(0), unbounded(),                                     \
+    "l1 runs: linear systems the final polish may solve for the exact optimum; 0: no polish")   \
   X(long long, projected_halvings, 0, at_least(0), unbounded(),                                 \
     "trials of s/2, s/4, ... with sign changes zeroed before backtracking on the ray")          \
   X(long long, block_rows, 256, at_least(1), unbounded(),                                       \
