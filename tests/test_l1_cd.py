@@ -367,7 +367,7 @@ def test_problem_errors() -> None:
 def test_defaults_and_records() -> None:
     d = svmkit.solver_defaults("l1_cd")
     assert d["tol"] == 1e-4 and d["max_iter"] == 1000 and d["shrinking"] is True
-    names = [r["name"] for r in _core.l1_cd_option_records()]
+    names = [r["name"] for r in _core.option_records("l1_cd")]
     assert names == list(d)
 
 
