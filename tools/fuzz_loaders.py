@@ -45,6 +45,7 @@ import json
 import mmap
 import os
 import random
+import re
 import struct
 import subprocess
 import sys
@@ -261,18 +262,14 @@ def foreign_seeds(work: Path) -> list[tuple[str, bytes]]:
 # Mutations
 
 
+# A number: a digit, or a minus sign before a digit, then digits, '.', 'e', 'E', '+', '-'.
+# (A regular expression: the byte-by-byte Python scan it replaces, with the same spans, took
+# half of the fuzzer's time on the larger model seeds.)
+_NUMBER = re.compile(rb"(?:[0-9]|-(?=[0-9]))[0-9.eE+\-]*")
+
+
 def _number_spans(data: bytes) -> list[tuple[int, int]]:
-    spans, i, n = [], 0, len(data)
-    while i < n:
-        if data[i : i + 1].isdigit() or (data[i : i + 1] == b"-" and data[i + 1 : i + 2].isdigit()):
-            j = i + 1
-            while j < n and data[j : j + 1] in b"0123456789.eE+-":
-                j += 1
-            spans.append((i, j))
-            i = j
-        else:
-            i += 1
-    return spans
+    return [m.span() for m in _NUMBER.finditer(data)]
 
 
 def mutate(data: bytes, rng: random.Random, seeds: list[tuple[str, bytes]]) -> bytes:

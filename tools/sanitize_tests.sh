@@ -40,7 +40,8 @@ if [ "$#" -eq 0 ]; then
     "tests/test_linear_api.py::test_model_file_round_trip" \
     "tests/test_tron.py::test_squared_hinge_matches_liblinear_breast_cancer" \
     tests/test_nu_svm.py tests/test_crammer_singer.py tests/test_linear_one_class.py \
-    tests/test_dual_cd.py tests/test_l1_cd.py tests/test_dask.py
+    tests/test_dual_cd.py tests/test_l1_cd.py tests/test_dask.py \
+    tests/test_unaligned_input.py tests/test_bad_input.py
   SIMD_TESTS=(tests/test_dual_cd.py tests/test_nu_svm.py
     "tests/test_kernel_svm.py::test_svc_matches_libsvm"
     "tests/test_kernel_svm.py::test_multiclass_matches_libsvm")

@@ -68,7 +68,7 @@ py::dict fit_smo(const py::object& X, const py::object& y, const py::object& cos
 template <class T>
 std::vector<T> vec_of(const py::object& o) {
   if (o.is_none()) return {};
-  auto a = o.cast<py::array_t<T, py::array::c_style | py::array::forcecast>>();
+  auto a = o.cast<InArrayC<T>>();
   return std::vector<T>(a.data(), a.data() + a.size());
 }
 
@@ -83,7 +83,7 @@ KernelModel model_from_dict(const py::dict& d) {
   m.classes = vec_of<double>(d["classes"]);
   m.n_support = vec_of<std::int64_t>(d["n_support"]);
   m.support = vec_of<std::int64_t>(d["support"]);
-  auto coef = d["dual_coef"].cast<py::array_t<double, py::array::c_style | py::array::forcecast>>();
+  auto coef = d["dual_coef"].cast<InArrayC<double>>();
   if (coef.ndim() != 2) throw_invalid("dual_coef must be 2-D");
   m.n_sv = coef.shape(1);
   m.dual_coef.assign(coef.data(), coef.data() + coef.size());
@@ -105,7 +105,7 @@ KernelModel model_from_dict(const py::dict& d) {
     m.sv_indices = vec_of<std::int64_t>(t[1]);
     m.sv_indptr = vec_of<std::int64_t>(t[2]);
   } else {
-    auto a = sv.cast<py::array_t<double, py::array::c_style | py::array::forcecast>>();
+    auto a = sv.cast<InArrayC<double>>();
     m.sv_dense.assign(a.data(), a.data() + a.size());
   }
   return m;
@@ -248,7 +248,7 @@ void bind_probability(py::module_& m) {
       "fit_sigmoid",
       [](const py::object& dec, const py::object& y, const py::dict& platt_options) {
         std::vector<py::object> keep;
-        auto d = dec.cast<py::array_t<double, py::array::c_style | py::array::forcecast>>();
+        auto d = dec.cast<InArrayC<double>>();
         if (d.ndim() != 1) throw_invalid("decision values must be 1-D");
         const Index n = static_cast<Index>(d.shape(0));
         const double* yp = double_ptr(y, n, "y", keep);
@@ -258,7 +258,7 @@ void bind_probability(py::module_& m) {
       "Platt's sigmoid fitted to given decision values and +-1 labels.");
   m.def(
       "couple_pairwise",
-      [](const py::array_t<double, py::array::c_style | py::array::forcecast>& r) {
+      [](const InArrayC<double>& r) {
         if (r.ndim() != 3 || r.shape(1) != r.shape(2) || r.shape(1) < 2)
           throw_invalid("pairwise probabilities must be an n x k x k array with k >= 2");
         const Index n = r.shape(0), k = r.shape(1);
@@ -295,7 +295,7 @@ void bind_kernel(py::module_& m) {
   bind_probability(m);
   m.def(
       "vec_exp",
-      [](const py::array_t<double, py::array::c_style | py::array::forcecast>& x, bool single) {
+      [](const InArrayC<double>& x, bool single) {
         if (x.ndim() != 1) throw_invalid("vec_exp takes a 1-D array");
         py::array_t<double> out(x.shape(0));
         std::copy(x.data(), x.data() + x.shape(0), out.mutable_data());
@@ -342,7 +342,7 @@ void bind_kernel(py::module_& m) {
       py::arg("X"), py::arg("model"), py::arg("n_threads") = 0);
   m.def(
       "ovo_to_ovr",
-      [](const py::array_t<double, py::array::c_style | py::array::forcecast>& ovo, Index k) {
+      [](const InArrayC<double>& ovo, Index k) {
         if (ovo.ndim() != 2 || ovo.shape(1) != k * (k - 1) / 2)
           throw_invalid("ovo values must be n x k(k-1)/2");
         py::array_t<double> out({ovo.shape(0), static_cast<py::ssize_t>(k)});

@@ -13,8 +13,8 @@ namespace svmkit::py_bind {
 
 SVMKIT_DEFINE_OPTION_TABLE(TronOptions, tron, SVMKIT_TRON_OPTIONS)
 
-LinearModel model_from_arrays(const std::string& task, const py::array_t<double>& coef,
-                              const py::array_t<double>& intercept, const py::object& classes) {
+LinearModel model_from_arrays(const std::string& task, const InArray<double>& coef,
+                              const InArray<double>& intercept, const py::object& classes) {
   LinearModel m;
   m.task = task;
   if (coef.ndim() != 2) throw_invalid("coef must be 2-D");
@@ -31,8 +31,7 @@ LinearModel model_from_arrays(const std::string& task, const py::array_t<double>
 }
 
 // A classification model over the given weights, for decision values and class indices.
-LinearModel prediction_model(const py::array_t<double>& coef,
-                             const py::array_t<double>& intercept) {
+LinearModel prediction_model(const InArray<double>& coef, const InArray<double>& intercept) {
   LinearModel m = model_from_arrays("classification", coef, intercept, py::none());
   m.classes.assign(m.n_rows == 1 ? 2 : static_cast<std::size_t>(m.n_rows), 0.0);
   return m;
@@ -59,7 +58,7 @@ py::dict model_to_dict(const LinearModel& m) {
 }
 
 // Loss values and derivatives at each u (for tests against finite differences and closed forms).
-py::tuple loss_eval(const std::string& loss, const py::array_t<double>& u, double sigma,
+py::tuple loss_eval(const std::string& loss, const InArray<double>& u, double sigma,
                     double epsilon) {
   const LossSpec spec = make_loss(loss, sigma, epsilon);
   validate_loss(spec);
@@ -147,7 +146,7 @@ void bind_linear(py::module_& m) {
   def_linear_loss_fit(m, "fit_tron", &tron_from_dict, [](auto&&... a) { return solve_tron(a...); });
   m.def(
       "linear_decision_function",
-      [](const py::object& X, const py::array_t<double>& coef, const py::array_t<double>& intercept,
+      [](const py::object& X, const InArray<double>& coef, const InArray<double>& intercept,
          int n_threads) {
         ViewHolder view = to_view(X);
         const LinearModel model = prediction_model(coef, intercept);
@@ -163,7 +162,7 @@ void bind_linear(py::module_& m) {
       py::arg("X"), py::arg("coef"), py::arg("intercept"), py::arg("n_threads") = 0);
   m.def(
       "linear_predict_class_indices",
-      [](const py::object& X, const py::array_t<double>& coef, const py::array_t<double>& intercept,
+      [](const py::object& X, const InArray<double>& coef, const InArray<double>& intercept,
          int n_threads) {
         ViewHolder view = to_view(X);
         const LinearModel model = prediction_model(coef, intercept);
@@ -178,9 +177,8 @@ void bind_linear(py::module_& m) {
   m.def(
       "save_linear_model",
       [](const std::string& path, const std::string& task, const std::string& solver,
-         const std::string& loss, const py::array_t<double>& coef,
-         const py::array_t<double>& intercept, const py::object& classes,
-         double intercept_scaling) {
+         const std::string& loss, const InArray<double>& coef, const InArray<double>& intercept,
+         const py::object& classes, double intercept_scaling) {
         LinearModel model = model_from_arrays(task, coef, intercept, classes);
         model.solver = solver;
         model.loss = loss;

@@ -90,11 +90,10 @@ py::array_t<double> hess_vec(const py::object& X, const py::object& curvature, c
 }
 
 // (packed, z) of partition_smsvm_eval; cost holds the weights v_i = cost_i / S.
-py::tuple smsvm_eval(
-    const py::object& X, const py::object& y, const py::object& v, bool fit_intercept,
-    double intercept_scaling, const py::object& w, double alpha,
-    const py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>& pos, bool hess,
-    bool split, Index block_rows, const py::object& z_old) {
+py::tuple smsvm_eval(const py::object& X, const py::object& y, const py::object& v,
+                     bool fit_intercept, double intercept_scaling, const py::object& w,
+                     double alpha, const InArrayC<std::int64_t>& pos, bool hess, bool split,
+                     Index block_rows, const py::object& z_old) {
   ViewHolder view = to_view(X);
   std::vector<py::object> keep;
   const LinearProblem p = partition_problem(view, y, v, fit_intercept, intercept_scaling, keep);

@@ -34,9 +34,8 @@ py::dict fit_smsvm(const py::object& X, const py::object& y, const py::object& c
                            [&](const Callbacks& c) { return solve_smsvm(p, pen, opt, c, warm); });
 }
 
-py::dict line_search_l1_py(const py::array_t<double, py::array::c_style | py::array::forcecast>& w,
-                           const py::array_t<double, py::array::c_style | py::array::forcecast>& d,
-                           double a, double b, double mu, double s_max) {
+py::dict line_search_l1_py(const InArrayC<double>& w, const InArrayC<double>& d, double a, double b,
+                           double mu, double s_max) {
   if (w.ndim() != 1 || d.ndim() != 1 || w.shape(0) != d.shape(0))
     throw_invalid("line_search_l1: w and d must be 1-D arrays of the same length");
   const auto m = static_cast<std::int64_t>(w.shape(0));

@@ -111,7 +111,7 @@ py::dict read_raw(const std::string& path, bool single_precision, const std::str
 
 const std::int64_t* qid_ptr(const py::object& qid, Index n, std::vector<py::object>& keep) {
   if (qid.is_none()) return nullptr;
-  auto arr = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(qid);
+  auto arr = InArrayC<std::int64_t>::ensure(qid);
   if (!arr || arr.ndim() != 1 || arr.shape(0) != n)
     throw_invalid("query_id must be a 1-D integer array with one entry per row");
   keep.push_back(arr);

@@ -65,15 +65,20 @@ MatrixView csr_view(const py::array& data, const py::array& indices, const py::a
 }
 }  // namespace
 
+py::array aligned(const py::array& a) {
+  if (a.flags() & kAligned) return a;
+  return a.attr("copy")("K");  // keeps C or Fortran order, so the view takes the same path
+}
+
 ViewHolder to_view(const py::object& X) {
   ViewHolder h;
   if (py::isinstance<py::tuple>(X)) {
     auto t = X.cast<py::tuple>();
     if (t.size() != 5)
       throw_invalid("a CSR matrix is passed as (data, indices, indptr, n_rows, n_cols)");
-    auto data = t[0].cast<py::array>();
-    auto indices = t[1].cast<py::array>();
-    auto indptr = t[2].cast<py::array>();
+    auto data = aligned(t[0].cast<py::array>());
+    auto indices = aligned(t[1].cast<py::array>());
+    auto indptr = aligned(t[2].cast<py::array>());
     const auto rows = t[3].cast<long long>(), cols = t[4].cast<long long>();
     h.keep_alive = {data, indices, indptr};
     if (!indices.dtype().equal(indptr.dtype()))
@@ -95,7 +100,7 @@ ViewHolder to_view(const py::object& X) {
     return h;
   }
   if (!py::isinstance<py::array>(X)) throw_invalid("X must be a numpy array or a CSR tuple");
-  auto a = X.cast<py::array>();
+  auto a = aligned(X.cast<py::array>());
   if (a.ndim() != 2) throw_invalid("X must be a 2-D array, got " + std::to_string(a.ndim()) + "-D");
   h.keep_alive = {a};
   if (dtype_is<float>(a.dtype()))
@@ -111,7 +116,7 @@ ViewHolder to_view(const py::object& X) {
 const double* double_ptr(const py::object& obj, long long expected, const char* name,
                          std::vector<py::object>& keep_alive) {
   if (!py::isinstance<py::array>(obj)) throw_invalid(std::string(name) + " must be a numpy array");
-  auto a = obj.cast<py::array>();
+  auto a = aligned(obj.cast<py::array>());
   if (!dtype_is<double>(a.dtype()) || a.ndim() != 1 || !(a.flags() & py::array::c_style))
     throw_invalid(std::string(name) + " must be a contiguous 1-D float64 array");
   if (expected >= 0 && a.shape(0) != expected)
@@ -344,7 +349,7 @@ Index select_rows(const py::object& rows, Index n_all, std::vector<Index>& row_i
                   const Index*& rows_ptr) {
   rows_ptr = nullptr;
   if (rows.is_none()) return n_all;
-  auto r = rows.cast<py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>>();
+  auto r = rows.cast<InArrayC<std::int64_t>>();
   if (r.ndim() != 1) throw_invalid("rows must be 1-D");
   row_idx.assign(r.data(), r.data() + r.shape(0));
   rows_ptr = row_idx.data();

@@ -21,9 +21,26 @@ namespace svmkit::py_bind {
 
 namespace py = pybind11;
 
+// numpy's NPY_ARRAY_ALIGNED requirement. numpy arrays need not be aligned to their item size
+// (np.frombuffer at an odd offset, pickle protocol 5 buffers, Dask blocks), and a misaligned
+// double or index load is undefined behaviour (UBSan reports it). An array_t parameter with
+// this flag makes numpy copy such an array (its copies are aligned); an aligned one is passed
+// through as it is.
+inline constexpr int kAligned = py::detail::npy_api::NPY_ARRAY_ALIGNED_;
+// A read-only input array of T as a pybind11 parameter: any layout (read through strides).
+template <class T>
+using InArray = py::array_t<T, py::array::forcecast | kAligned>;
+// The same, C-contiguous (copied when it is not).
+template <class T>
+using InArrayC = py::array_t<T, py::array::c_style | py::array::forcecast | kAligned>;
+
+// `a` itself when numpy flags it aligned, else an aligned copy in the same memory order.
+py::array aligned(const py::array& a);
+
 // A view over a numpy array or a CSR tuple (data, indices, indptr, n_rows, n_cols), keeping
-// the Python objects alive as long as the view is used. Nothing is copied: arrays that are
-// not in a served layout are rejected (the Python layer converts them first).
+// the Python objects alive as long as the view is used. Nothing is copied except a misaligned
+// array (see aligned()); arrays that are not in a served layout are rejected (the Python layer
+// converts them first).
 struct ViewHolder {
   MatrixView view;
   std::vector<py::object> keep_alive;

@@ -2,8 +2,8 @@
 
 Everything a user passes is checked here, before it reaches C++, so that bad input gets a
 ValueError or TypeError naming the problem. Arrays that are already in a layout the core
-serves (float32/float64, C or Fortran order; CSR with int32/int64 indices) are passed as
-views, never copied.
+serves (float32/float64, C or Fortran order; CSR with int32/int64 indices; aligned to the
+item size) are passed as views, never copied.
 """
 
 from __future__ import annotations
@@ -175,7 +175,8 @@ def as_core_matrix(X: Any) -> CoreMatrix:
     """Return X in a form the C++ core views without copying.
 
     X must already be validated (2-D, numeric, finite). Dense arrays in C or Fortran order
-    and float32/float64 pass through; other dense arrays are copied to C order. CSR matrices
+    and float32/float64 pass through; other dense arrays are copied to C order, and arrays
+    whose data are not aligned to their item size are copied (aligned). CSR matrices
     with float32/float64 values and int32/int64 indices pass through; any other sparse format,
     and a CSR matrix with unsorted or duplicate indices, is converted to canonical CSR (a copy).
     """
@@ -197,9 +198,9 @@ def as_core_matrix(X: Any) -> CoreMatrix:
             common = np.promote_types(indptr.dtype, indices.dtype)
             indices, indptr = indices.astype(common, copy=False), indptr.astype(common, copy=False)
         return (
-            np.ascontiguousarray(data),
-            np.ascontiguousarray(indices),
-            np.ascontiguousarray(indptr),
+            _aligned(np.ascontiguousarray(data)),
+            _aligned(np.ascontiguousarray(indices)),
+            _aligned(np.ascontiguousarray(indptr)),
             int(X.shape[0]),
             int(X.shape[1]),
         )
@@ -208,7 +209,16 @@ def as_core_matrix(X: Any) -> CoreMatrix:
         X = X.astype(np.float64)
     if not (_inner_contiguous(X, 1) or _inner_contiguous(X, 0)):
         X = np.ascontiguousarray(X)
-    return X
+    return _aligned(X)
+
+
+def _aligned(a: np.ndarray) -> np.ndarray:
+    """a itself, or an aligned copy (same memory order) when its data are not aligned to the
+    item size (np.frombuffer at an odd offset, pickle protocol 5 buffers): the core reads
+    doubles and indices with aligned loads. The core copies such arrays too (every entry
+    point); copying here once keeps a fit that calls the core several times from copying X
+    at each call."""
+    return a if a.flags.aligned else np.array(a, order="K", copy=True)
 
 
 def _inner_contiguous(X: np.ndarray, axis: int) -> bool:
