@@ -23,6 +23,7 @@ import dask.array as da  # noqa: E402
 import svmkit  # noqa: E402
 import svmkit.dask as sd  # noqa: E402
 from distributed import Client, LocalCluster  # noqa: E402
+from references import primal_svm  # noqa: E402
 from svmkit import _core  # noqa: E402
 
 CLF_LOSSES = ["squared_hinge", "smoothed_hinge", "gaussian_smoothed_hinge", "logistic"]
@@ -519,7 +520,8 @@ def test_fit_errors_name_the_cause():
 # SmSVM's tol bounds the relative suboptimality of the l2 runs; l1-l2 runs end at the level
 # alpha_min. The paths of the two fits differ by rounding only, and with these settings both
 # end within 1e-8 of the optimum (at the defaults, tol 1e-4 and alpha_min 1e-6, the two
-# objectives agree to about 1e-8 .. 1e-7).
+# objectives agree to about 1e-8 .. 1e-7; l1-l2 runs that end with the final polish agree
+# to rounding, see test_smsvm_polish_matches_in_memory_at_the_defaults).
 SMSVM_L2 = dict(penalty="l2", tol=1e-8)
 SMSVM_L1L2 = dict(penalty="elasticnet", tol=1e-8, solver_options={"alpha_min": 1e-8})
 
@@ -546,6 +548,25 @@ def test_smsvm_matches_in_memory(client, params, sparse):
     local = svmkit.LinearSVC(solver="smsvm", **p).fit(X, y, sample_weight=sw)
     dist = sd.LinearSVC(**p).fit(Xd, yd, sample_weight=swd)
     assert_same_smsvm(local, dist)
+
+
+@pytest.mark.parametrize("sparse", [False, True], ids=["dense", "csr"])
+def test_smsvm_polish_matches_in_memory_at_the_defaults(client, sparse):
+    """l1-l2 runs end with the final polish (the exact optimum on the identified sets) on
+    Dask as in memory: at the default tol and alpha_min the two fits reach the same optimum,
+    which an independent QP solver confirms."""
+    X, y = make_data(sparse=sparse, seed=31)
+    Xd, yd, _ = to_dask(X, y)
+    p = dict(loss="hinge", penalty="elasticnet", l1_ratio=0.5, C=2.0)
+    local = svmkit.LinearSVC(solver="smsvm", **p).fit(X, y)
+    dist = sd.LinearSVC(**p).fit(Xd, yd)
+    r_l, r_d = local.result_[0], dist.result_[0]
+    assert r_l["polished"] and r_d["polished"]
+    assert r_d["polish_rounds"] == r_l["polish_rounds"]
+    assert rel(r_d["objective"], r_l["objective"]) <= 1e-8
+    yy = np.where(y == local.classes_[1], 1.0, -1.0)
+    _, _, best = primal_svm(X, yy, 2.0, l2=0.5, l1=0.5)
+    assert rel(r_d["objective"], best) <= 1e-7
 
 
 def test_smsvm_one_vs_rest_weights(client):
@@ -621,6 +642,21 @@ class _LocalSmsvmData:
         out = [fn(b, t, ("local", p), *args, self.intercept) for p, (b, t) in enumerate(self.parts)]
         return np.sum(out, axis=0)
 
+    def map(self, fn, per_part, *args):
+        return [
+            fn(b, t, ("local", p), *(per_part[p] if per_part else ()), *args, self.intercept)
+            for p, (b, t) in enumerate(self.parts)
+        ]
+
+    def item(self, results, k):
+        return [r[k] for r in results]
+
+    def sum(self, results):
+        return np.sum(results, axis=0)
+
+    def collect(self, results):
+        return list(results)
+
 
 @pytest.mark.parametrize(
     "penalty, opts",
@@ -643,9 +679,7 @@ def test_smsvm_port_takes_the_cpp_steps(penalty, opts):
     X, y = make_data(n=300, d=6, seed=27)
     yy = np.where(y == 1, 1.0, -1.0)
     cost = np.random.default_rng(28).uniform(0.5, 1.5, 300)
-    # The port has no final polish (a C++-only step after the smoothed levels): compared
-    # without it.
-    full = dict(_core.option_defaults("smsvm"), n_threads=1, polish_rounds=0, **opts)
+    full = dict(_core.option_defaults("smsvm"), n_threads=1, **opts)
     l2, l1 = penalty_weights(penalty, 0.5)
     ref = _core.fit_smsvm(X, yy, cost, l2, l1, True, 1.0, True, None, 0.0, full, None)
     data = _LocalSmsvmData(X, yy, cost / cost.sum(), (True, 1.0))
@@ -653,7 +687,8 @@ def test_smsvm_port_takes_the_cpp_steps(penalty, opts):
     res = DistributedSmsvm(
         data, 300, 6, col_nz, cost.sum(), l2, l1, True, 1.0, True, full, None
     ).run(None, 0.0)
-    keys = ("iterations", "passes", "status", "line_search_failures", "active_set_adjustments")
+    keys = ("iterations", "passes", "status", "line_search_failures", "active_set_adjustments",
+            "polished", "polish_rounds")  # fmt: skip
     for key in keys:
         assert res[key] == ref[key], key
     assert rel(res["objective"], ref["objective"]) <= 1e-6

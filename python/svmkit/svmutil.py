@@ -27,6 +27,7 @@ up to cross-validation noise.
 from __future__ import annotations
 
 import sys
+import warnings
 from typing import Any
 
 import numpy as np
@@ -159,10 +160,14 @@ class svm_model:  # noqa: N801
         return self.data.is_probability_model()
 
     def get_svr_probability(self) -> float:
-        """The Laplace scale sigma of a regression -b 1 model."""
+        """The Laplace scale sigma of a regression -b 1 model; 0 otherwise, with a warning
+        (LIBSVM returns 0 and prints the same message to stderr)."""
         if self.data.svm_type in ("epsilon_svr", "nu_svr") and self.data.probA is not None:
             return float(self.data.probA[0])
-        raise ValueError("Model doesn't contain information for SVR probability inference")
+        warnings.warn(
+            "Model doesn't contain information for SVR probability inference", stacklevel=2
+        )
+        return 0.0
 
 
 def _estimator(param: svm_parameter, n_features: int) -> Any:

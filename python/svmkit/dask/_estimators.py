@@ -276,6 +276,9 @@ class LinearSVC(_DaskMixin, _LocalSVC):
       may pick dual_cd instead; compare with LinearSVC(loss="hinge", solver="smsvm"). Only
       SmSVM's dense Newton path is distributed: an active block the in-memory solver would
       solve matrix-free (over max_dense_block or newton_memory_mb) raises ValueError.
+      Elasticnet runs end with the in-memory solver's final polish (solver_options
+      "polish_rounds"): the sample sets stay on the workers and only the margin samples'
+      support columns are gathered for the polish system.
 
     Either way the fit takes the in-memory solver's steps (only the summation order of the
     partitions' sums differs), so its objective matches the in-memory fit's.

@@ -7,6 +7,9 @@ dense Newton path: the active block X~_A^T Dv X~_A (k x k) is assembled by the g
 of each partition (_core.partition_smsvm_eval) and summed by the reduction tree, then
 factored on the driver. Active blocks that the in-memory solver would solve matrix-free
 (k > max_dense_block, over newton_memory_mb, or wide data) are refused with ValueError.
+Elasticnet runs end with the C++ solver's final polish (polish()): the per-sample sets stay
+on the workers as task results, the margin samples' support columns are gathered to build the
+polish system, and each round's check of the optimality conditions runs on the partitions.
 
 Rounds per Newton step: a full step accepted by Armijo costs one map-reduce round (the pass at
 the trial point also assembles the next gradient and block). The l1 line search
@@ -19,6 +22,7 @@ direction margins X~ d for the model's curvature).
 from __future__ import annotations
 
 import math
+import operator
 import time
 import uuid
 from typing import Any, Callable
@@ -29,11 +33,17 @@ import scipy.linalg
 from .. import _core
 from .._core import SolverStatus
 from . import _tasks
-from ._cluster import TrafficMeter, tree_sum
+from ._cluster import TrafficMeter, gather, tree_sum
 from ._tron import _history_columns
 
 _CONDITIONING_SHIFT = 1e-12  # smsvm.cpp's kConditioningShift
 _RAY_BATCH = 8  # Armijo trials on the ray per map-reduce round
+# smsvm.cpp's final polish constants (kPolishMargin, kPolishTol, kPolishResidual) and the
+# smallest scale of eta after failed polishes (kMinEtaScale).
+_POLISH_MARGIN = 10.0
+_POLISH_TOL = 1e-9
+_POLISH_RESIDUAL = 1e-9
+_MIN_ETA_SCALE = 1e-3
 
 
 class SmsvmData:
@@ -62,6 +72,33 @@ class SmsvmData:
             for p, (b, t) in enumerate(zip(self.blocks, self.targets))
         ]
         return tree_sum(self.client, parts, self.split_every, self.meter)
+
+    def map(self, fn: Callable, per_part: list | None, *args: Any) -> list:
+        """One task per partition: fn(block, targets, slot, *per_part[p], *args, intercept),
+        its results left on the workers (futures)."""
+        self.meter.arg(args, len(self.blocks))
+        return [
+            self.client.submit(
+                fn, b, t, (self.fit_id, p), *(per_part[p] if per_part else ()), *args,
+                self.intercept, pure=False,
+            )
+            for p, (b, t) in enumerate(zip(self.blocks, self.targets))
+        ]  # fmt: skip
+
+    def item(self, results: list, k: int) -> list:
+        """Element k of each partition's (tuple) result, on the workers."""
+        return [self.client.submit(operator.getitem, r, k, pure=False) for r in results]
+
+    def sum(self, results: list) -> np.ndarray:
+        """The tree-reduced sum of the partitions' vectors."""
+        return tree_sum(self.client, results, self.split_every, self.meter)
+
+    def collect(self, results: list) -> list:
+        """The partitions' (small) results, in partition order."""
+        parts = gather(self.client, results)
+        self.meter.results(parts)
+        self.meter.rounds += 1
+        return parts
 
     def release(self) -> None:
         try:
@@ -109,6 +146,10 @@ class DistributedSmsvm:
         self.z = None  # (id, w) of the margins the workers hold for the current point
         self.history: list[dict] = []
         self.H = np.zeros((0, 0))
+        self.eta_scale = 1.0
+        self.polish_tried_at = 0.0
+        self.polished = False
+        self.polish_rounds = 0
 
     # ---- helpers (smsvm.cpp's names) ----
     def is_bias(self, j: int) -> bool:
@@ -356,6 +397,19 @@ class DistributedSmsvm:
             self.adjust = False
             self.adjustments += 1
             return "activated", dec
+        if self.l1 and last_level and self.final_polish():
+            return "stop", dec
+        if (
+            self.l1
+            and last_level
+            and self.o["polish_rounds"] > 0
+            and dec < 0.0
+            and self.eta_scale > _MIN_ETA_SCALE
+        ):
+            # The polish failed: the last level is solved more accurately (smsvm.cpp).
+            self.eta_scale *= 0.1
+            self.final_adjust_used = 0
+            return "tightened", dec
         F = self.cur[1] + self.reg(self.w)
         slack = max(0.5 * self.alpha - (self.cur[0] - self.cur[1]), 0.0)
         est = (slack + 0.5 * abs(dec)) / max(F, 1e-300)
@@ -558,13 +612,13 @@ class DistributedSmsvm:
             self.status = SolverStatus.numerical_error
             return False
         adjusted = False
-        if not (dec < 0.0) or abs(dec) < self.o["eta"] * self.alpha:
+        if not (dec < 0.0) or abs(dec) < self.o["eta"] * self.eta_scale * self.alpha:
             end, dec = self.end_of_level(dec)
             if end == "stop":
                 return False
             if end == "next_level":
                 return True
-            adjusted = True
+            adjusted = end == "activated"
         self.iter += 1
         self.level_steps += 1
         st = self.take_step(dec, adjusted)
@@ -602,11 +656,152 @@ class DistributedSmsvm:
             "active_set_adjustments": self.adjustments,
             "woodbury_solves": 0,
             "cg_iterations": 0,
+            "polished": self.polished,
+            "polish_rounds": self.polish_rounds,
         }
+
+    # ---- Final polish (l1-l2 runs; smsvm.cpp's polish(), see the comment there) ----
+    def final_polish(self) -> bool:
+        if self.o["polish_rounds"] <= 0 or self.polish_tried_at == self.eta_scale:
+            return False
+        self.polish_tried_at = self.eta_scale
+        if not self.polish():
+            return False
+        self.gap_met = True
+        return True
+
+    def polish(self) -> bool:
+        """Replaces w by the exact optimum on the identified sets when it satisfies the
+        optimality conditions and does not increase F."""
+        if not self.l1 or self.o["polish_rounds"] <= 0 or self.status == SolverStatus.interrupted:
+            return False
+        if self.lam == 0.0:  # pure l1 (its vertex completion) is not distributed
+            return False
+        m = self.m
+        self.passes += 1
+        point = (self.data.new_id(), self.w.copy())
+        tau = _POLISH_MARGIN * max(self.alpha, self.alpha_end)
+        out = self.data.map(_tasks.polish_sides, None, point, tau)
+        sides = self.data.item(out, 0)
+        tot = self.data.sum(self.data.item(out, 1))
+        f0 = tot[0] + self.reg(self.w)
+        n_margin = int(tot[1])
+        support = [j for j in range(m) if self.w[j] != 0.0]
+        sgn = [1.0 if self.w[j] > 0.0 else -1.0 for j in support]
+        for _ in range(int(self.o["polish_rounds"])):
+            n = len(support) + 1.0 + n_margin
+            if n > float(self.o["max_dense_block"]) or 24.0 * n * n > self.budget:
+                return False
+            self.polish_rounds += 1
+            solved = self.polish_solve(sides, support, sgn)
+            if solved is None:
+                return False
+            wp, betas = solved
+            self.passes += 2  # the margins at wp and the dual residual
+            trial = (self.data.new_id(), wp.copy())
+            per_part = [(sd, b) for sd, b in zip(sides, betas)]
+            out = self.data.map(_tasks.polish_check, per_part, trial, _POLISH_TOL)
+            sides = self.data.item(out, 0)
+            tot = self.data.sum(self.data.item(out, 1))
+            ok = tot[0] == 0.0
+            hinge_p, sum_va, n_margin, r = tot[1], tot[2], int(tot[3]), tot[4:]
+            ok = self.polish_sets_update(wp, r, support, sgn) and ok
+            if not ok:
+                continue
+            gap = self.polish_duality_gap(wp, sum_va, r, hinge_p)
+            if not (hinge_p + self.reg(wp) <= f0):
+                return False
+            self.w = wp
+            self.z = trial
+            self.polished = True
+            self.have_gh = self.gap_met = False
+            self.bound = gap
+            self.bound_at_w = True
+            return True
+        return False
+
+    def polish_solve(self, sides: list, support: list, sgn: list) -> tuple | None:
+        """The polish system of the sets (smsvm.cpp's polish_solve): w on the support (and
+        the bias) and beta_i = v_i a_i of the margin samples; None when it is inconsistent."""
+        k = len(support)
+        nx = k + (1 if self.fit_intercept else 0)
+        cols = np.asarray(support, dtype=np.int64)
+        out = self.data.map(_tasks.polish_rows, [(sd,) for sd in sides], cols)
+        rows = self.data.collect(self.data.item(out, 0))
+        r_e = self.data.sum(self.data.item(out, 1))
+        Z = np.vstack([zp for zp, _ in rows]) if rows else np.zeros((0, nx))
+        counts = [zp.shape[0] for zp, _ in rows]
+        nm = Z.shape[0]
+        K = np.zeros((nx + nm, nx + nm))
+        rhs = np.zeros(nx + nm)
+        K[np.arange(k), np.arange(k)] = self.lam
+        rhs[:k] = -self.mu * np.asarray(sgn)
+        if self.fit_intercept:
+            K[k, k] = self.lam_b
+        rhs[:nx] += r_e
+        K[nx:, :nx] = Z
+        K[:nx, nx:] = -Z.T
+        rhs[nx:] = 1.0
+        sol = np.linalg.lstsq(K, rhs, rcond=None)[0]
+        res = float(np.linalg.norm(K @ sol - rhs))
+        if not np.all(np.isfinite(sol)) or not res <= _POLISH_RESIDUAL * (
+            1.0 + float(np.linalg.norm(rhs))
+        ):
+            return None
+        wp = np.zeros(self.nc)
+        wp[cols] = sol[:k]
+        if self.fit_intercept:
+            wp[self.m] = sol[k]
+        betas = np.split(sol[nx:], np.cumsum(counts)[:-1]) if counts else []
+        return wp, betas
+
+    def polish_sets_update(self, wp: np.ndarray, r: np.ndarray, support: list, sgn: list) -> bool:
+        """polish_check's support part: coordinates whose sign flipped leave (set to 0), zero
+        coordinates with |r_j| > mu enter; True when none moved. support and sgn in place."""
+        ok = True
+        keep = [(j, s) for j, s in zip(support, sgn) if not wp[j] * s < 0.0]
+        if len(keep) < len(support):
+            ok = False
+            for j, s in zip(support, sgn):
+                if wp[j] * s < 0.0:
+                    wp[j] = 0.0
+        members = {j for j, _ in keep}
+        rtol = _POLISH_TOL * max(self.mu, 1e-300)
+        for j in range(self.m):
+            if wp[j] != 0.0 or not abs(r[j]) > self.mu + rtol or j in members:
+                continue
+            keep.append((j, 1.0 if r[j] > 0.0 else -1.0))
+            members.add(j)
+            ok = False
+        support[:] = [j for j, _ in keep]
+        sgn[:] = [s for _, s in keep]
+        return ok
+
+    def polish_duality_gap(self, w: np.ndarray, sum_va: float, r: np.ndarray, hinge: float):
+        """(P(w) - D(a)) / P(w) at the polished point (smsvm.cpp's polish_duality_gap)."""
+        theta = 1.0
+        if self.lam == 0.0:
+            rmax = float(np.max(np.abs(r[: self.m]))) if self.m else 0.0
+            if rmax > self.mu:
+                theta = self.mu / rmax
+        dual = theta * sum_va
+        for j in range(self.nc):
+            lj = self.lam_of(j)
+            if lj == 0.0:
+                continue
+            e = max(abs(theta * r[j]) - (0.0 if self.is_bias(j) else self.mu), 0.0)
+            dual -= e * e / (2.0 * lj)
+        primal = hinge + self.reg(w)
+        gap = max(primal - dual, 0.0)
+        return gap / primal if primal > 0.0 else gap
 
     def run(self, w0: np.ndarray | None, warm_alpha: float) -> dict:
         self.start = time.perf_counter()
         self.start_run(w0, warm_alpha)
         while self.iterate():
             pass
+        # Runs that ended before the last level's polish (a step limit, a certified gap).
+        ended = self.status in (SolverStatus.converged, SolverStatus.max_iter)
+        if ended and not self.polished and self.polish_tried_at != self.eta_scale:
+            self.polish()
         return self.finish()

@@ -331,6 +331,72 @@ def smsvm_sums(block, targets, slot, point, alpha, intercept):
     return np.array([np.sum(v * value), np.sum(v * np.maximum(0.0, u))])
 
 
+# ---- SmSVM's final polish of l1-l2 runs (smsvm.cpp's polish): the sets of the samples (1:
+# a = 1, 0: on the margin, -1: a = 0) stay on the workers as task results; each round gathers
+# only the margin rows' support columns.
+
+
+def _row_matrix(X: Any) -> Any:
+    """A partition as a matrix that can be sliced by rows and columns."""
+    if isinstance(X, tuple):  # CSR as the core views it: (data, indices, indptr, rows, cols)
+        return sp.csr_matrix((X[0], X[1], X[2]), shape=(X[3], X[4]))
+    return np.asarray(X)
+
+
+def polish_sides(block, targets, slot, point, tau, intercept):
+    """The sets at point's margins: side 0 where |u_i| <= tau, else sign(u_i); returns
+    (side, [hinge sum at point, samples on the margin])."""
+    y, v = targets
+    u = 1.0 - y * _margins_at(block, slot, point, intercept)
+    side = np.where(np.abs(u) <= tau, 0, np.where(u > 0.0, 1, -1)).astype(np.int8)
+    return side, np.array([np.sum(v * np.maximum(0.0, u)), np.count_nonzero(side == 0)])
+
+
+def polish_rows(block, targets, slot, side, support, intercept):
+    """((Z_M, v_M), r_E): the margin rows y_i x~_{i,S} on the support S (with the bias
+    column), their weights, and sum over side 1 of v_i y_i x~_{i,S}."""
+    y, v = targets
+    fit_intercept, scale = intercept
+    XS = _row_matrix(block[0])[:, support]
+    on, above = side == 0, side == 1
+    Z = XS[on]
+    Z = (Z.toarray() if sp.issparse(Z) else np.asarray(Z)) * y[on][:, None]
+    c = v[above] * y[above]
+    rE = np.asarray(XS[above].T @ c, dtype=np.float64).ravel()
+    if fit_intercept:
+        Z = np.c_[Z, y[on] * scale]
+        rE = np.r_[rE, scale * np.sum(c)]
+    return (Z, v[on]), rE
+
+
+def polish_check(block, targets, slot, side, beta, point, tol, intercept):
+    """smsvm.cpp's polish_check on a partition at the polished point's margins: a_i (1 / 0 /
+    beta_i / v_i), the samples that violate their set move; returns (new side, [violations,
+    hinge sum, sum v a, samples on the margin, r = sum v_i a_i y_i x~_i])."""
+    y, v = targets
+    fit_intercept, scale = intercept
+    u = 1.0 - y * _margins_at(block, slot, point, intercept)
+    side = side.copy()
+    on = np.flatnonzero(side == 0)
+    a = (side == 1).astype(np.float64)
+    a[on] = beta / v[on]
+    out_low, out_high = a[on] < -tol, a[on] > 1.0 + tol
+    side[on[out_low]] = -1
+    side[on[out_high]] = 1
+    a[on] = np.clip(a[on], 0.0, 1.0)
+    off = side.copy()
+    off[on] = 0  # the samples on the margin before this check are not tested below
+    wrong = (off != 0) & (off * u < -tol)
+    side[wrong] = 0
+    violations = np.count_nonzero(out_low) + np.count_nonzero(out_high) + np.count_nonzero(wrong)
+    c = v * a * y
+    r = np.asarray(_row_matrix(block[0]).T @ c, dtype=np.float64).ravel()
+    if fit_intercept:
+        r = np.r_[r, scale * np.sum(c)]
+    head = [violations, np.sum(v * np.maximum(0.0, u)), np.sum(v * a), np.count_nonzero(side == 0)]
+    return side, np.r_[np.array(head, dtype=np.float64), r]
+
+
 def smsvm_weights(targets: tuple, total: float) -> tuple:
     """(y, v = cost / total) of one binary SmSVM problem."""
     return targets[0], targets[1] / total
