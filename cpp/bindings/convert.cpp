@@ -209,6 +209,13 @@ py::array_t<T> vector_array(const std::vector<T>& v) {
   return py::array_t<T>(static_cast<py::ssize_t>(v.size()), v.data());
 }
 
+// A vector handed to NumPy without a copy: the array owns it through a capsule.
+py::array_t<double> owned_array(std::vector<double>&& v) {
+  auto* owned = new std::vector<double>(std::move(v));
+  py::capsule release(owned, [](void* p) { delete static_cast<std::vector<double>*>(p); });
+  return py::array_t<double>(static_cast<py::ssize_t>(owned->size()), owned->data(), release);
+}
+
 // One function per extras type: adds its fields to the result dict.
 void add_extras(py::dict&, const SolveResult&, const std::monostate&) {}
 void add_extras(py::dict& d, const SolveResult&, const SmsvmExtras& e) {
@@ -272,12 +279,10 @@ void add_extras(py::dict& d, const SolveResult&, const LinearOneClassExtras& e) 
 }
 }  // namespace
 
-py::dict result_to_dict(const SolveResult& r) {
+py::dict result_to_dict(SolveResult&& r) {
   py::dict d;
   d["status"] = r.status;
   d["message"] = r.message;
-  d["solution"] =
-      py::array_t<double>(static_cast<py::ssize_t>(r.solution.size()), r.solution.data());
   d["objective"] = r.objective;
   d["optimality"] = r.optimality;
   d["iterations"] = r.iterations;
@@ -319,6 +324,8 @@ py::dict result_to_dict(const SolveResult& r) {
   hist["accepted"] = accepted;
   d["history"] = hist;
   std::visit([&](const auto& e) { add_extras(d, r, e); }, r.extras);
+  // Last: the extras above read its size. Handed over, not copied (n_features doubles).
+  d["solution"] = owned_array(std::move(r.solution));
   return d;
 }
 

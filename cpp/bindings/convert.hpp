@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "svmkit/data.hpp"
@@ -70,7 +71,8 @@ LinearProblem make_problem(const ViewHolder& X, const py::object& y, const py::o
 LossSpec make_loss(const std::string& loss, double sigma, double epsilon);
 
 py::dict record_to_dict(const IterationRecord& r);
-py::dict result_to_dict(const SolveResult& r);
+// Moves the solution into the dict's array (the result is consumed).
+py::dict result_to_dict(SolveResult&& r);
 
 // The status name of a SolveResult.
 std::string status_name(SolverStatus s);
@@ -86,7 +88,7 @@ py::dict solve_without_gil(const py::object& callback, Solve&& solve) {
     res = solve(cb.callbacks);
   }
   cb.rethrow_if_any();
-  return result_to_dict(res);
+  return result_to_dict(std::move(res));
 }
 
 // A kernel by name with its parameters (unknown names raise ValueError).

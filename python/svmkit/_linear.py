@@ -129,7 +129,7 @@ class _BaseLinear(BaseEstimator):
         return result
 
     def _split_solution(self, sol: np.ndarray, n_features: int) -> tuple[np.ndarray, float]:
-        w = np.array(sol[:n_features], dtype=np.float64)
+        w = sol[:n_features]  # a view: the caller copies it into coef_ or owns sol
         b = float(sol[n_features]) * float(self.intercept_scaling) if self.fit_intercept else 0.0
         return w, b
 
@@ -357,7 +357,6 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         n_features = X.shape[1]
         binary = classes.shape[0] == 2
         n_rows = 1 if binary else classes.shape[0]
-        coef = np.empty((n_rows, n_features))
         intercept = np.zeros(n_rows)
 
         def fit_one(k: int, threads: int, stop: Any) -> dict:
@@ -378,8 +377,13 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
             sequential=self._callback(spec) is not None
             or not isinstance(self.random_state, (type(None), numbers.Integral)),
         )
-        for k, res in enumerate(results):
-            coef[k], intercept[k] = self._split_solution(res["solution"], n_features)
+        if binary:  # coef_ views the solution (n_features doubles not copied)
+            w, intercept[0] = self._split_solution(results[0]["solution"], n_features)
+            coef = w.reshape(1, n_features)
+        else:
+            coef = np.empty((n_rows, n_features))
+            for k, res in enumerate(results):
+                coef[k], intercept[k] = self._split_solution(res["solution"], n_features)
         self.classes_ = classes
         self.coef_ = coef
         self.intercept_ = intercept
