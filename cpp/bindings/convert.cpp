@@ -411,15 +411,15 @@ const OptionTableEntry& option_table_entry(const std::string& name) {
 }
 }  // namespace
 
-void register_option_table(const std::string& name, py::dict (*defaults)(),
-                           py::list (*records)()) {
+void register_option_table(const std::string& name, py::dict (*defaults)(), py::list (*records)()) {
   option_tables()[name] = OptionTableEntry{defaults, records};
 }
 
 void bind_option_tables(py::module_& m) {
   m.def(
-      "option_defaults", [](const std::string& name) { return option_table_entry(name).defaults(); },
-      py::arg("name"), "Default options of one solver's table (the single source of the defaults).");
+      "option_defaults",
+      [](const std::string& name) { return option_table_entry(name).defaults(); }, py::arg("name"),
+      "Default options of one solver's table (the single source of the defaults).");
   m.def(
       "option_records", [](const std::string& name) { return option_table_entry(name).records(); },
       py::arg("name"),

@@ -37,32 +37,31 @@ py::list option_records_to_list(const std::vector<OptionRecord>& records);
 
 // The registry of option tables: each solver's binding registers its table once at import;
 // option_defaults(name) / option_records(name) / option_table_names() read it.
-void register_option_table(const std::string& name, py::dict (*defaults)(),
-                           py::list (*records)());
+void register_option_table(const std::string& name, py::dict (*defaults)(), py::list (*records)());
 void bind_option_tables(py::module_& m);
 
-#define SVMKIT_DEFINE_OPTION_TABLE(Options, NAME, FIELDS)                                \
-  inline py::dict NAME##_to_dict(const Options& opt) {                                   \
-    py::dict d;                                                                          \
-    FIELDS(SVMKIT_OPTION_RECORD_TO_DICT)                                                 \
-    return d;                                                                            \
-  }                                                                                      \
-  inline Options NAME##_from_dict(const py::dict& src) {                                 \
-    Options opt;                                                                         \
-    std::set<std::string> known;                                                         \
-    FIELDS(SVMKIT_OPTION_RECORD_FROM_DICT)                                               \
-    for (auto item : src) {                                                              \
-      const auto key = item.first.cast<std::string>();                                   \
-      if (!known.count(key)) throw_invalid("unknown " #NAME " option '" + key + "'");    \
-    }                                                                                    \
-    return opt;                                                                          \
-  }                                                                                      \
-  inline py::list NAME##_records_to_list() {                                             \
-    return option_records_to_list(NAME##_option_records());                              \
-  }                                                                                      \
-  inline void register_##NAME##_option_table() {                                        \
-    register_option_table(#NAME, [] { return NAME##_to_dict(Options{}); },               \
-                          &NAME##_records_to_list);                                      \
+#define SVMKIT_DEFINE_OPTION_TABLE(Options, NAME, FIELDS)                             \
+  inline py::dict NAME##_to_dict(const Options& opt) {                                \
+    py::dict d;                                                                       \
+    FIELDS(SVMKIT_OPTION_RECORD_TO_DICT)                                              \
+    return d;                                                                         \
+  }                                                                                   \
+  inline Options NAME##_from_dict(const py::dict& src) {                              \
+    Options opt;                                                                      \
+    std::set<std::string> known;                                                      \
+    FIELDS(SVMKIT_OPTION_RECORD_FROM_DICT)                                            \
+    for (auto item : src) {                                                           \
+      const auto key = item.first.cast<std::string>();                                \
+      if (!known.count(key)) throw_invalid("unknown " #NAME " option '" + key + "'"); \
+    }                                                                                 \
+    return opt;                                                                       \
+  }                                                                                   \
+  inline py::list NAME##_records_to_list() {                                          \
+    return option_records_to_list(NAME##_option_records());                           \
+  }                                                                                   \
+  inline void register_##NAME##_option_table() {                                      \
+    register_option_table(                                                            \
+        #NAME, [] { return NAME##_to_dict(Options{}); }, &NAME##_records_to_list);    \
   }
 
 }  // namespace svmkit::py_bind
