@@ -21,7 +21,7 @@ from sklearn.preprocessing import StandardScaler
 from svmkit import _core
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from references import primal_svm  # noqa: E402
+from references import low_rank_60x20, primal_svm, sparse_truth  # noqa: E402
 
 
 def fit(X, y, C, l2, l1, **opt):
@@ -30,29 +30,13 @@ def fit(X, y, C, l2, l1, **opt):
     return _core.fit_smsvm(Xc, y, cost, l2, l1, True, 1.0, True, None, 0.0, opt, None)
 
 
-def sparse_truth(n, m, seed):
-    rng = np.random.default_rng(seed)
-    X = rng.standard_normal((n, m))
-    w = np.zeros(m)
-    w[:3] = 2.0 * rng.standard_normal(3)
-    return X, np.where(X @ w + 0.3 * rng.standard_normal(n) > 0, 1.0, -1.0)
-
-
-def low_rank():
-    rng = np.random.default_rng(2)
-    n, m = 60, 20
-    Z = rng.standard_normal((n, 3))
-    X = Z @ rng.standard_normal((3, m)) + 0.3 * rng.standard_normal((n, m))
-    return X, np.where(X[:, 0] - X[:, 1] + 0.5 * rng.standard_normal(n) > 0, 1.0, -1.0)
-
-
 def cases():
     X, y = load_breast_cancer(return_X_y=True)
     X, y = StandardScaler().fit_transform(X), np.where(y == 1, 1.0, -1.0)
     out = [(f"cancer l1 C={C}", X, y, C, 0.0, 1.0) for C in (1.0, 0.1, 10.0)]
     out += [("cancer l1-l2 .5/.5 C=1", X, y, 1.0, 0.5, 0.5)]
     out += [("cancer l1-l2 .2/.8 C=0.1", X, y, 0.1, 0.2, 0.8)]
-    out += [("lowrank 60x20 l2=.05 l1=1", *low_rank(), 1.0, 0.05, 1.0)]
+    out += [("lowrank 60x20 l2=.05 l1=1", *low_rank_60x20(), 1.0, 0.05, 1.0)]
     for seed in range(3):
         for n, m, C in [(40, 100, 1.0), (100, 200, 10.0), (200, 50, 1.0)]:
             out.append((f"truth s{seed} {n}x{m} C={C} l1", *sparse_truth(n, m, seed), C, 0.0, 1.0))

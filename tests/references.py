@@ -183,3 +183,24 @@ def write_libsvm_file(path, X, y) -> str:
             feats = " ".join(f"{j + 1}:{v:.17g}" for j, v in enumerate(xi) if v != 0)
             fh.write(f"{yi:.17g} {feats}\n")
     return str(path)
+
+
+# ---- Seeded l1 problems shared by tests/test_smsvm.py and bench/bench_smsvm_l1_gaps.py ----
+
+
+def sparse_truth(n, m, seed):
+    """Gaussian X (n x m) with labels from a 3-sparse w plus noise."""
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, m))
+    w = np.zeros(m)
+    w[:3] = 2.0 * rng.standard_normal(3)
+    return X, np.where(X @ w + 0.3 * rng.standard_normal(n) > 0, 1.0, -1.0)
+
+
+def low_rank_60x20():
+    """60 x 20 data of rank 3 plus noise (ill-conditioned Newton blocks)."""
+    rng = np.random.default_rng(2)
+    n, m = 60, 20
+    Z = rng.standard_normal((n, 3))
+    X = Z @ rng.standard_normal((3, m)) + 0.3 * rng.standard_normal((n, m))
+    return X, np.where(X[:, 0] - X[:, 1] + 0.5 * rng.standard_normal(n) > 0, 1.0, -1.0)

@@ -17,7 +17,7 @@ import pytest
 import scipy.sparse as sp
 import sklearn.svm
 import svmkit
-from references import primal_svm
+from references import low_rank_60x20, primal_svm, sparse_truth
 from sklearn.datasets import load_breast_cancer, load_digits, load_svmlight_file, load_wine
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.preprocessing import StandardScaler
@@ -101,18 +101,10 @@ def test_pure_l1_matches_qp(cancer, C):
 def test_l1_l2_small_l2_matches_qp():
     # Formerly 3.4e-4 above the QP optimum at the defaults (the last smoothing level ended far
     # from stationarity); the polish reaches it.
-    X, y = _low_rank_60x20()
+    X, y = low_rank_60x20()
     r = fit(X, y, 1.0, 0.05, 1.0)
     assert r["polished"]
     assert rel(r["objective"], qp_objective(X, y, np.ones(len(y)), 0.05, 1.0)) < 1e-6
-
-
-def _low_rank_60x20():
-    rng = np.random.default_rng(2)
-    n, m = 60, 20
-    Z = rng.standard_normal((n, 3))
-    X = Z @ rng.standard_normal((3, m)) + 0.3 * rng.standard_normal((n, m))
-    return X, np.where(X[:, 0] - X[:, 1] + 0.5 * rng.standard_normal(n) > 0, 1.0, -1.0)
 
 
 def kkt_violation(X, y, C, l2, l1, w, b, tol_u=1e-8):
@@ -152,23 +144,15 @@ def test_returned_point_satisfies_kkt_sign_conditions(case):
     # zero kept out of (or in) the active set with a gradient past the l1 weight, margins only
     # O(alpha) from the hinge's kink.
     if case == "pure_l1":
-        X, y = _sparse_truth(40, 100, 2)
+        X, y = sparse_truth(40, 100, 2)
         l2 = 0.0
     else:
-        X, y = _low_rank_60x20()
+        X, y = low_rank_60x20()
         l2 = 0.05
     r = fit(X, y, 1.0, l2, 1.0)
     w, b = r["solution"][:-1], r["solution"][-1]
     assert 0 < np.count_nonzero(w) < len(w)
     assert kkt_violation(X, y, 1.0, l2, 1.0, w, b) <= 1e-9
-
-
-def _sparse_truth(n, m, seed):
-    rng = np.random.default_rng(seed)
-    X = rng.standard_normal((n, m))
-    w = np.zeros(m)
-    w[:3] = 2.0 * rng.standard_normal(3)
-    return X, np.where(X @ w + 0.3 * rng.standard_normal(n) > 0, 1.0, -1.0)
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -177,7 +161,7 @@ def test_pure_l1_many_zeros_matches_lp(seed, n, m, C):
     # Pure l1 on wide data: H_AA = X_A^T Dv X_A is singular once |A| > n. With the former
     # relative ridge (1e-12) the steps were ~1e10 long, every line search failed and the
     # solver returned w = 0 as converged, 10 to 200 times above the LP optimum.
-    X, y = _sparse_truth(n, m, seed)
+    X, y = sparse_truth(n, m, seed)
     r = fit(X, y, C, 0.0, 1.0)
     ref = qp_objective(X, y, np.full(n, C), 0.0, 1.0)
     assert r["status"] == SolverStatus.converged and r["polished"]
