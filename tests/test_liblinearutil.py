@@ -193,7 +193,8 @@ def test_more_option_and_input_errors(tmp_path, wine_file):
 
     y, x = liblinearutil.svm_read_problem(wine_file)
     cases = [
-        ("-R", "-R is supported only for -s 0, 2, 5 and 11"),
+        ("-R", r"to not regularize the bias \(-R\), give -B 1"),
+        ("-s 1 -B 1 -R", "-R is supported only for -s 0, 2, 5, 6 and 11"),
         ("-s 21 -B 1", "-B is ignored by -s 21"),
         ("-v 1", "-v needs n >= 2 folds"),
         ("-c", "option -c needs a value"),

@@ -7,13 +7,13 @@ changing `from liblinear.liblinearutil import *` to `from svmkit.liblinearutil i
     save_model("heart_scale.model", m)
     m = load_model("heart_scale.model")
 
-Options (LIBLINEAR's `train`, with its defaults): -s type (0-7, 11-13, 21; default 1),
--c cost (1), -p epsilon of SVR (0.1), -n nu of the one-class SVM (0.5), -e tolerance (the
-type's LIBLINEAR default), -B bias (-1: none), -R (bias not regularized: -s 0, 2, 5, 11 only),
--wi weight (class weights), -v n (n-fold cross validation: returns the accuracy or the mean
-squared error), -C (parameter search, below), -i file (initial model: -s 0, 2, 11 start from
-its weights), -W file (instance weights, one per line, as LIBLINEAR's weights variant), -q
-(quiet). Each -s runs the svmkit solver of the same formulation:
+Options (LIBLINEAR's `train`, with its defaults): -s type (0-7, 11-13, 21; default 1), -c cost
+(1), -p epsilon of SVR (0.1), -n nu of the one-class SVM (0.5), -e tolerance (the type's
+LIBLINEAR default), -B bias (-1: none), -R (bias not regularized; with -B 1, for -s 0, 2, 5, 6
+and 11, as LIBLINEAR), -wi weight (class weights), -v n (n-fold cross validation: returns the
+accuracy or the mean squared error), -C (parameter search, below), -i file (initial model: -s 0,
+2, 11 start from its weights), -W file (instance weights, one per line, as LIBLINEAR's weights
+variant), -q (quiet). Each -s runs the svmkit solver of the same formulation:
 
   -s 0, 7  L2-regularized logistic regression    LinearSVC(loss="logistic"), tron
   -s 1     L2 squared hinge, dual                 LinearSVC(loss="squared_hinge"), dual_cd
@@ -164,8 +164,13 @@ class parameter:  # noqa: N801 - the official package's name
             raise ValueError(f"svmkit.liblinearutil: unknown solver type -s {self.solver_type}")
         if self.nr_fold == 1 or self.nr_fold < 0:
             raise ValueError("svmkit.liblinearutil: -v needs n >= 2 folds")
-        if not self.regularize_bias and self.solver_type not in (0, 2, 5, 11):
-            raise ValueError("svmkit.liblinearutil: -R is supported only for -s 0, 2, 5 and 11")
+        if not self.regularize_bias:  # LIBLINEAR's two -R rules, in its order
+            if self.bias != 1.0:
+                raise ValueError("svmkit.liblinearutil: to not regularize the bias (-R), give -B 1")
+            if self.solver_type not in (0, 2, 5, 6, 11):
+                raise ValueError(
+                    "svmkit.liblinearutil: -R is supported only for -s 0, 2, 5, 6 and 11"
+                )
         if self.solver_type == 21 and self.bias >= 0:
             raise ValueError("svmkit.liblinearutil: -B is ignored by -s 21; leave it out")
         self._check_search_and_init()
