@@ -16,6 +16,16 @@ settings.load_profile("svmkit")
 REPO = Path(__file__).resolve().parents[1]
 
 
+@pytest.fixture(autouse=True)
+def _seeded_c_rand() -> None:
+    """Every test starts from the same C-library rand() state: liblinear-official and
+    libsvm-official draw their coordinate orders and folds from it (process-wide), so an
+    official reference would otherwise depend on which tests ran before it."""
+    from references import seed_c_rand
+
+    seed_c_rand(1)
+
+
 def shared_datasets_dir() -> Path | None:
     """../shared/datasets beside the repository (or $SVMKIT_SHARED_DIR/datasets), if present."""
     env = os.environ.get("SVMKIT_SHARED_DIR")

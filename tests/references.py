@@ -204,3 +204,18 @@ def low_rank_60x20():
     Z = rng.standard_normal((n, 3))
     X = Z @ rng.standard_normal((3, m)) + 0.3 * rng.standard_normal((n, m))
     return X, np.where(X[:, 0] - X[:, 1] + 0.5 * rng.standard_normal(n) > 0, 1.0, -1.0)
+
+
+def seed_c_rand(seed: int = 1) -> None:
+    """srand() of the C library (glibc) that liblinear-official and libsvm-official draw their
+    coordinate orders and folds from: process-wide state, so without a seed their results
+    depend on what the tests run before drew (LIBLINEAR's solvers may stop at an iteration
+    cap or a loose eps at an order-dependent point)."""
+    import ctypes
+    import sys
+
+    try:  # the process's C library: glibc / libSystem, or the MSVC runtime on Windows
+        libc = ctypes.cdll.msvcrt if sys.platform == "win32" else ctypes.CDLL(None)
+        libc.srand(ctypes.c_uint(seed))
+    except (OSError, AttributeError):  # no C library to seed: nothing draws from it then
+        pass

@@ -5,13 +5,11 @@ whose predictions must equal those of the model it trained itself (away from nea
 
 from __future__ import annotations
 
-import ctypes
-
 import numpy as np
 import pytest
 from liblinear import liblinearutil as official_ll
 from libsvm import svmutil as official_svm
-from references import write_libsvm_file
+from references import seed_c_rand, write_libsvm_file
 from sklearn.datasets import load_breast_cancer, load_diabetes
 from sklearn.preprocessing import MinMaxScaler
 from svmkit import cli
@@ -125,11 +123,6 @@ TOOL_CASES = [("liblinear", o, r) for o, r in LIBLINEAR_CASES] + [
 ]
 
 
-def _seed_c_rand(seed: int) -> None:
-    """srand() of the C library the official packages' solvers draw from (glibc)."""
-    ctypes.CDLL(None).srand(seed)
-
-
 @pytest.mark.parametrize(
     "tool, options, regression", TOOL_CASES, ids=[f"{t} {o}" for t, o, _ in TOOL_CASES]
 )
@@ -146,7 +139,7 @@ def test_tool_train_and_predict(files, capsys, tool, options, regression):
     # LIBLINEAR's dual solvers order their coordinates by the C library's rand() and may stop
     # at their iteration cap before -e is met: seed it, so the reference does not depend on
     # what the tests before this one drew.
-    _seed_c_rand(1)
+    seed_c_rand(1)
     ref = their_train(yt, xt, options + " -q")
     ref_labels, _, ref_vals = their_predict(y, x, ref, "-q")
     # the official package reads svmkit's model file and predicts as the CLI did
