@@ -48,7 +48,8 @@ void validate_model(const KernelModel& m) {
         static_cast<Index>(m.prob_b.size()) != m.n_pairs())
       throw_invalid("model prob_a/prob_b must have one value per class pair");
   }
-  if (!(m.nu >= 0.0 && m.nu <= 1.0)) throw_invalid("model nu must be in (0, 1]");
+  if (!(m.nu >= 0.0 && m.nu <= 1.0))
+    throw_invalid("model nu must be in [0, 1] (0: not a nu formulation)");
   if (!(m.prob_sigma >= 0.0 && std::isfinite(m.prob_sigma)))
     throw_invalid("model prob_sigma must be a finite positive number");
   if (m.prob_sigma > 0.0 && m.task != "regression")

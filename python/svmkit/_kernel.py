@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import numbers
 from dataclasses import dataclass
-from functools import partial
 from typing import Any, Callable
 
 import numpy as np
@@ -73,7 +72,6 @@ class KernelSolverSpec:
     name: str
     formulations: frozenset[str]
     fit: Callable[[KernelFitRequest], dict]  # -> dict with dual_coef, alpha, bias, ...
-    defaults: Callable[[], dict]
     description: str
     # Solver options that the estimator sets from its own parameters of the same name
     # (a solver_options entry for one of them is refused, see merge_solver_options).
@@ -142,7 +140,6 @@ KERNEL_SOLVERS: dict[str, KernelSolverSpec] = {
         name="smo",
         formulations=frozenset({"svc", "svc_squared_hinge", "svr"}),
         fit=_fit_smo,
-        defaults=partial(_core.option_defaults, "smo"),
         description="sequential minimal optimization on the Wolfe dual (paper 001, 6.2)",
         estimator_options=("cache_size", "shrinking", "working_set"),
     ),
@@ -150,7 +147,6 @@ KERNEL_SOLVERS: dict[str, KernelSolverSpec] = {
         name="adagrad_dual",
         formulations=frozenset({"svc", "svr"}),
         fit=_fit_adagrad_dual,
-        defaults=partial(_core.option_defaults, "adagrad_dual"),
         description="AdaGrad on the augmented Lagrangian dual (paper 001, Algorithm 7)",
     ),
 }

@@ -9,7 +9,6 @@ the single source of truth (see `solver_defaults`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import partial
 from typing import Any, Callable
 
 import numpy as np
@@ -45,7 +44,6 @@ class SolverSpec:
     losses: frozenset[str]
     penalties: frozenset[str]
     fit: Callable[[LinearFitRequest], dict]
-    defaults: Callable[[], dict]
     description: str
 
 
@@ -232,7 +230,6 @@ LINEAR_SOLVERS: dict[str, SolverSpec] = {
         losses=frozenset({"hinge"}),
         penalties=frozenset({"l2", "l1", "elasticnet"}),
         fit=_fit_smsvm,
-        defaults=partial(_core.option_defaults, "smsvm"),
         description="smoothing active-set Newton for the l1-l2 hinge-loss SVM (paper 000)",
     ),
     "tron": SolverSpec(
@@ -249,7 +246,6 @@ LINEAR_SOLVERS: dict[str, SolverSpec] = {
         ),
         penalties=frozenset({"l2"}),
         fit=_fit_tron,
-        defaults=partial(_core.option_defaults, "tron"),
         description="trust-region Newton with conjugate gradients (paper 002)",
     ),
     "sgd": SolverSpec(
@@ -265,7 +261,6 @@ LINEAR_SOLVERS: dict[str, SolverSpec] = {
         ),
         penalties=frozenset({"l2", "l1", "elasticnet"}),
         fit=_fit_sgd,
-        defaults=partial(_core.option_defaults, "sgd"),
         description="primal (stochastic) (sub)gradient descent with momentum or adaptive "
         "steps (paper 001 Algorithms 1-4, paper 000 baselines)",
     ),
@@ -274,7 +269,6 @@ LINEAR_SOLVERS: dict[str, SolverSpec] = {
         losses=frozenset({"hinge"}),
         penalties=frozenset({"l2"}),
         fit=_fit_homotopy,
-        defaults=partial(_core.option_defaults, "homotopy"),
         description="homotopic subgradient method to the hard-margin SVM (paper 004)",
     ),
     "dual_cd": SolverSpec(
@@ -284,7 +278,6 @@ LINEAR_SOLVERS: dict[str, SolverSpec] = {
         ),
         penalties=frozenset({"l2"}),
         fit=_fit_dual_cd,
-        defaults=partial(_core.option_defaults, "dual_cd"),
         description="dual coordinate descent with shrinking (Hsieh et al. 2008; Ho and Lin "
         "2012; LIBLINEAR's dual solvers)",
     ),
@@ -293,7 +286,6 @@ LINEAR_SOLVERS: dict[str, SolverSpec] = {
         losses=frozenset({"squared_hinge", "logistic"}),
         penalties=frozenset({"l1", "elasticnet", "l2"}),
         fit=_fit_l1_cd,
-        defaults=partial(_core.option_defaults, "l1_cd"),
         description="coordinate descent with 1-D Newton steps (CDN, Yuan et al. 2010; "
         "LIBLINEAR -s 5) for the l1 / elastic-net squared-hinge SVM, newGLMNET (Yuan et al. "
         "2012; LIBLINEAR -s 6) for the l1 / elastic-net logistic regression",

@@ -242,6 +242,13 @@ class DistributedSmsvm:
             else:
                 tneg = apos / aneg if aneg > 0.0 else 1.0
         r = -self.ghat if not self.split else -(tpos * self.gpos + tneg * (self.ghat - self.gpos))
+        theta, conj = self.dual_scaling(r)
+        return self.relative_gap(t[1] + self.reg(w), theta * (tpos * apos + tneg * aneg) - conj)
+
+    def dual_scaling(self, r: np.ndarray) -> tuple[float, float]:
+        """(theta, conjugate term) of the dual point with residual r: theta restores the l1
+        constraints |r_j| <= mu when lambda = 0; the conjugate sums the l2 coordinates'
+        (|theta r_j| - mu_j)_+^2 / (2 lambda_j)."""
         theta = 1.0
         if self.lam == 0.0:
             rmax = float(np.max(np.abs(r[: self.m]))) if self.m else 0.0
@@ -255,8 +262,10 @@ class DistributedSmsvm:
             mj = 0.0 if self.is_bias(j) else self.mu
             e = max(abs(theta * r[j]) - mj, 0.0)
             conj += e * e / (2.0 * lj)
-        dual = theta * (tpos * apos + tneg * aneg) - conj
-        primal = t[1] + self.reg(w)
+        return theta, conj
+
+    @staticmethod
+    def relative_gap(primal: float, dual: float) -> float:
         gap = max(primal - dual, 0.0)
         return gap / primal if primal > 0.0 else gap
 
@@ -779,21 +788,8 @@ class DistributedSmsvm:
 
     def polish_duality_gap(self, w: np.ndarray, sum_va: float, r: np.ndarray, hinge: float):
         """(P(w) - D(a)) / P(w) at the polished point (smsvm.cpp's polish_duality_gap)."""
-        theta = 1.0
-        if self.lam == 0.0:
-            rmax = float(np.max(np.abs(r[: self.m]))) if self.m else 0.0
-            if rmax > self.mu:
-                theta = self.mu / rmax
-        dual = theta * sum_va
-        for j in range(self.nc):
-            lj = self.lam_of(j)
-            if lj == 0.0:
-                continue
-            e = max(abs(theta * r[j]) - (0.0 if self.is_bias(j) else self.mu), 0.0)
-            dual -= e * e / (2.0 * lj)
-        primal = hinge + self.reg(w)
-        gap = max(primal - dual, 0.0)
-        return gap / primal if primal > 0.0 else gap
+        theta, conj = self.dual_scaling(r)
+        return self.relative_gap(hinge + self.reg(w), theta * sum_va - conj)
 
     def run(self, w0: np.ndarray | None, warm_alpha: float) -> dict:
         self.start = time.perf_counter()
