@@ -13,6 +13,10 @@
 #include <type_traits>
 #include <vector>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace svmkit {
 namespace {
 
@@ -47,6 +51,25 @@ using Lane0 = std::integral_constant<int, 0>;
 using Lane1 = std::integral_constant<int, 1>;
 // How many entries ahead the residual of a row is prefetched.
 constexpr Index kPrefetch = 16;
+
+// max(x, 0) and (b > 0 ? v : 0) without a branch. Whether a residual is positive is close to a
+// coin flip over the rows of a column, and GCC turns the plain conditional expressions into
+// jumps, whose mispredictions cost more than the arithmetic (2.2x per entry on mushrooms).
+inline double positive_part(double x) {
+#if defined(__SSE2__)
+  return _mm_cvtsd_f64(_mm_max_sd(_mm_set_sd(x), _mm_setzero_pd()));
+#else
+  return x > 0.0 ? x : 0.0;
+#endif
+}
+inline double where_positive(double b, double v) {
+#if defined(__SSE2__)
+  const __m128d mask = _mm_cmpgt_sd(_mm_set_sd(b), _mm_setzero_pd());
+  return _mm_cvtsd_f64(_mm_and_pd(mask, _mm_set_sd(v)));
+#else
+  return b > 0.0 ? v : 0.0;
+#endif
+}
 
 // Sparse column-major copy: column j holds (row, y_row * x_row,j) for rows of nonzero cost,
 // rows renumbered to the kept ones, sorted by row, duplicates merged (explicit zeros are kept:
@@ -379,8 +402,8 @@ double Cdn<Cols, Cost>::line_search(Index j, double d, double g, double g_loss) 
         const double b0 = b_[i];
         const double bi = b0 - move * v;
         b_[i] = bi;
-        const double p0 = b0 > 0.0 ? b0 : 0.0;
-        const double bp = bi > 0.0 ? bi : 0.0;
+        const double p0 = positive_part(b0);
+        const double bp = positive_part(bi);
         lo[lane] += cost_[i] * p0 * p0;
         ln[lane] += cost_[i] * bp * bp;
       });
@@ -389,7 +412,7 @@ double Cdn<Cols, Cost>::line_search(Index j, double d, double g, double g_loss) 
       cols_.each2(j, b_.data(), [&](auto lane, Index i, double v) {
         const double bi = b_[i] - move * v;
         b_[i] = bi;
-        const double bp = bi > 0.0 ? bi : 0.0;
+        const double bp = positive_part(bi);
         ln[lane] += cost_[i] * bp * bp;
       });
     }
@@ -413,8 +436,8 @@ bool Cdn<Cols, Cost>::visit(Index j, double shrink_margin, double* violation) {
   if constexpr (std::is_same_v<Cost, UniformCost>) {
     cols_.each2(j, b_.data(), [&](auto lane, Index i, double v) {
       const double bi = b_[i];
-      const double bp = bi > 0.0 ? bi : 0.0;
-      const double on = bi > 0.0 ? v : 0.0;
+      const double bp = positive_part(bi);
+      const double on = where_positive(bi, v);
       gs[lane] += v * bp;
       hs[lane] += on * v;
     });
@@ -425,8 +448,8 @@ bool Cdn<Cols, Cost>::visit(Index j, double shrink_margin, double* violation) {
   } else {
     cols_.each2(j, b_.data(), [&](auto lane, Index i, double v) {
       const double bi = b_[i], c = cost_[i];
-      const double bp = bi > 0.0 ? bi : 0.0;
-      const double on = bi > 0.0 ? c * v : 0.0;
+      const double bp = positive_part(bi);
+      const double on = where_positive(bi, c * v);
       gs[lane] += c * v * bp;
       hs[lane] += on * v;
     });
