@@ -12,7 +12,8 @@ Every fit runs in a forked child process (the parent never runs OpenMP code, so 
 safe): the child measures the fit (harness.measure: wall time and peak extra resident memory),
 scores it on the held-out split and evaluates the objective; a fit that runs past --timeout is
 killed and shown as "> T s". Candidates run alternately (svmkit, anchor 1, anchor 2, svmkit,
-...), best of 3 for fits under 2 s, of 2 under 10 s, else once.
+...), best of 7 for fits under 0.2 s (timings of milliseconds vary by tens of percent between
+runs on a shared machine), of 3 under 2 s, of 2 under 10 s, else once.
 
 Objective: one numpy function for every solution (LIBLINEAR's form): 1/2 (||w||^2 + b^2)
 + C sum loss for the l2 penalty, ||w||_1 + |b| + C sum loss for l1, summed over the
@@ -46,7 +47,9 @@ import scipy.sparse as sp
 from harness import RESULTS, Table, command_line, machine_line, measure, reset_peak_rss
 
 FAMILIES = ("dense", "sparse", "multiclass", "separable", "tiny", "float32", "real", "busy")
-FAST_S, SLOW_S = 2.0, 10.0  # repeat rule: 3 runs under FAST_S, 2 under SLOW_S, else 1
+# Repeat rule: 7 runs under QUICK_S, 3 under FAST_S, 2 under SLOW_S, else 1.
+QUICK_S, FAST_S, SLOW_S = 0.2, 2.0, 10.0
+MAX_RUNS = 7
 MEM_SLACK_MB = 1.0  # resident-memory readings are page-granular: below this is a tie
 ACC_POINTS, OBJ_REL = 0.5, 1e-4
 
@@ -675,7 +678,7 @@ class Outcome:
         if self.timed_out or self.error or not self.runs:
             return False
         t = self.seconds
-        return done < (3 if t < FAST_S else 2 if t < SLOW_S else 1)
+        return done < (MAX_RUNS if t < QUICK_S else 3 if t < FAST_S else 2 if t < SLOW_S else 1)
 
 
 ANCHOR_CAP = 5.0  # an anchor 5x slower than another anchor cannot be the best one: stop it
@@ -689,7 +692,7 @@ def measure_cell(cands: list[Candidate], d: Data, model: dict, timeout: float) -
     and are not repeated when over 1.5x the fastest anchor.
     """
     outs = [Outcome(c.label) for c in cands]
-    for rnd in range(3):
+    for rnd in range(MAX_RUNS):
         for c, o in zip(cands, outs):
             if rnd > 0 and not o.want_more(rnd):
                 continue
@@ -1286,9 +1289,10 @@ def main() -> None:
         "after one warm-up fit on a few rows (one-time costs such as lazy imports and the "
         f"thread pool are not counted), with a {args.timeout:g} s limit for svmkit; an anchor "
         f"gets min({args.timeout:g} s, max(2 s, {ANCHOR_CAP:g}x the fastest anchor so far)), "
-        "since a slower one cannot be the best. Candidates alternate, best of 3 under "
-        f"{FAST_S:g} s, of 2 under {SLOW_S:g} s. libsvm-official (the same algorithm as "
-        "scikit-learn's SVC) runs about 10x slower than scikit-learn's bundled LIBSVM on this "
+        f"since a slower one cannot be the best. Candidates alternate, best of {MAX_RUNS} under "
+        f"{QUICK_S:g} s, of 3 under {FAST_S:g} s, of 2 under {SLOW_S:g} s. "
+        "libsvm-official (the same algorithm as scikit-learn's SVC) runs about 10x slower "
+        "than scikit-learn's bundled LIBSVM on this "
         "machine, so scikit-learn is the kernel cells' anchor in practice. "
         "Peak MB: peak resident memory above the level before the fit. "
         "Accuracy in %, R2 for regression, on a held-out split (20%, stratified). Objective "
