@@ -174,8 +174,16 @@ class LinearObjective {
     return loss_sum;
   }
 
-  // Makes the last fun_grad point the current one (its curvature is used by hess_vec).
-  void accept() { d_current_.swap(d_trial_); }
+  // Makes the last fun_grad point the current one (its curvature is used by hess_vec), and
+  // lists the rows of non-zero curvature: hess_vec visits only those (for the squared hinge
+  // near a separating w, a small fraction of the rows, interleaved with the others so that a
+  // per-row test would mispredict).
+  void accept() {
+    d_current_.swap(d_trial_);
+    curved_rows_.clear();
+    for (Index i = 0; i < X_.rows; ++i)
+      if (d_current_[i] != 0.0) curved_rows_.push_back(i);
+  }
 
   // out = H s with H = I_reg + X~^T D X~ at the current point (one pass; two column-major).
   void hess_vec(const double* s, double* out) {
@@ -196,13 +204,13 @@ class LinearObjective {
       const int chunks = pass_chunks(X_, n_threads_);
       auto& bufs = gbuf_.get(chunks, d);
       std::vector<double> part(static_cast<std::size_t>(chunks), 0.0);
-      parallel_chunks(X_.rows, chunks, [&](int c, Index begin, Index end) {
+      const auto n_curved = static_cast<Index>(curved_rows_.size());
+      parallel_chunks(n_curved, chunks, [&](int c, Index begin, Index end) {
         double* acc = bufs[c].data();
         double ob = 0.0;
-        for (Index i = begin; i < end; ++i) {
-          const double di = d_current_[i];
-          if (di == 0.0) continue;
-          const double a = di * (row_dot(X_, i, s) + sb * scale_);
+        for (Index k = begin; k < end; ++k) {
+          const Index i = curved_rows_[static_cast<std::size_t>(k)];
+          const double a = d_current_[i] * (row_dot(X_, i, s) + sb * scale_);
           row_axpy(X_, i, a, acc);
           ob += a;
         }
@@ -256,6 +264,7 @@ class LinearObjective {
   bool classification_;
   int n_threads_;
   std::vector<double> d_trial_, d_current_;
+  std::vector<Index> curved_rows_;  // the rows with d_current_ != 0, in order
   std::vector<double> scratch_, scratch2_;
   ReductionBuffers gbuf_, hbuf_;
   long long passes_ = 0;
