@@ -167,3 +167,27 @@ def test_aligned_input_is_not_copied_and_unaligned_is():
     np.testing.assert_array_equal(core, X)
     for part in as_core_matrix(unaligned_csr(M))[:3]:
         assert part.flags.aligned and part.flags.c_contiguous
+
+
+def test_binding_reads_unaligned_arrays_from_an_aligned_copy():
+    """What the core reads, by address: an aligned array is read in place, an unaligned one
+    from an aligned copy. x86 tolerates misaligned loads, so results alone cannot show that
+    to_view / double_ptr still copy (only a sanitizer build did); the addresses can."""
+    X = np.random.default_rng(7).standard_normal((30, 4))
+    v = np.random.default_rng(8).standard_normal(30)
+
+    def address(a: np.ndarray) -> int:
+        return a.__array_interface__["data"][0]
+
+    got = _core._core_read_addresses(X, v)
+    assert got == [address(X), address(v)]
+    Xu, vu = unaligned(X), unaligned(v)
+    got = _core._core_read_addresses(Xu, vu)
+    assert got[0] != address(Xu) and got[0] % 8 == 0
+    assert got[1] != address(vu) and got[1] % 8 == 0
+    M = unaligned_csr(sp.csr_matrix(np.where(X > 0.3, X, 0.0)))
+    parts = (M.data, M.indices, M.indptr)
+    got = _core._core_read_addresses((*parts, *M.shape), v)
+    for a, part in zip(got[:3], parts):
+        assert a != address(part) and a % part.dtype.itemsize == 0
+    assert got[3] == address(v)

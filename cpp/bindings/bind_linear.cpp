@@ -138,6 +138,27 @@ void bind_linear(py::module_& m) {
           });
       },
       py::arg("what"), py::arg("element_loop"));
+  // Test hook: the addresses the core reads X (and a 1-D float64 vector) from, so that a test
+  // sees whether to_view / double_ptr passed the NumPy buffer itself or an aligned copy.
+  m.def(
+      "_core_read_addresses",
+      [](const py::object& X, const py::object& vec) {
+        ViewHolder view = to_view(X);
+        py::list out;
+        std::visit(
+            [&](const auto& v) {
+              out.append(reinterpret_cast<std::uintptr_t>(v.data));
+              if constexpr (is_csr_view<std::decay_t<decltype(v)>>::value) {
+                out.append(reinterpret_cast<std::uintptr_t>(v.indices));
+                out.append(reinterpret_cast<std::uintptr_t>(v.indptr));
+              }
+            },
+            view.view);
+        std::vector<py::object> keep;
+        out.append(reinterpret_cast<std::uintptr_t>(double_ptr(vec, -1, "vec", keep)));
+        return out;
+      },
+      py::arg("X"), py::arg("vec"));
   m.def("objective_eval", &objective_eval, py::arg("X"), py::arg("y"), py::arg("cost"),
         py::arg("loss"), py::arg("sigma"), py::arg("epsilon"), py::arg("fit_intercept"),
         py::arg("intercept_scaling"), py::arg("regularize_intercept"), py::arg("w"), py::arg("s"),

@@ -70,11 +70,6 @@ constexpr Index kWoodburyBlockRows = 256;
 // Columns per block when a dense Theta is accumulated by rank updates.
 constexpr Index kDenseBlockCols = 256;
 
-template <class V>
-struct is_csr_view : std::false_type {};
-template <class T, class I>
-struct is_csr_view<CsrView<T, I>> : std::true_type {};
-
 // The local column numbers of the CSR rows of a working set T (see WorkingRows). Kept by the
 // solver between Newton steps: when T repeats (s = m, or a settled working set) the
 // renumbering, a sort of nnz(X_T) entries, is not redone.

@@ -116,11 +116,6 @@ double curvature_bound(const LossSpec& loss) {
   return 1.0;
 }
 
-template <class V>
-struct is_csr : std::false_type {};
-template <class T, class I>
-struct is_csr<CsrView<T, I>> : std::true_type {};
-
 // A 2 x 2 map of (w_j, v_j), row-major.
 using Map2 = std::array<double, 4>;
 
@@ -264,7 +259,7 @@ class SgdSolver {
   // Sparse rows and batches that touch fewer coordinates than there are, in one of the modes
   // above: steps cost O(nnz of the batch) (lazy_epoch).
   LazyMode lazy_mode() const {
-    if constexpr (is_csr<V>::value) {
+    if constexpr (is_csr_view<V>::value) {
       if (!opt_.lazy_steps || batch_ >= n_) return LazyMode::off;
       const double nnz = static_cast<double>(X_.indptr[X_.rows]);
       if (static_cast<double>(batch_) * nnz / static_cast<double>(n_) >= static_cast<double>(d_))
@@ -398,7 +393,7 @@ class SgdSolver {
   // (after catching them up) and the bias; the others catch up when next touched or at the end
   // of the epoch. The same iterates as dense_epoch up to rounding. False if interrupted.
   bool lazy_epoch(double lr) {
-    if constexpr (is_csr<V>::value) {
+    if constexpr (is_csr_view<V>::value) {
       const Index steps = (n_ + batch_ - 1) / batch_;
       if (!build_lazy_tables(lr, steps)) return dense_epoch(lr);
       lr_ = lr;

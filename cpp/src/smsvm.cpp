@@ -127,11 +127,6 @@ constexpr double kPolishResidual = 1e-9;
 // problems of tests/test_smsvm.py, eta 1e-1 does not).
 constexpr double kMinEtaScale = 1e-3;
 
-template <class V>
-struct is_csr : std::false_type {};
-template <class T, class I>
-struct is_csr<CsrView<T, I>> : std::true_type {};
-
 // Element (i, j) of a dense view.
 template <class T>
 inline double dense_at(const DenseRowMajorView<T>& X, Index i, Index j) {
@@ -651,7 +646,7 @@ class Smsvm {
   void build_woodbury_matrix() {
     const Index nt = static_cast<Index>(T_.size());
     K_.resize(nt, nt);
-    if constexpr (is_csr<V>::value) {
+    if constexpr (is_csr_view<V>::value) {
       double work = 0.0;
       for (Index i : T_) work += static_cast<double>(X_.indptr[i + 1] - X_.indptr[i]);
       work *= 0.5 * static_cast<double>(nt);

@@ -67,6 +67,11 @@ struct is_col_major : std::false_type {};
 template <class T>
 struct is_col_major<DenseColMajorView<T>> : std::true_type {};
 
+template <class V>
+struct is_csr_view : std::false_type {};
+template <class T, class I>
+struct is_csr_view<CsrView<T, I>> : std::true_type {};
+
 inline Index rows_of(const MatrixView& X) {
   return std::visit([](const auto& v) { return v.rows; }, X);
 }
