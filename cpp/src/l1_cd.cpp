@@ -430,8 +430,7 @@ double Cdn<Cols, Cost>::line_search(Index j, double d, double g, double g_loss) 
 
 template <class Cols, class Cost>
 bool Cdn<Cols, Cost>::visit(Index j, double shrink_margin, double* violation) {
-  // Branch-free: whether b_i > 0 is close to a coin flip over the rows of a column, and a
-  // mispredicted branch costs more than the arithmetic it would skip.
+  // Branch-free (positive_part, where_positive).
   double gs[2] = {0.0, 0.0}, hs[2] = {0.0, 0.0};
   if constexpr (std::is_same_v<Cost, UniformCost>) {
     cols_.each2(j, b_.data(), [&](auto lane, Index i, double v) {

@@ -175,14 +175,17 @@ class LinearObjective {
   }
 
   // Makes the last fun_grad point the current one (its curvature is used by hess_vec), and
-  // lists the rows of non-zero curvature: hess_vec visits only those (for the squared hinge
-  // near a separating w, a small fraction of the rows, interleaved with the others so that a
-  // per-row test would mispredict).
+  // lists the rows of non-zero curvature: the row-major / CSR hess_vec visits only those (for
+  // the squared hinge near a separating w, a small fraction of the rows, interleaved with the
+  // others so that a per-row test would mispredict). The column-major hess_vec sweeps every
+  // row and needs no list.
   void accept() {
     d_current_.swap(d_trial_);
-    curved_rows_.clear();
-    for (Index i = 0; i < X_.rows; ++i)
-      if (d_current_[i] != 0.0) curved_rows_.push_back(i);
+    if constexpr (!is_col_major<V>::value) {
+      curved_rows_.clear();
+      for (Index i = 0; i < X_.rows; ++i)
+        if (d_current_[i] != 0.0) curved_rows_.push_back(i);
+    }
   }
 
   // out = H s with H = I_reg + X~^T D X~ at the current point (one pass; two column-major).
