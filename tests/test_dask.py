@@ -562,7 +562,9 @@ def test_smsvm_polish_matches_in_memory_at_the_defaults(client, sparse):
     dist = sd.LinearSVC(**p).fit(Xd, yd)
     r_l, r_d = local.result_[0], dist.result_[0]
     assert r_l["polished"] and r_d["polished"]
-    assert r_d["polish_rounds"] == r_l["polish_rounds"]
+    # The number of polish rounds is not compared: which coordinates are identified when the
+    # polish starts depends on the rounding of the sums (the reduction order, which may differ);
+    # on one machine the csr case took 3 rounds on Dask and 1 in memory, to the same optimum.
     assert rel(r_d["objective"], r_l["objective"]) <= 1e-8
     yy = np.where(y == local.classes_[1], 1.0, -1.0)
     _, _, best = primal_svm(X, yy, 2.0, l2=0.5, l1=0.5)
