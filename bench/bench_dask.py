@@ -4,8 +4,8 @@ Runs (each a fresh LocalCluster, processes, 1 thread per worker):
   1. timing: svmkit.LinearSVC(solver="tron" or "smsvm" for --loss hinge, n_jobs=2) in memory beside
      svmkit.dask.LinearSVC on 2 workers x 1 thread, same data (generated on the workers by a
      seeded generator, then gathered once for the in-memory fit), alternately, best of R;
-  2. per-round overhead: an empty map-reduce over the same partitions (submit P tasks,
-     gather P small vectors), best of 20;
+  2. per-round overhead: an empty map-reduce with the tasks of one pass (TRON: one per run of
+     partitions, i.e. per worker thread; SmSVM: one per partition), best of 20;
   3. traffic: bytes the driver sends (pickled task arguments) and receives (reduced vectors)
      per pass, and the workers' outgoing transfer bytes (scheduler-side transfer logs);
   4. a dataset larger than each worker's memory_limit, fitted.
@@ -52,14 +52,14 @@ def worker_out_bytes(client) -> int:
     return sum(client.run(total).values())
 
 
-def empty_round(client, blocks, reps=20) -> float:
+def empty_round(client, n_tasks: int, reps=20) -> float:
     from svmkit.dask import _tasks
 
     s = np.zeros(101)
     best = np.inf
     for _ in range(reps):
         t = time.perf_counter()
-        futs = [client.submit(_tasks.add, s, pure=False) for _ in blocks]
+        futs = [client.submit(_tasks.add, s, pure=False) for _ in range(n_tasks)]
         client.gather(futs)
         best = min(best, time.perf_counter() - t)
     return best
@@ -97,7 +97,10 @@ def timing(args) -> None:
         from svmkit.dask._data import persist
 
         parts = persist(client, X, y, None)
-        t_round = empty_round(client, parts.blocks)
+        # A TRON pass is one task per run of partitions (one run per worker thread), an SmSVM
+        # pass one task per partition.
+        n_tasks = len(parts.groups) if solver == "tron" else len(parts.blocks)
+        t_round = empty_round(client, n_tasks)
         del parts
         rounds = r_d["rounds"]
         out(
@@ -120,7 +123,8 @@ def timing(args) -> None:
             f"{abs(r_d['objective'] - r_l['objective']) / abs(r_l['objective']):.2e}"
         )
         out(
-            f"empty map-reduce round over {args.chunks} partitions: {t_round * 1e3:.1f} ms; "
+            f"empty map-reduce round ({n_tasks} tasks for {args.chunks} partitions): "
+            f"{t_round * 1e3:.1f} ms; "
             f"x {rounds} rounds = {t_round * rounds:.3f} s of the fit"
         )
         out(

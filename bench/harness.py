@@ -7,11 +7,11 @@ into bench/RESULTS.md. Timings are wall-clock seconds on this machine (report `n
 
 from __future__ import annotations
 
+import ctypes
 import os
 import platform
 import subprocess
 import sys
-import ctypes
 import time
 from dataclasses import dataclass, field
 from pathlib import Path

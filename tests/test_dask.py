@@ -9,6 +9,7 @@ error on a closed client or scheduler. One cluster is shared by the module.
 from __future__ import annotations
 
 import os
+import pickle
 import signal
 import time
 
@@ -271,6 +272,47 @@ def test_partition_kernel_errors():
         )
     with pytest.raises(ValueError, match="intercept_scaling must be > 0"):
         _core.partition_hess_vec(X, np.zeros(3), np.zeros(3), True, 0.0)
+
+
+@pytest.mark.parametrize(
+    "n_parts, n_slots, expected",
+    [
+        (8, 2, [[0, 1, 2, 3], [4, 5, 6, 7]]),
+        (7, 3, [[0, 1], [2, 3], [4, 5, 6]]),
+        (3, 8, [[0], [1], [2]]),
+        (1, 1, [[0]]),
+    ],
+)
+def test_partition_groups_are_contiguous_runs(n_parts, n_slots, expected):
+    from svmkit.dask._data import partition_groups
+
+    assert partition_groups(n_parts, n_slots) == expected
+
+
+def test_a_pass_is_one_task_per_worker_thread(client):
+    """8 partitions on 2 single-thread workers: the partitions are placed as 2 contiguous runs,
+    one per worker, and a TRON pass sends one task per run (the driver's bytes per pass are
+    those of 2 copies of the point w, not 8), with the in-memory answer."""
+    from svmkit.dask._data import persist
+
+    X, y = make_data(n=800, seed=5)
+    Xd, yd, _ = to_dask(X, y, chunk=100)
+    parts = persist(client, Xd, yd, None)
+    assert parts.groups == [[0, 1, 2, 3], [4, 5, 6, 7]]
+    assert sorted(parts.group_workers) == sorted(client.scheduler_info()["workers"])
+    where = client.who_has(parts.blocks)
+    for g, addr in zip(parts.groups, parts.group_workers):
+        for p in g:
+            assert list(where[parts.blocks[p].key]) == [addr]
+    dist = sd.LinearSVC(loss="logistic", tol=TOL).fit(Xd, yd)
+    res = dist.result_[0]
+    w = np.zeros(X.shape[1] + 1)
+    per_point = len(pickle.dumps(w, protocol=pickle.HIGHEST_PROTOCOL))
+    # Every pass sends w (gradient passes) or (w, s) (Hessian-vector passes) once per task.
+    assert res["bytes_sent"] <= res["passes"] * 2 * (2 * per_point + 64)
+    assert res["bytes_sent"] >= res["passes"] * 2 * per_point
+    local = svmkit.LinearSVC(loss="logistic", tol=TOL, solver="tron").fit(X, y)
+    assert rel(res["objective"], local.result_[0]["objective"]) <= 1e-8
 
 
 def test_worker_killed_during_fit(client):

@@ -125,10 +125,10 @@ def tree_sum(client: Any, futures: list, split_every: int, meter: TrafficMeter) 
 
 class DistributedObjective:
     """F(w) = 1/2 ||w||^2 [+ 1/2 b^2] + sum over partitions of their loss parts, with the
-    passes of svmkit/objective.hpp run as one task per partition. The per-row curvature of
+    passes of svmkit/objective.hpp run on the workers. The per-row curvature of
     the current and the trial point stays on the worker that computed it (a cache that a
     task refills from the partition when it misses, see _tasks.fun_grad), so that one pass
-    is one task per partition plus the reduction."""
+    is one task per run of partitions (one run per worker thread) plus the reduction."""
 
     def __init__(
         self,
@@ -142,9 +142,15 @@ class DistributedObjective:
         n_features: int,
         split_every: int,
         meter: TrafficMeter,
+        groups: list | None = None,
+        group_workers: list | None = None,
     ) -> None:
         self.client = client
         self.blocks = blocks
+        # One pass task per run of partitions (svmkit.dask._data.partition_groups), sent to
+        # the worker that holds the run; one run per partition when none are given.
+        self.groups = groups or [[p] for p in range(len(blocks))]
+        self.group_workers = group_workers or [None] * len(self.groups)
         self.targets = targets
         self.loss = loss
         self.intercept = (bool(fit_intercept), float(intercept_scaling))
@@ -158,6 +164,11 @@ class DistributedObjective:
         self._trial: tuple | None = None  # (point id, w)
         self._current: tuple | None = None
 
+    def _place(self, k: int) -> dict:
+        addr = self.group_workers[k]
+        where = {} if addr is None else {"workers": [addr], "allow_other_workers": True}
+        return {"pure": False, **where}
+
     def _reg(self, w: np.ndarray) -> float:
         r = float(w[: self.d] @ w[: self.d])
         if self.intercept[0] and self.reg_b:
@@ -170,21 +181,21 @@ class DistributedObjective:
         self._points += 1
         point = self._points
         keep = self._current[0] if self._current else None
-        self.meter.arg(w, len(self.blocks))
+        self.meter.arg(w, len(self.groups))
         small = [
             c.submit(
-                _tasks.fun_grad,
-                b,
-                t,
+                _tasks.fun_grad_run,
+                [self.blocks[p] for p in g],
+                [self.targets[p] for p in g],
                 w,
                 self.loss,
                 self.intercept,
-                (self.fit_id, p),
+                [(self.fit_id, p) for p in g],
                 point,
                 keep,
-                pure=False,
+                **self._place(k),
             )
-            for p, (b, t) in enumerate(zip(self.blocks, self.targets))
+            for k, g in enumerate(self.groups)
         ]
         tot = tree_sum(c, small, self.split_every, self.meter)
         self.passes += 1
@@ -206,21 +217,21 @@ class DistributedObjective:
         c, d = self.client, self.d
         s = np.ascontiguousarray(s, dtype=np.float64)
         point, w = self._current
-        self.meter.arg((w, s), len(self.blocks))
+        self.meter.arg((w, s), len(self.groups))
         parts = [
             c.submit(
-                _tasks.hess_vec,
-                b,
-                t,
+                _tasks.hess_vec_run,
+                [self.blocks[p] for p in g],
+                [self.targets[p] for p in g],
                 w,
                 s,
                 self.loss,
                 self.intercept,
-                (self.fit_id, p),
+                [(self.fit_id, p) for p in g],
                 point,
-                pure=False,
+                **self._place(k),
             )
-            for p, (b, t) in enumerate(zip(self.blocks, self.targets))
+            for k, g in enumerate(self.groups)
         ]
         out = tree_sum(c, parts, self.split_every, self.meter)
         self.passes += 1

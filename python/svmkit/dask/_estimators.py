@@ -133,6 +133,8 @@ class _DaskMixin:
             parts.n_features,
             int(self.split_every),
             meter,
+            parts.groups,
+            parts.group_workers,
         )
         dim = parts.n_features + (1 if self.fit_intercept else 0)
         try:
@@ -261,7 +263,10 @@ class LinearSVC(_DaskMixin, _LocalSVC):
     The row partitions are persisted on the workers and never gathered: the solver's outer
     loop runs on the client and each pass over the data is one task per partition calling
     svmkit._core.partition_*, followed by a tree reduction of small vectors (split_every
-    children per node). One-vs-rest runs the binary problems concurrently.
+    children per node). TRON's passes send one task per worker thread instead: the
+    partitions are placed as contiguous runs, one per worker thread, and a task sums its
+    run in order (fewer tasks per round; the summation order depends only on the numbers of
+    partitions and worker threads). One-vs-rest runs the binary problems concurrently.
 
     Solvers (solver_ names the one used; "auto" picks by the loss alone):
 

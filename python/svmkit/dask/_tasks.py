@@ -155,6 +155,42 @@ def hess_vec(
     return _core.partition_hess_vec(block[0], curv, s, *intercept, n_threads=1)
 
 
+def fun_grad_run(
+    blocks: list,
+    targets: list,
+    w: np.ndarray,
+    loss: tuple,
+    intercept: tuple,
+    slots: list,
+    point: int,
+    keep: int | None,
+) -> np.ndarray:
+    """fun_grad over a run of partitions, summed in the run's order (one task per run)."""
+    out = None
+    for block, t, slot in zip(blocks, targets, slots):
+        part = fun_grad(block, t, w, loss, intercept, slot, point, keep)
+        out = part if out is None else add(out, part)
+    return out
+
+
+def hess_vec_run(
+    blocks: list,
+    targets: list,
+    w: np.ndarray,
+    s: np.ndarray,
+    loss: tuple,
+    intercept: tuple,
+    slots: list,
+    point: int,
+) -> np.ndarray:
+    """hess_vec over a run of partitions, summed in the run's order (one task per run)."""
+    out = None
+    for block, t, slot in zip(blocks, targets, slots):
+        part = hess_vec(block, t, w, s, loss, intercept, slot, point)
+        out = part if out is None else add(out, part)
+    return out
+
+
 def forget(fit: str) -> int:
     """Drops the cached curvature of a finished fit; returns the number of slots dropped."""
     with _LOCK:
