@@ -4,8 +4,8 @@ Runs (each a fresh LocalCluster, processes, 1 thread per worker):
   1. timing: svmkit.LinearSVC(solver="tron" or "smsvm" for --loss hinge, n_jobs=2) in memory beside
      svmkit.dask.LinearSVC on 2 workers x 1 thread, same data (generated on the workers by a
      seeded generator, then gathered once for the in-memory fit), alternately, best of R;
-  2. per-round overhead: an empty map-reduce with the tasks of one pass (TRON: one per run of
-     partitions, i.e. per worker thread; SmSVM: one per partition), best of 20;
+  2. per-round overhead: an empty map-reduce with the tasks of one pass (one per run of
+     partitions, i.e. per worker thread), best of 20;
   3. traffic: bytes the driver sends (pickled task arguments) and receives (reduced vectors)
      per pass, and the workers' outgoing transfer bytes (scheduler-side transfer logs);
   4. a dataset larger than each worker's memory_limit, fitted.
@@ -97,9 +97,9 @@ def timing(args) -> None:
         from svmkit.dask._data import persist
 
         parts = persist(client, X, y, None)
-        # A TRON pass is one task per run of partitions (one run per worker thread), an SmSVM
-        # pass one task per partition.
-        n_tasks = len(parts.groups) if solver == "tron" else len(parts.blocks)
+        # A summed pass is one task per run of partitions (one run per worker thread); SmSVM's
+        # final polish (elasticnet) still sends one task per partition.
+        n_tasks = len(parts.groups)
         t_round = empty_round(client, n_tasks)
         del parts
         rounds = r_d["rounds"]

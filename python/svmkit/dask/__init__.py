@@ -3,8 +3,8 @@
 Install with ``pip install "svmkit[dask]"``. The estimators take dask arrays (dense or
 scipy.sparse CSR blocks) and dask DataFrames chunked by rows, keep the partitions on the
 workers and run the solver's outer loop (TRON for the smooth losses, SmSVM for the hinge
-loss) on the client, one task per run of partitions (TRON) or per partition (SmSVM) per
-pass (see LinearSVC's docstring). A
+loss) on the client, one task per run of partitions (one run per worker thread) per pass
+(see LinearSVC's docstring). A
 fitted model is an ordinary in-memory model: ``to_local()``.
 """
 

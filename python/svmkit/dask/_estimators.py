@@ -186,6 +186,8 @@ class _DaskMixin:
             (bool(self.fit_intercept), float(self.intercept_scaling)),
             int(self.split_every),
             meter,
+            parts.groups,
+            parts.group_workers,
         )
         l2, l1 = penalty_weights(self.penalty, self.l1_ratio)
         solver = DistributedSmsvm(
@@ -263,10 +265,11 @@ class LinearSVC(_DaskMixin, _LocalSVC):
     The row partitions are persisted on the workers and never gathered: the solver's outer
     loop runs on the client and each pass over the data is one task per partition calling
     svmkit._core.partition_*, followed by a tree reduction of small vectors (split_every
-    children per node). TRON's passes send one task per worker thread instead: the
-    partitions are placed as contiguous runs, one per worker thread, and a task sums its
-    run in order (fewer tasks per round; the summation order depends only on the numbers of
-    partitions and worker threads). One-vs-rest runs the binary problems concurrently.
+    children per node). The summed passes (TRON's, and SmSVM's outside its final polish)
+    send one task per worker thread instead: the partitions are placed as contiguous runs,
+    one per worker thread, and a task sums its run in order (fewer tasks per round; the
+    summation order depends only on the numbers of partitions and worker threads).
+    One-vs-rest runs the binary problems concurrently.
 
     Solvers (solver_ names the one used; "auto" picks by the loss alone):
 

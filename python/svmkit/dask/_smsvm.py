@@ -50,9 +50,15 @@ class SmsvmData:
     """The workers' side of one binary SmSVM fit: partitions, targets (y, v = cost / S) and
     one map-reduce round per call."""
 
-    def __init__(self, client, blocks, targets, intercept, split_every, meter) -> None:
+    def __init__(
+        self, client, blocks, targets, intercept, split_every, meter, groups=None, workers=None
+    ) -> None:
         self.client = client
         self.blocks = blocks
+        # Runs of partitions for the summed rounds (run): one task per run, on its worker
+        # (svmkit.dask._data.partition_groups); one run per partition when none are given.
+        self.groups = groups or [[p] for p in range(len(blocks))]
+        self.group_workers = workers or [None] * len(self.groups)
         self.targets = targets
         self.intercept = intercept
         self.split_every = split_every
@@ -65,12 +71,25 @@ class SmsvmData:
         return self._ids
 
     def run(self, fn: Callable, *args: Any) -> np.ndarray:
-        """Sum over the partitions of fn(block, targets, slot, *args, intercept)."""
-        self.meter.arg(args, len(self.blocks))
-        parts = [
-            self.client.submit(fn, b, t, (self.fit_id, p), *args, self.intercept, pure=False)
-            for p, (b, t) in enumerate(zip(self.blocks, self.targets))
-        ]
+        """Sum over the partitions of fn(block, targets, slot, *args, intercept): one task per
+        run of partitions, each summing its run in order."""
+        self.meter.arg(args, len(self.groups))
+        parts = []
+        for g, addr in zip(self.groups, self.group_workers):
+            where = {} if addr is None else {"workers": [addr], "allow_other_workers": True}
+            parts.append(
+                self.client.submit(
+                    _tasks.sum_over_run,
+                    fn,
+                    [self.blocks[p] for p in g],
+                    [self.targets[p] for p in g],
+                    [(self.fit_id, p) for p in g],
+                    args,
+                    self.intercept,
+                    pure=False,
+                    **where,
+                )
+            )
         return tree_sum(self.client, parts, self.split_every, self.meter)
 
     def map(self, fn: Callable, per_part: list | None, *args: Any) -> list:

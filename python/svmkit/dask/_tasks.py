@@ -191,6 +191,16 @@ def hess_vec_run(
     return out
 
 
+def sum_over_run(fn: Any, blocks: list, targets: list, slots: list, args: tuple, intercept):
+    """sum of fn(block, targets, slot, *args, intercept) over a run of partitions, in the
+    run's order (one task per run; svmkit.dask._smsvm.SmsvmData.run)."""
+    out = None
+    for block, t, slot in zip(blocks, targets, slots):
+        part = fn(block, t, slot, *args, intercept)
+        out = part if out is None else add(out, part)
+    return out
+
+
 def forget(fit: str) -> int:
     """Drops the cached curvature of a finished fit; returns the number of slots dropped."""
     with _LOCK:
