@@ -123,6 +123,20 @@ def tree_sum(client: Any, futures: list, split_every: int, meter: TrafficMeter) 
     return _tasks.add(*parts)
 
 
+def runs_or_singletons(groups: list | None, workers: list | None, n_parts: int) -> tuple:
+    """(runs, the worker of each run): as given (svmkit.dask._data.partition_groups), or one
+    run per partition with no placement."""
+    runs = groups or [[p] for p in range(n_parts)]
+    return runs, (workers or [None] * len(runs))
+
+
+def placement(addr: str | None) -> dict:
+    """submit() keywords: a pass task on its run's worker (a preference: a lost worker's task
+    runs elsewhere, where its partitions are recomputed), never cached."""
+    where = {} if addr is None else {"workers": [addr], "allow_other_workers": True}
+    return {"pure": False, **where}
+
+
 class DistributedObjective:
     """F(w) = 1/2 ||w||^2 [+ 1/2 b^2] + sum over partitions of their loss parts, with the
     passes of svmkit/objective.hpp run on the workers. The per-row curvature of
@@ -149,8 +163,7 @@ class DistributedObjective:
         self.blocks = blocks
         # One pass task per run of partitions (svmkit.dask._data.partition_groups), sent to
         # the worker that holds the run; one run per partition when none are given.
-        self.groups = groups or [[p] for p in range(len(blocks))]
-        self.group_workers = group_workers or [None] * len(self.groups)
+        self.groups, self.group_workers = runs_or_singletons(groups, group_workers, len(blocks))
         self.targets = targets
         self.loss = loss
         self.intercept = (bool(fit_intercept), float(intercept_scaling))
@@ -163,11 +176,6 @@ class DistributedObjective:
         self._points = 0
         self._trial: tuple | None = None  # (point id, w)
         self._current: tuple | None = None
-
-    def _place(self, k: int) -> dict:
-        addr = self.group_workers[k]
-        where = {} if addr is None else {"workers": [addr], "allow_other_workers": True}
-        return {"pure": False, **where}
 
     def _reg(self, w: np.ndarray) -> float:
         r = float(w[: self.d] @ w[: self.d])
@@ -193,7 +201,7 @@ class DistributedObjective:
                 [(self.fit_id, p) for p in g],
                 point,
                 keep,
-                **self._place(k),
+                **placement(self.group_workers[k]),
             )
             for k, g in enumerate(self.groups)
         ]
@@ -229,7 +237,7 @@ class DistributedObjective:
                 self.intercept,
                 [(self.fit_id, p) for p in g],
                 point,
-                **self._place(k),
+                **placement(self.group_workers[k]),
             )
             for k, g in enumerate(self.groups)
         ]

@@ -33,7 +33,7 @@ import scipy.linalg
 from .. import _core
 from .._core import SolverStatus
 from . import _tasks
-from ._cluster import TrafficMeter, gather, tree_sum
+from ._cluster import TrafficMeter, gather, placement, runs_or_singletons, tree_sum
 from ._tron import _history_columns
 
 _CONDITIONING_SHIFT = 1e-12  # smsvm.cpp's kConditioningShift
@@ -57,8 +57,7 @@ class SmsvmData:
         self.blocks = blocks
         # Runs of partitions for the summed rounds (run): one task per run, on its worker
         # (svmkit.dask._data.partition_groups); one run per partition when none are given.
-        self.groups = groups or [[p] for p in range(len(blocks))]
-        self.group_workers = workers or [None] * len(self.groups)
+        self.groups, self.group_workers = runs_or_singletons(groups, workers, len(blocks))
         self.targets = targets
         self.intercept = intercept
         self.split_every = split_every
@@ -76,7 +75,6 @@ class SmsvmData:
         self.meter.arg(args, len(self.groups))
         parts = []
         for g, addr in zip(self.groups, self.group_workers):
-            where = {} if addr is None else {"workers": [addr], "allow_other_workers": True}
             parts.append(
                 self.client.submit(
                     _tasks.sum_over_run,
@@ -86,8 +84,7 @@ class SmsvmData:
                     [(self.fit_id, p) for p in g],
                     args,
                     self.intercept,
-                    pure=False,
-                    **where,
+                    **placement(addr),
                 )
             )
         return tree_sum(self.client, parts, self.split_every, self.meter)

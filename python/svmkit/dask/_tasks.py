@@ -166,11 +166,12 @@ def fun_grad_run(
     keep: int | None,
 ) -> np.ndarray:
     """fun_grad over a run of partitions, summed in the run's order (one task per run)."""
-    out = None
-    for block, t, slot in zip(blocks, targets, slots):
-        part = fun_grad(block, t, w, loss, intercept, slot, point, keep)
-        out = part if out is None else add(out, part)
-    return out
+    return add(
+        *(
+            fun_grad(block, t, w, loss, intercept, slot, point, keep)
+            for block, t, slot in zip(blocks, targets, slots)
+        )
+    )
 
 
 def hess_vec_run(
@@ -184,21 +185,20 @@ def hess_vec_run(
     point: int,
 ) -> np.ndarray:
     """hess_vec over a run of partitions, summed in the run's order (one task per run)."""
-    out = None
-    for block, t, slot in zip(blocks, targets, slots):
-        part = hess_vec(block, t, w, s, loss, intercept, slot, point)
-        out = part if out is None else add(out, part)
-    return out
+    return add(
+        *(
+            hess_vec(block, t, w, s, loss, intercept, slot, point)
+            for block, t, slot in zip(blocks, targets, slots)
+        )
+    )
 
 
 def sum_over_run(fn: Any, blocks: list, targets: list, slots: list, args: tuple, intercept):
     """sum of fn(block, targets, slot, *args, intercept) over a run of partitions, in the
     run's order (one task per run; svmkit.dask._smsvm.SmsvmData.run)."""
-    out = None
-    for block, t, slot in zip(blocks, targets, slots):
-        part = fn(block, t, slot, *args, intercept)
-        out = part if out is None else add(out, part)
-    return out
+    return add(
+        *(fn(block, t, slot, *args, intercept) for block, t, slot in zip(blocks, targets, slots))
+    )
 
 
 def forget(fit: str) -> int:
