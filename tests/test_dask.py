@@ -315,6 +315,29 @@ def test_a_pass_is_one_task_per_worker_thread(client):
     assert rel(res["objective"], local.result_[0]["objective"]) <= 1e-8
 
 
+def test_persist_before_any_worker_joined_leaves_the_partitions_unplaced(client):
+    """A scheduler that lists no worker yet (an adaptive cluster scaling up): persist falls
+    back to one run per partition with no placement instead of failing."""
+    from svmkit.dask._data import persist
+
+    class NoWorkersYet:
+        def __init__(self, real):
+            self.real = real
+
+        def scheduler_info(self):
+            return {"workers": {}}
+
+        def __getattr__(self, name):
+            return getattr(self.real, name)
+
+    X, y = make_data(n=300, seed=7)
+    Xd, yd, _ = to_dask(X, y, chunk=100)
+    parts = persist(NoWorkersYet(client), Xd, yd, None)
+    assert parts.groups == [[0], [1], [2]]
+    assert parts.group_workers == [None, None, None]
+    assert sum(b.result()[3] for b in parts.blocks) == 300
+
+
 @pytest.mark.parametrize("loss", ["logistic", "hinge"], ids=["tron", "smsvm"])
 def test_runs_of_partitions_send_fewer_tasks_to_the_same_answer(client, loss, monkeypatch):
     """The summed rounds of both solvers send one task per run of partitions: against runs of

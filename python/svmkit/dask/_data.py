@@ -123,15 +123,18 @@ def persist(client: Any, X: Any, y: Any, sample_weight: Any) -> Partitions:
         ws = _as_vector(sample_weight, chunks, "sample_weight", n).to_delayed().ravel()
     prep = dask.delayed(_tasks.prepare_block, pure=True)
     slots = worker_slots(client)
-    groups = partition_groups(len(xs), len(slots))
-    # Each run's partitions are placed on one worker (a preference: a lost worker's runs are
-    # recomputed elsewhere), so that the run's pass task finds its data in place.
-    group_workers = [slots[i * len(slots) // len(groups)] for i in range(len(groups))]
+    if slots:
+        groups = partition_groups(len(xs), len(slots))
+        # Each run's partitions are placed on one worker (a preference: a lost worker's runs
+        # are recomputed elsewhere), so that the run's pass task finds its data in place.
+        group_workers = [slots[i * len(slots) // len(groups)] for i in range(len(groups))]
+    else:  # no worker yet (a cluster still scaling up): one run per partition, unplaced
+        groups = [[p] for p in range(len(xs))]
+        group_workers = [None] * len(groups)
     blocks: list = [None] * len(xs)
     for g, addr in zip(groups, group_workers):
-        futs = client.compute(
-            [prep(xs[p], ys[p], ws[p]) for p in g], workers=[addr], allow_other_workers=True
-        )
+        where = {} if addr is None else {"workers": [addr], "allow_other_workers": True}
+        futs = client.compute([prep(xs[p], ys[p], ws[p]) for p in g], **where)
         for p, f in zip(g, futs):
             blocks[p] = f
     bad = [client.submit(_tasks.check_weights, b, pure=False) for b in blocks]
