@@ -108,9 +108,10 @@ class TrafficMeter:
 
 
 def tree_sum(client: Any, futures: list, split_every: int, meter: TrafficMeter) -> np.ndarray:
-    """Sum of the partitions' small vectors: nodes of split_every children on the workers
-    until at most split_every remain, then the last level on the driver. The tree and the
-    order of every addition depend only on the number of partitions (deterministic)."""
+    """Sum of the tasks' small vectors (one per run of partitions, or per partition): nodes of
+    split_every children on the workers until at most split_every remain, then the last level
+    on the driver. The tree and the order of every addition depend only on the number of
+    futures (deterministic)."""
     level = list(futures)
     while len(level) > split_every:
         level = [
@@ -130,11 +131,15 @@ def runs_or_singletons(groups: list | None, workers: list | None, n_parts: int) 
     return runs, (workers or [None] * len(runs))
 
 
+def prefer_worker(addr: str | None) -> dict:
+    """submit() / compute() keywords that prefer a worker (a lost worker's tasks run
+    elsewhere, where their partitions are recomputed); none for addr None."""
+    return {} if addr is None else {"workers": [addr], "allow_other_workers": True}
+
+
 def placement(addr: str | None) -> dict:
-    """submit() keywords: a pass task on its run's worker (a preference: a lost worker's task
-    runs elsewhere, where its partitions are recomputed), never cached."""
-    where = {} if addr is None else {"workers": [addr], "allow_other_workers": True}
-    return {"pure": False, **where}
+    """submit() keywords of a pass task: on its run's worker (prefer_worker), never cached."""
+    return {"pure": False, **prefer_worker(addr)}
 
 
 class DistributedObjective:

@@ -104,7 +104,7 @@ def persist(client: Any, X: Any, y: Any, sample_weight: Any) -> Partitions:
     them (so that bad input fails here, with the partition's message)."""
     import dask
 
-    from ._cluster import gather
+    from ._cluster import gather, prefer_worker
 
     names = None
     if hasattr(X, "columns") and all(isinstance(c, str) for c in X.columns):
@@ -133,8 +133,7 @@ def persist(client: Any, X: Any, y: Any, sample_weight: Any) -> Partitions:
         group_workers = [None] * len(groups)
     blocks: list = [None] * len(xs)
     for g, addr in zip(groups, group_workers):
-        where = {} if addr is None else {"workers": [addr], "allow_other_workers": True}
-        futs = client.compute([prep(xs[p], ys[p], ws[p]) for p in g], **where)
+        futs = client.compute([prep(xs[p], ys[p], ws[p]) for p in g], **prefer_worker(addr))
         for p, f in zip(g, futs):
             blocks[p] = f
     bad = [client.submit(_tasks.check_weights, b, pure=False) for b in blocks]
