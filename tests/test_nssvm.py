@@ -141,15 +141,22 @@ def _stationary_cases():
     yield "synthetic", Xtr, ytr
     X, y = load_breast_cancer(return_X_y=True)
     yield "breast_cancer", StandardScaler().fit_transform(X), np.where(y == 1, 1.0, -1.0)
+    # s0 = 712 > n = 64: the Woodbury path, whose n x n matrix the solver moves from one
+    # working set to the next by the changed rows (rebuilt after 16 moves; 38 iterations here).
+    X, y = load_digits(return_X_y=True)
+    yield "digits 2 vs rest, CSR", sp.csr_matrix(X / 16.0), np.where(y == 2, 1.0, -1.0)
+    yield "digits 2 vs rest, dense", X / 16.0, np.where(y == 2, 1.0, -1.0)
 
 
 @pytest.mark.parametrize("case", list(_stationary_cases()), ids=lambda c: c[0])
 def test_eta_stationarity_and_subproblem(case) -> None:
     _, X, y = case
     # The absolute residual test (scaled_tol off) stops only at a fixed point of the iteration.
-    res = fit_core(X, y, keep_best=False, bias_search=False, scaled_tol=False, stall_iter=0)
+    Xc = _csr(X) if sp.issparse(X) else X
+    res = fit_core(Xc, y, keep_best=False, bias_search=False, scaled_tol=False, stall_iter=0)
     assert res["status"] == SolverStatus.converged
     assert not res["returned_best"]
+    X = X.toarray() if sp.issparse(X) else X  # the numpy references
     d = nssvm_defaults()
     C, c, eta = d["C"], res["c"], res["eta"]
     assert c == pytest.approx(C / 100) and eta == pytest.approx(min(1 / len(y), 1e-4))
@@ -523,6 +530,68 @@ def test_sparse_woodbury_matches_dense_and_cg() -> None:
     np.testing.assert_allclose(csr["alpha"], dense["alpha"], rtol=1e-8, atol=1e-11)
     np.testing.assert_array_equal(csr["support"], cg["support"])
     np.testing.assert_allclose(csr["alpha"], cg["alpha"], rtol=1e-5, atol=1e-8)
+
+
+def test_woodbury_moves_cover_rebuilds() -> None:
+    # Digits 2 vs rest at the fixed point (test_eta_stationarity_and_subproblem checks its
+    # residual in numpy) runs more Newton steps than the 16 moves between rebuilds of the
+    # Woodbury matrix; CSR and dense input reach the same point.
+    X, y = load_digits(return_X_y=True)
+    X, y = X / 16.0, np.where(y == 2, 1.0, -1.0)
+    dense = fit_core(X, y, **FIXED_POINT)
+    csr = fit_core(_csr(sp.csr_matrix(X)), y, **FIXED_POINT)
+    assert dense["status"] == SolverStatus.converged and dense["iterations"] > 17
+    np.testing.assert_array_equal(csr["support"], dense["support"])
+    np.testing.assert_allclose(csr["solution"], dense["solution"], rtol=1e-8, atol=1e-11)
+
+
+@pytest.mark.parametrize("shuffle", [True, False], ids=["unsorted", "sorted"])
+def test_woodbury_noncanonical_csr_rows(shuffle: bool) -> None:
+    # A CSR view with duplicate entries, in shuffled or in sorted rows (the C++ API takes it
+    # as given), is the same matrix as the canonical one: the sparse outer products of the
+    # Woodbury matrix must count a duplicated column once with the summed value, as every
+    # other pass over the rows does.
+    X, y = _sparse_tall(2000, 40, 4, seed=3)
+    ref = fit_core(_csr(X), y, **FIXED_POINT)
+    assert ref["s0"] > X.shape[1]  # the Woodbury path
+    rng = np.random.default_rng(0)
+    data, indices, indptr = [], [], [0]
+    for i in range(X.shape[0]):
+        cols = X.indices[X.indptr[i] : X.indptr[i + 1]]
+        vals = X.data[X.indptr[i] : X.indptr[i + 1]]
+        split = rng.random(vals.shape[0])  # each value as two entries of the same column
+        cols = np.concatenate([cols, cols])
+        vals = np.concatenate([vals * split, vals * (1.0 - split)])
+        order = rng.permutation(cols.shape[0]) if shuffle else np.argsort(cols, kind="stable")
+        data.append(vals[order])
+        indices.append(cols[order])
+        indptr.append(indptr[-1] + cols.shape[0])
+    raw = (
+        np.concatenate(data),
+        np.concatenate(indices).astype(np.int32),
+        np.array(indptr, dtype=np.int32),
+        *X.shape,
+    )
+    other = fit_core(raw, y, **FIXED_POINT)
+    np.testing.assert_array_equal(other["support"], ref["support"])
+    np.testing.assert_allclose(other["solution"], ref["solution"], rtol=1e-8, atol=1e-11)
+
+
+def test_one_vs_rest_pool_matches_one_thread() -> None:
+    # Ten classes on two threads: the binary fits run on a pool, one thread each, and give
+    # the n_jobs=1 model bit for bit; a fit that fails on the pool raises in the caller.
+    from svmkit._threads import stored_entries, use_pool
+
+    X, y = load_digits(return_X_y=True)
+    X = X / 16.0
+    assert use_pool(10, 2, X.shape[0], stored_entries(X))
+    one = SparseSVC(n_jobs=1).fit(X, y)
+    two = SparseSVC(n_jobs=2).fit(X, y)
+    np.testing.assert_array_equal(one.coef_, two.coef_)
+    np.testing.assert_array_equal(one.intercept_, two.intercept_)
+    np.testing.assert_array_equal(one.support_, two.support_)
+    with pytest.raises(FloatingPointError):
+        SparseSVC(n_jobs=2).fit(X * 1e300, y)
 
 
 def test_wide_sparse_renumbered_columns_match_dense() -> None:

@@ -21,6 +21,7 @@ from ._constraints import (
 )
 from ._progress import make_callback
 from ._status import check_status
+from ._threads import map_binary_fits, resolve_n_jobs, stored_entries
 from ._validation import (
     as_core_matrix,
     check_classification_y,
@@ -226,16 +227,26 @@ class SparseSVC(ClassifierMixin, BaseEstimator):
         Xc = _core_matrix(X)
         binary = classes.shape[0] == 2
         n_rows = 1 if binary else classes.shape[0]
-        results = []
-        for k in range(n_rows):
-            positive = 1 if binary else k
-            yk = np.where(y_idx == positive, 1.0, -1.0)
-            res = _core.fit_nssvm(Xc, yk, opts, self._callback())
-            check_status(res, "SparseSVC", "nssvm", stacklevel=2)
+        callback = self._callback()
+
+        def fit_one(k: int, threads: int, stop: Any) -> tuple[dict, np.ndarray]:
+            yk = np.where(y_idx == (1 if binary else k), 1.0, -1.0)
+            res = _core.fit_nssvm(Xc, yk, {**opts, "n_threads": threads}, stop or callback)
             # Keep only the labels of the support vectors: one-vs-rest would otherwise hold
             # n_classes label vectors of n_samples entries until the end of the fit.
-            results.append((res, yk[res["support"]]))
-            del yk
+            return res, yk[res["support"]]
+
+        # One-vs-rest: the binary fits may run in parallel, one thread each (see _threads.py).
+        results = map_binary_fits(
+            fit_one,
+            n_rows,
+            resolve_n_jobs(n_threads),
+            X.shape[0],
+            stored_entries(X),
+            sequential=callback is not None,  # a user callback or verbose: one fit at a time
+        )
+        for res, _ in results:
+            check_status(res, "SparseSVC", "nssvm", stacklevel=2)
         support = np.unique(np.concatenate([r["support"] for r, _ in results])).astype(np.intp)
         dual = np.zeros((n_rows, support.shape[0]))
         for k, (res, y_sv) in enumerate(results):
