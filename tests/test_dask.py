@@ -23,7 +23,7 @@ pytest.importorskip("distributed", reason="svmkit.dask needs dask[distributed] (
 import dask.array as da  # noqa: E402
 import svmkit  # noqa: E402
 import svmkit.dask as sd  # noqa: E402
-from distributed import Client, LocalCluster  # noqa: E402
+from distributed import Client, LocalCluster, wait  # noqa: E402
 from references import primal_svm  # noqa: E402
 from svmkit import _core  # noqa: E402
 
@@ -313,6 +313,70 @@ def test_a_pass_is_one_task_per_worker_thread(client):
     assert res["bytes_sent"] >= res["passes"] * 2 * per_point
     local = svmkit.LinearSVC(loss="logistic", tol=TOL, solver="tron").fit(X, y)
     assert rel(res["objective"], local.result_[0]["objective"]) <= 1e-8
+
+
+@pytest.mark.parametrize(
+    "slots, locations, expected",
+    [
+        # Interleaved placement: each worker's partitions are its run.
+        (["a", "b"], ["a", "b"] * 4, ([[0, 2, 4, 6], [1, 3, 5, 7]], ["a", "b"])),
+        # Two threads per worker: each worker's partitions split into two runs.
+        (
+            ["a", "a", "b", "b"],
+            ["a", "a", "b", "b"] * 2,
+            ([[0, 1], [4, 5], [2, 3], [6, 7]], ["a", "a", "b", "b"]),
+        ),
+        # Not persisted yet, or on a worker that is not listed: the contiguous runs.
+        (["a", "b"], [None] * 8, ([[0, 1, 2, 3], [4, 5, 6, 7]], ["a", "b"])),
+        (["a", "b"], ["a", "c"] * 4, ([[0, 1, 2, 3], [4, 5, 6, 7]], ["a", "b"])),
+        # Unbalanced (6 partitions on a, 2 on b): the contiguous runs, even though half moves.
+        (["a", "b"], ["a"] * 6 + ["b"] * 2, ([[0, 1, 2, 3], [4, 5, 6, 7]], ["a", "b"])),
+        # Fewer partitions than threads: one run per partition, where it lies.
+        (["a", "a", "b"], ["b", "a"], ([[1], [0]], ["a", "b"])),
+    ],
+)
+def test_partition_runs_follow_where_the_data_lie(slots, locations, expected):
+    from svmkit.dask._data import partition_runs
+
+    assert partition_runs(len(locations), slots, locations) == expected
+
+
+def test_persisted_data_are_read_where_they_lie(client):
+    """X already persisted on the cluster, its 8 partitions alternating between the 2 workers:
+    persist runs each worker's own partitions (no partition moves between workers), and the
+    fit still reaches the in-memory objective."""
+    from svmkit.dask._data import persist
+
+    X, y = make_data(n=800, seed=9)
+    addrs = sorted(client.scheduler_info()["workers"])
+    chunks = [
+        da.from_delayed(
+            client.scatter(X[i : i + 100], workers=[addrs[(i // 100) % 2]]),
+            shape=(100, X.shape[1]),
+            dtype=X.dtype,
+        )
+        for i in range(0, 800, 100)
+    ]
+    Xd = client.persist(da.concatenate(chunks, axis=0))
+    yd = da.from_array(y, chunks=100)
+    wait(Xd)
+
+    def sent(dask_worker):
+        return int(getattr(dask_worker, "transfer_outgoing_bytes_total", 0))
+
+    before = sum(client.run(sent).values())
+    parts = persist(client, Xd, yd, None)
+    moved = sum(client.run(sent).values()) - before
+    assert parts.groups == [[0, 2, 4, 6], [1, 3, 5, 7]]
+    assert parts.group_workers == addrs
+    assert moved < X[:100].nbytes  # labels only: no 100-row block of X moved
+    where = client.who_has(parts.blocks)
+    for g, addr in zip(parts.groups, parts.group_workers):
+        for p in g:
+            assert list(where[parts.blocks[p].key]) == [addr]
+    dist = sd.LinearSVC(loss="logistic", tol=TOL).fit(Xd, yd)
+    local = svmkit.LinearSVC(loss="logistic", tol=TOL, solver="tron").fit(X, y)
+    assert rel(dist.result_[0]["objective"], local.result_[0]["objective"]) <= 1e-8
 
 
 def test_persist_before_any_worker_joined_leaves_the_partitions_unplaced(client):

@@ -20,10 +20,13 @@ class Partitions:
     n_samples: int
     n_features: int
     feature_names: np.ndarray | None
-    # Contiguous runs of partition indices, one per worker thread (see partition_groups), and
-    # the worker each run was placed on: a TRON pass is one task per run, not per partition.
+    # Runs of partition indices, one per worker thread (see partition_runs), and the worker
+    # each run was placed on: a TRON pass is one task per run, not per partition.
     groups: list = field(default_factory=list)
     group_workers: list = field(default_factory=list)
+    # Per partition, from persist's checks: (labels, counts) of y (persist(labels=True)),
+    # else whether y is all finite.
+    summaries: list = field(default_factory=list)
 
 
 def partition_groups(n_parts: int, n_slots: int) -> list[list[int]]:
@@ -38,6 +41,58 @@ def partition_groups(n_parts: int, n_slots: int) -> list[list[int]]:
     k = max(1, min(n_parts, n_slots))
     bounds = [i * n_parts // k for i in range(k + 1)]
     return [list(range(bounds[i], bounds[i + 1])) for i in range(k)]
+
+
+def partition_runs(
+    n_parts: int, slots: list[str], locations: list[str | None]
+) -> tuple[list[list[int]], list[str]]:
+    """(runs of partitions, the worker of each run): one run per worker thread (slots).
+
+    Where every partition's X chunk already sits on a worker (data persisted before the fit,
+    locations from source_locations), each worker's partitions, in index order, make its runs
+    (one per thread of that worker): the fit then reads every partition where it lies, where
+    contiguous runs would first move about half of the data between workers (200,000 x 100
+    float64 persisted on 2 workers, 8 partitions: 0.33 s of transfers before the first pass).
+    That plan is used when its runs are as balanced as the contiguous ones (sizes within one
+    of each other, one run per slot or per partition); otherwise, and for data not yet on the
+    cluster (each partition is then computed on its run's worker), the contiguous runs of
+    partition_groups, run i on slot i. Either way the runs are fixed for the fit, so a lost
+    worker's runs are recomputed elsewhere with the same summation order.
+    """
+    runs = partition_groups(n_parts, len(slots))
+    contiguous = (runs, [slots[i * len(slots) // len(runs)] for i in range(len(runs))])
+    if any(loc is None or loc not in slots for loc in locations):
+        return contiguous
+    by_worker: dict[str, list[int]] = {}
+    for p, loc in enumerate(locations):
+        by_worker.setdefault(loc, []).append(p)  # type: ignore[arg-type]
+    local_runs, workers = [], []
+    for addr in sorted(set(slots)):
+        mine = by_worker.get(addr, [])
+        for sub in partition_groups(len(mine), slots.count(addr)) if mine else []:
+            local_runs.append([mine[i] for i in sub])
+            workers.append(addr)
+    sizes = [len(r) for r in local_runs]
+    if len(local_runs) != len(runs) or max(sizes) - min(sizes) > 1:
+        return contiguous
+    return local_runs, workers
+
+
+def source_locations(client: Any, X: Any, xs: list) -> list[str | None]:
+    """The worker holding each partition's X chunk when X is persisted on the cluster (waits
+    for a persist still running), else None for every partition."""
+    from distributed import futures_of, wait
+
+    futures = futures_of(X)
+    if not futures:
+        return [None] * len(xs)
+    wait(futures)
+    held = client.who_has(futures)
+    out: list[str | None] = []
+    for x in xs:
+        addrs = held.get(x.key) or ()
+        out.append(sorted(addrs)[0] if addrs else None)
+    return out
 
 
 def worker_slots(client: Any) -> list[str]:
@@ -99,9 +154,10 @@ def _as_vector(v: Any, chunks: tuple, name: str, n: int) -> Any:
     return v.rechunk((chunks,))
 
 
-def persist(client: Any, X: Any, y: Any, sample_weight: Any) -> Partitions:
+def persist(client: Any, X: Any, y: Any, sample_weight: Any, labels: bool = False) -> Partitions:
     """Persists the row partitions of (X, y, sample_weight) on the workers and waits for
-    them (so that bad input fails here, with the partition's message)."""
+    them (so that bad input fails here, with the partition's message). labels: summarize y
+    as class labels (counts) rather than regression targets (finite or not)."""
     import dask
 
     from ._cluster import gather, prefer_worker
@@ -124,10 +180,9 @@ def persist(client: Any, X: Any, y: Any, sample_weight: Any) -> Partitions:
     prep = dask.delayed(_tasks.prepare_block, pure=True)
     slots = worker_slots(client)
     if slots:
-        groups = partition_groups(len(xs), len(slots))
         # Each run's partitions are placed on one worker (a preference: a lost worker's runs
         # are recomputed elsewhere), so that the run's pass task finds its data in place.
-        group_workers = [slots[i * len(slots) // len(groups)] for i in range(len(groups))]
+        groups, group_workers = partition_runs(len(xs), slots, source_locations(client, X, xs))
     else:  # no worker yet (a cluster still scaling up): one run per partition, unplaced
         groups = [[p] for p in range(len(xs))]
         group_workers = [None] * len(groups)
@@ -136,8 +191,17 @@ def persist(client: Any, X: Any, y: Any, sample_weight: Any) -> Partitions:
         futs = client.compute([prep(xs[p], ys[p], ws[p]) for p in g], **prefer_worker(addr))
         for p, f in zip(g, futs):
             blocks[p] = f
-    bad = [client.submit(_tasks.check_weights, b, pure=False) for b in blocks]
-    msgs = [m for m in gather(client, bad) if m]
+    checks = [
+        client.submit(
+            _tasks.summarize_run, [blocks[p] for p in g], labels, pure=False, **prefer_worker(addr)
+        )
+        for g, addr in zip(groups, group_workers)
+    ]
+    per_part: list = [None] * len(blocks)
+    for g, out in zip(groups, gather(client, checks)):
+        for p, v in zip(g, out):
+            per_part[p] = v
+    msgs = [m for m, _ in per_part if m]
     if msgs:
         raise ValueError(msgs[0])
-    return Partitions(blocks, n, d, names, groups, group_workers)
+    return Partitions(blocks, n, d, names, groups, group_workers, [v for _, v in per_part])

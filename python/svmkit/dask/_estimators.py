@@ -16,7 +16,7 @@ from .._solvers import penalty_weights
 from .._status import check_status
 from .._validation import class_weight_vector
 from . import _tasks
-from ._cluster import DistributedObjective, TrafficMeter, gather, resolve_client, tree_sum
+from ._cluster import DistributedObjective, TrafficMeter, resolve_client, tree_sum
 from ._data import as_dask_array, is_dask_frame, persist
 from ._smsvm import DistributedSmsvm, SmsvmData
 from ._tron import tron
@@ -266,9 +266,11 @@ class LinearSVC(_DaskMixin, _LocalSVC):
     loop runs on the client and each pass over the data is one task per partition calling
     svmkit._core.partition_*, followed by a tree reduction of small vectors (split_every
     children per node). The summed passes (TRON's, and SmSVM's outside its final polish)
-    send one task per worker thread instead: the partitions are placed as contiguous runs,
-    one per worker thread, and a task sums its run in order (fewer tasks per round; the
-    summation order depends only on the numbers of partitions and worker threads).
+    send one task per worker thread instead: the partitions are placed as runs, one per
+    worker thread, and a task sums its run in order (fewer tasks per round). Data already
+    persisted on the cluster keep their places (each worker's partitions make its runs);
+    otherwise the runs are contiguous and depend only on the numbers of partitions and
+    worker threads. The runs are fixed for the fit, so its summation order is too.
     One-vs-rest runs the binary problems concurrently.
 
     Solvers (solver_ names the one used; "auto" picks by the loss alone):
@@ -365,8 +367,8 @@ class LinearSVC(_DaskMixin, _LocalSVC):
         else:
             self._smsvm_options()
         client = resolve_client(self.client)
-        parts = persist(client, X, y, sample_weight)
-        counts = gather(client, [client.submit(_tasks.label_counts, b) for b in parts.blocks])
+        parts = persist(client, X, y, sample_weight, labels=True)
+        counts = parts.summaries
         labels = np.concatenate([c[0] for c in counts])
         classes = np.unique(labels)
         if classes.shape[0] < 2:
@@ -530,8 +532,7 @@ class LinearSVR(_DaskMixin, _LocalSVR):
         self._tron_options()
         client = resolve_client(self.client)
         parts = persist(client, X, y, sample_weight)
-        bad = gather(client, [client.submit(_tasks.bad_targets, b) for b in parts.blocks])
-        if any(bad):
+        if not all(parts.summaries):
             raise ValueError("svmkit.dask: y contains NaN or infinity")
         targets = [client.submit(_tasks.regression_targets, b, float(self.C)) for b in parts.blocks]
         loss = (self.loss, float(self.sigma), float(self.epsilon))

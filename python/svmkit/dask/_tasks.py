@@ -249,6 +249,13 @@ def label_counts(block: tuple) -> tuple:
     return np.unique(block[1], return_counts=True)
 
 
+def summarize_run(blocks: list, labels: bool) -> list:
+    """Per partition of a run: ('' or the invalid-weights message, (distinct labels, their
+    counts) of y when labels, else whether y is all finite): the checks that end persist,
+    one task per run instead of two rounds of one task per partition."""
+    return [(check_weights(b), label_counts(b) if labels else not bad_targets(b)) for b in blocks]
+
+
 def predict_block(X: Any, coef: np.ndarray, intercept: np.ndarray, classes: np.ndarray):
     """Predicted labels of a block."""
     return classes[_core.linear_predict_class_indices(_predict_matrix(X), coef, intercept, 1)]
