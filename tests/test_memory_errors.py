@@ -82,3 +82,25 @@ def test_exception_inside_a_parallel_region_reaches_python(what: str, element_lo
     assert line.startswith("MemoryError:"), line
     if what == "svmkit_out_of_memory":
         assert "a probe buffer" in line and "the probe's option" in line and "GiB" in line, line
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/status")
+def test_nssvm_woodbury_matrix_allocation_failure_is_memory_error() -> None:
+    # s > n = 20,000 with cg_threshold raised past n: the Woodbury path's n x n matrix
+    # (3.0 GiB) cannot be allocated within 200 MiB more.
+    out = run_limited(
+        """
+        rng = np.random.default_rng(0)
+        m, n = 30000, 20000
+        indices = np.sort(rng.choice(n, (m, 3)), axis=1).astype(np.int32).ravel()
+        indptr = np.arange(0, 3 * m + 1, 3, dtype=np.int32)
+        y = np.where(rng.random(m) < 0.5, 1.0, -1.0)
+        opts = {"s0": 25000, "cg_threshold": 10**6, "max_iter": 2}
+        _core.fit_nssvm((np.ones(3 * m), indices, indptr, m, n), y, opts, None)
+        """,
+        extra_mb=200,
+    )
+    assert out.returncode == 0, out.stderr[-1000:]
+    line = out.stdout.strip().splitlines()[-1]
+    assert line.startswith("MemoryError:"), line
+    assert "GiB" in line and "Woodbury matrix" in line and "cg_threshold" in line, line

@@ -304,7 +304,9 @@ class WoodburyMatrix {
         change_cost += cost(i);
       }
     if (moves_ >= kWoodburyRebuildEvery || m_.rows() != X.cols || 2.0 * change_cost > full_cost) {
-      m_.setIdentity(X.cols, X.cols);
+      allocate_or_throw(static_cast<double>(X.cols) * static_cast<double>(X.cols) * 8.0,
+                        "the n x n Woodbury matrix of the Newton system", "cg_threshold",
+                        [&] { m_.setIdentity(X.cols, X.cols); });
       changes_.clear();
       for (Index i : T) changes_.emplace_back(i, next_[static_cast<std::size_t>(i)]);
       moves_ = 0;
