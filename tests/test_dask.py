@@ -289,6 +289,15 @@ def test_partition_groups_are_contiguous_runs(n_parts, n_slots, expected):
     assert partition_groups(n_parts, n_slots) == expected
 
 
+def assert_blocks_on_their_run_workers(client, parts) -> None:
+    """Every partition's block is held by its run's worker (a replica elsewhere is the
+    scheduler's choice: work stealing may run a check task on the other worker)."""
+    where = client.who_has(parts.blocks)
+    for g, addr in zip(parts.groups, parts.group_workers):
+        for p in g:
+            assert addr in where[parts.blocks[p].key]
+
+
 def test_a_pass_is_one_task_per_worker_thread(client):
     """8 partitions on 2 single-thread workers: the partitions are placed as 2 contiguous runs,
     one per worker, and a TRON pass sends one task per run (the driver's bytes per pass are
@@ -300,12 +309,7 @@ def test_a_pass_is_one_task_per_worker_thread(client):
     parts = persist(client, Xd, yd, None)
     assert parts.groups == [[0, 1, 2, 3], [4, 5, 6, 7]]
     assert sorted(parts.group_workers) == sorted(client.scheduler_info()["workers"])
-    where = client.who_has(parts.blocks)
-    for g, addr in zip(parts.groups, parts.group_workers):
-        for p in g:
-            # (a replica elsewhere is the scheduler's choice: work stealing may run a check
-            # task on the other worker while this one is busy)
-            assert addr in where[parts.blocks[p].key]
+    assert_blocks_on_their_run_workers(client, parts)
     dist = sd.LinearSVC(loss="logistic", tol=TOL).fit(Xd, yd)
     res = dist.result_[0]
     w = np.zeros(X.shape[1] + 1)
@@ -366,12 +370,8 @@ def test_persisted_data_are_read_where_they_lie(client):
     parts = persist(client, Xd, yd, None)
     assert parts.groups == [[0, 2, 4, 6], [1, 3, 5, 7]]
     assert parts.group_workers == addrs
-    # Each partition is prepared where its X chunk lies, its run's worker (a replica elsewhere
-    # would be the scheduler's work stealing, not the plan).
-    where = client.who_has(parts.blocks)
-    for g, addr in zip(parts.groups, parts.group_workers):
-        for p in g:
-            assert addr in where[parts.blocks[p].key]
+    # Each partition is prepared where its X chunk lies, its run's worker.
+    assert_blocks_on_their_run_workers(client, parts)
     dist = sd.LinearSVC(loss="logistic", tol=TOL).fit(Xd, yd)
     local = svmkit.LinearSVC(loss="logistic", tol=TOL, solver="tron").fit(X, y)
     assert rel(dist.result_[0]["objective"], local.result_[0]["objective"]) <= 1e-8
