@@ -3,7 +3,9 @@ users bring, beside the best anchor for each cell, with a target verdict per cel
 
 Estimators (svmkit, constructed at their defaults; only C is set in the large-C cells):
 LinearSVC() (squared hinge, l2), LinearSVC(loss="hinge"), LinearSVC(penalty="l1"),
-LinearSVR(), SVC(), SVR(), SparseSVC(). Anchors, measured in the same run on the same data:
+LinearSVR(), SVC(), SVR(), SparseSVC(); the family "penalties" adds every other loss x penalty
+LinearSVC accepts (hinge with l1 / elasticnet, squared hinge with elasticnet, logistic with l2 /
+l1, the smoothed hinge). Anchors, measured in the same run on the same data:
 scikit-learn's estimator of the same name with the same arguments (at its defaults), and
 liblinear-official / libsvm-official with the options that solve svmkit's problem (their default
 tolerances). The fastest anchor that finished is the "best anchor" of the cell.
@@ -22,9 +24,9 @@ one-vs-rest problems; for SVC/SVR (binary / regression only) the kernel primal
 
     python bench/bench_regimes.py [--quick] [--only REGIME[,REGIME]] [--out PATH] [--timeout S]
 
-REGIME is a family: dense, sparse, multiclass, separable, tiny, float32, real, busy. The real
-datasets are read from ../shared/datasets beside the checkout, or $SVMKIT_SHARED_DIR/datasets
-(svmkit.datasets.shared_path); missing ones are listed as skipped.
+REGIME is a family: dense, sparse, multiclass, separable, tiny, float32, real, penalties, busy.
+The real datasets are read from ../shared/datasets beside the checkout, or
+$SVMKIT_SHARED_DIR/datasets (svmkit.datasets.shared_path); missing ones are listed as skipped.
 """
 
 from __future__ import annotations
@@ -46,7 +48,17 @@ import numpy as np
 import scipy.sparse as sp
 from harness import RESULTS, Table, command_line, machine_line, measure, reset_peak_rss
 
-FAMILIES = ("dense", "sparse", "multiclass", "separable", "tiny", "float32", "real", "busy")
+FAMILIES = (
+    "dense",
+    "sparse",
+    "multiclass",
+    "separable",
+    "tiny",
+    "float32",
+    "real",
+    "penalties",
+    "busy",
+)
 # Repeat rule: 7 runs under QUICK_S, 3 under FAST_S, 2 under SLOW_S, else 1.
 QUICK_S, FAST_S, SLOW_S = 0.2, 2.0, 10.0
 MAX_RUNS = 7
@@ -263,6 +275,8 @@ def _losses(z: np.ndarray, y: np.ndarray, loss: str, epsilon: float) -> np.ndarr
     if loss in ("hinge", "squared_hinge"):
         m = np.maximum(0.0, 1.0 - y * z)
         return m * m if loss == "squared_hinge" else m
+    if loss == "logistic":
+        return np.logaddexp(0.0, -y * z)
     if loss in ("epsilon_insensitive", "squared_epsilon_insensitive"):
         m = np.maximum(0.0, np.abs(z - y) - epsilon)
         return m * m if loss == "squared_epsilon_insensitive" else m
@@ -567,6 +581,8 @@ def estimator_cell(name: str, d: Data, C: float | None, n_jobs: Any = "default",
                     )
                 )
         return ours, anchors, model
+    if name in OTHER_PENALTIES:
+        return _other_penalty_cell(name, d, kw, jobs, fits)
     if name == "LinearSVR()":
         est = svmkit.LinearSVR(**kw)
         eps = float(est.epsilon)
@@ -648,6 +664,86 @@ def estimator_cell(name: str, d: Data, C: float | None, n_jobs: Any = "default",
 
 
 LINEAR_CLF = ("LinearSVC()", 'LinearSVC(loss="hinge")', 'LinearSVC(penalty="l1")', "SparseSVC()")
+
+# The other loss x penalty pairs LinearSVC accepts (the "penalties" family): its arguments, and
+# the anchor solving the same problem where one exists (scikit-learn's LogisticRegression and
+# LIBLINEAR -s 0/6/7 for the logistic loss), else the closest model a scikit-learn user would
+# fit: SGDClassifier with the same loss, penalty and l1 mix at alpha = 1 / (C n) (the same
+# objective up to the unregularized intercept, solved approximately) for the l1 / elastic-net
+# hinges, LinearSVC (squared hinge) for the smoothed hinge.
+OTHER_PENALTIES = {
+    'LinearSVC(loss="hinge", penalty="l1")': {"loss": "hinge", "penalty": "l1"},
+    'LinearSVC(loss="hinge", penalty="elasticnet")': {"loss": "hinge", "penalty": "elasticnet"},
+    'LinearSVC(penalty="elasticnet")': {"penalty": "elasticnet"},
+    'LinearSVC(loss="logistic")': {"loss": "logistic"},
+    'LinearSVC(loss="logistic", penalty="l1")': {"loss": "logistic", "penalty": "l1"},
+    'LinearSVC(loss="smoothed_hinge")': {"loss": "smoothed_hinge"},
+}
+
+
+def _other_penalty_cell(name: str, d: Data, kw: dict, jobs: dict, fits: int):
+    import sklearn.linear_model as skl
+    import sklearn.svm as sks
+    import svmkit
+
+    args = OTHER_PENALTIES[name]
+    est = svmkit.LinearSVC(**args, **kw)
+    c = float(est.C)
+    loss, penalty = est.loss, est.penalty
+    model = {
+        "kind": "linear",
+        "task": "clf",
+        "loss": loss,
+        "penalty": penalty,
+        "C": c,
+        "epsilon": 0.0,
+    }
+    # The objective is compared only where an anchor solves the same problem (logistic).
+    same = loss == "logistic"
+    ours = Candidate("svmkit", "svmkit", lambda: svmkit.LinearSVC(**args, **kw, **jobs), same, fits)
+    if loss == "logistic":
+        # scikit-learn's liblinear LogisticRegression is binary only (LIBLINEAR -s 0/6/7 run
+        # one-vs-rest themselves); l1_ratio 0 / 1 selects its l2 / l1 penalty.
+        lr = {"l1_ratio": 0.0 if penalty == "l2" else 1.0, "solver": "liblinear", "C": c}
+        anchors = []
+        if len(np.unique(d.ytr)) == 2:
+            anchors.append(
+                Candidate(
+                    "sklearn LogisticRegression",
+                    "sklearn",
+                    lambda: skl.LogisticRegression(**lr),
+                    True,
+                    fits,
+                )
+            )
+        for s_opt in (0, 7) if penalty == "l2" else (6,):
+            anchors.append(
+                Candidate(
+                    f"liblinear -s {s_opt}",
+                    "liblinear",
+                    lambda s_opt=s_opt: f"-s {s_opt} -c {c} -B 1 -q",
+                    True,
+                    fits,
+                )
+            )
+        return ours, anchors, model
+    if loss == "smoothed_hinge":
+        anchors = [
+            Candidate("sklearn LinearSVC", "sklearn", lambda: sks.LinearSVC(**kw), False, fits)
+        ]
+        return ours, anchors, model
+    n = d.Xtr.shape[0]
+    sgd = {
+        "loss": loss,
+        "penalty": penalty,
+        "alpha": 1.0 / (c * n),
+        "l1_ratio": float(est.l1_ratio),
+        "random_state": 0,
+    }
+    anchors = [
+        Candidate("sklearn SGDClassifier", "sklearn", lambda: skl.SGDClassifier(**sgd), False, fits)
+    ]
+    return ours, anchors, model
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1092,6 +1188,35 @@ def cells_real(S, timeout, quick: bool):
     return rows
 
 
+def cells_penalties(S, timeout):
+    """The loss x penalty pairs outside LINEAR_CLF on one cell of each shape family."""
+    rows = []
+    names = tuple(OTHER_PENALTIES)
+    n, dd = S["tall"]
+    cases = [
+        (f"tall dense {n // 10}x{dd}", lambda: _tall(n // 10, dd)),
+        (
+            "sparse d >> n {}x{}, {} nnz/row, learnable".format(*S["text_wide"]),
+            lambda: _text(*S["text_wide"]),
+        ),
+        (
+            "sparse n > d {}x{}, {} nnz/row, learnable".format(*S["text_ngtd"]),
+            lambda: _text(*S["text_ngtd"]),
+        ),
+    ]
+    for cell, make in cases:
+        print(cell, flush=True)
+        rows += run_estimators(cell, make(), names, timeout)
+    name, train, test, _, nf = REAL_SETS[3]  # dna.scale: 3 classes, one-vs-rest
+    try:
+        d = _shared(train, test, "clf", nf)
+    except (FileNotFoundError, OSError) as exc:
+        print(f"skipping {name}: {exc}")
+        return [*rows, Row(name, "all", skip=f"shared dataset not found ({train})")]
+    print(name, flush=True)
+    return rows + run_estimators(name, d, names, timeout)
+
+
 # --- busy machine -----------------------------------------------------------------------------
 
 
@@ -1197,6 +1322,10 @@ FAMILY_FUNCS = {
     "tiny": ("Tiny data fitted many times: per-fit latency including validation", cells_tiny),
     "float32": ("float32 input", cells_float32),
     "real": ("Real datasets (../shared/datasets)", cells_real),
+    "penalties": (
+        "Every other loss x penalty LinearSVC accepts (its defaults for that pair)",
+        cells_penalties,
+    ),
 }
 
 

@@ -51,7 +51,10 @@ CASES = [
     ("squared_hinge", "l2", SPARSE_WIDE, {}, "dual_cd"),
     ("squared_hinge", "l2", WIDE, {"regularize_intercept": False}, "tron"),
     ("hinge", "l1", WIDE, {}, "smsvm"),
-    ("hinge", "elasticnet", TALL, {}, "smsvm"),
+    ("hinge", "elasticnet", TALL, {}, "dual_cd"),
+    ("hinge", "elasticnet", SPARSE_WIDE, {}, "dual_cd"),
+    ("hinge", "elasticnet", TALL, {"l1_ratio": 1.0}, "smsvm"),
+    ("hinge", "elasticnet", WIDE, {"regularize_intercept": False}, "smsvm"),
     ("logistic", "l2", WIDE, {}, "tron"),
     ("logistic", "l1", TALL, {}, "l1_cd"),
     ("logistic", "elasticnet", SPARSE_WIDE, {}, "l1_cd"),
@@ -67,10 +70,9 @@ def test_auto_rule_for_each_regime(loss, penalty, regime, params, expected) -> N
         clf.fit(X, y)
     assert clf.solver_ == expected
     n, d = X.shape
-    assert auto_solver_name(loss, penalty, n, d, params.get("regularize_intercept", True)) in (
-        expected,
-        None,
-    )
+    reg = params.get("regularize_intercept", True)
+    rho = params.get("l1_ratio", 0.5)
+    assert auto_solver_name(loss, penalty, n, d, reg, l1_ratio=rho) in (expected, None)
 
 
 def test_auto_hinge_large_scale_dense_uses_smsvm() -> None:

@@ -464,3 +464,148 @@ def test_defaults_and_records() -> None:
     assert d["tol"] == 1e-4 and d["max_iter"] == 1000 and d["shrinking"] is True
     names = [r["name"] for r in _core.option_records("dual_cd")]
     assert names == list(d)
+
+
+# --- The elastic-net dual (penalty="elasticnet"; solve_dual_cd_elastic_net) ------------------
+
+
+def enet_core_fit(X, y, cost, loss, l1, l2, **options):
+    Xc = X
+    if sp.issparse(X):
+        X = sp.csr_matrix(X)
+        Xc = (X.data, X.indices, X.indptr, X.shape[0], X.shape[1])
+    return _core.fit_dual_cd_elastic_net(
+        Xc,
+        np.ascontiguousarray(y, dtype=np.float64),
+        np.ascontiguousarray(cost, dtype=np.float64),
+        loss,
+        l1,
+        l2,
+        True,
+        1.0,
+        True,
+        options,
+        None,
+    )
+
+
+def enet_objective(X, y, cost, w, b, loss, l1, l2) -> float:
+    """l2/2 (||w||^2 + b^2) + l1 ||w||_1 + sum_i cost_i loss_i (the bias never l1-penalized)."""
+    z = np.asarray(X @ w).ravel() + b
+    t = np.maximum(0.0, 1.0 - y * z)
+    t = t * t if loss == "squared_hinge" else t
+    return 0.5 * l2 * (w @ w + b * b) + l1 * np.abs(w).sum() + float(np.sum(cost * t))
+
+
+@pytest.mark.parametrize("loss", ["hinge", "squared_hinge"])
+@pytest.mark.parametrize(("rho", "C"), [(0.5, 1.0), (0.9, 10.0), (0.1, 0.1), (0.0, 1.0)])
+@pytest.mark.parametrize("sparse", [False, True])
+def test_elastic_net_matches_exact_qp(loss: str, rho: float, C: float, sparse: bool) -> None:
+    """The elastic-net dual reaches clarabel's exact primal optimum (the bias carries only
+    (1 - rho)/2 b^2, as in smsvm), from a dense or CSR breast_cancer subset."""
+    X, y = breast_cancer()
+    X, y = X[:200], y[:200]
+    cost = np.full(200, C)
+    res = enet_core_fit(sp.csr_matrix(X) if sparse else X, y, cost, loss, rho, 1 - rho, **TIGHT)
+    assert res["status"] == svmkit.SolverStatus.converged
+    w, b = split(res)
+    _, _, f_ref = primal_svm(X, y, cost, loss=loss, l2=1 - rho, l1=rho)
+    f = enet_objective(X, y, cost, w, b, loss, rho, 1 - rho)
+    assert abs(f - f_ref) <= 1e-8 * f_ref
+    assert res["objective"] == pytest.approx(f, rel=1e-12)
+    if rho >= 0.5:
+        assert np.count_nonzero(w) < X.shape[1]  # the l1 part zeroes coordinates exactly
+
+
+def test_elastic_net_with_zero_l1_is_the_l2_dual() -> None:
+    """l1 = 0 and l2 = 1 is LIBLINEAR's problem: the same optimum as the l2 dual."""
+    X, y = text_like()
+    cost = np.full(X.shape[0], 0.5)
+    a = enet_core_fit(X, y, cost, "hinge", 0.0, 1.0, **TIGHT)
+    b = core_fit(X, y, cost, "hinge", **TIGHT)
+    assert a["objective"] == pytest.approx(b["objective"], rel=1e-9)
+    np.testing.assert_allclose(a["solution"], b["solution"], atol=1e-6)
+
+
+def test_elastic_net_sparse_text_matches_exact_qp_with_weights() -> None:
+    """Sparse text-like data with per-sample costs (zeros included): the exact optimum."""
+    X, y = make_sparse_text_like(150, 400, density=0.05, random_state=7)
+    cost = np.random.default_rng(7).uniform(0.0, 2.0, X.shape[0])
+    cost[::10] = 0.0
+    res = enet_core_fit(X, y, cost, "hinge", 0.3, 0.7, **TIGHT)
+    w, b = split(res)
+    _, _, f_ref = primal_svm(X, y, cost, loss="hinge", l2=0.7, l1=0.3)
+    assert enet_objective(X, y, cost, w, b, "hinge", 0.3, 0.7) == pytest.approx(f_ref, rel=1e-8)
+
+
+def test_linear_svc_elasticnet_hinge_default_is_dual_cd_and_matches_smsvm() -> None:
+    """LinearSVC(loss="hinge", penalty="elasticnet") picks dual_cd; smsvm (solver named)
+    solves the same problem: the two reach the same objective, and the multiclass
+    one-vs-rest fit is identical for 1 and 2 threads."""
+    X, y = load_iris(return_X_y=True)
+    X = StandardScaler().fit_transform(X)
+    kw = {"loss": "hinge", "penalty": "elasticnet", "l1_ratio": 0.4, "C": 2.0, "tol": 1e-9}
+    auto = svmkit.LinearSVC(**kw, max_iter=100000).fit(X, y)
+    assert auto.solver_ == "dual_cd"
+    ref = svmkit.LinearSVC(**kw, solver="smsvm").fit(X, y)
+    for k in range(3):
+        yk = np.where(y == k, 1.0, -1.0)
+        f = [
+            enet_objective(X, yk, 2.0, m.coef_[k], m.intercept_[k], "hinge", 0.4, 0.6)
+            for m in (auto, ref)
+        ]
+        _, _, f_ref = primal_svm(X, yk, 2.0, loss="hinge", l2=0.6, l1=0.4)
+        assert f[0] == pytest.approx(f_ref, rel=1e-7)
+        assert f[1] == pytest.approx(f_ref, rel=1e-4)
+    two = svmkit.LinearSVC(**kw, max_iter=100000, n_jobs=2).fit(X, y)
+    np.testing.assert_array_equal(two.coef_, auto.coef_)
+    np.testing.assert_array_equal(two.intercept_, auto.intercept_)
+
+
+@pytest.mark.parametrize(
+    ("loss", "l1", "l2", "message"),
+    [
+        ("hinge", 0.5, 0.0, "l2 weight of the elastic net"),
+        ("hinge", 0.5, float("nan"), "l2 weight of the elastic net"),
+        ("hinge", -1.0, 0.5, "l1 weight of the elastic net"),
+        ("hinge", float("inf"), 0.5, "l1 weight of the elastic net"),
+        ("epsilon_insensitive", 0.5, 0.5, "elastic-net dual handles the losses hinge"),
+    ],
+)
+def test_elastic_net_core_errors(loss: str, l1: float, l2: float, message: str) -> None:
+    X, y = breast_cancer()
+    with pytest.raises(ValueError, match=message):
+        enet_core_fit(X[:50], y[:50], np.ones(50), loss, l1, l2)
+
+
+def test_elastic_net_estimator_errors() -> None:
+    """Pure l1 has no smooth dual: dual_cd named with l1_ratio=1 or penalty="l1" is refused
+    with a message naming smsvm; auto then picks smsvm."""
+    X, y = breast_cancer()
+    with pytest.raises(ValueError, match="l1_ratio < 1"):
+        svmkit.LinearSVC(loss="hinge", penalty="elasticnet", l1_ratio=1.0, solver="dual_cd").fit(
+            X, y
+        )
+    with pytest.raises(ValueError, match="does not handle penalty='l1'"):
+        svmkit.LinearSVC(loss="hinge", penalty="l1", solver="dual_cd").fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        clf = svmkit.LinearSVC(loss="hinge", penalty="elasticnet", l1_ratio=1.0, max_iter=3)
+        assert clf.fit(X, y).solver_ == "smsvm"
+
+
+@pytest.mark.parametrize("loss", ["hinge", "squared_hinge"])
+@pytest.mark.parametrize(("rho", "C"), [(0.5, 10.0), (0.8, 3.0), (0.2, 0.05)])
+def test_elastic_net_coordinate_step_is_exact(loss: str, rho: float, C: float) -> None:
+    """One sample: the dual is one-dimensional, so a single visit (max_iter=1) must land on the
+    exact optimum, across the soft threshold's breakpoints (entries of several magnitudes
+    cross l1 at different step lengths)."""
+    X = np.array([[3.0, -1.0, 0.5, 2.0, -0.2, 0.0, 1.2]])
+    y = np.array([1.0])
+    cost = np.array([C])
+    for Xf in (X, sp.csr_matrix(X)):
+        res = enet_core_fit(Xf, y, cost, loss, rho, 1 - rho, max_iter=1)
+        w, b = split(res)
+        _, _, f_ref = primal_svm(X, y, cost, loss=loss, l2=1 - rho, l1=rho)
+        f = enet_objective(X, y, cost, w, b, loss, rho, 1 - rho)
+        assert f == pytest.approx(f_ref, rel=1e-8, abs=1e-12)

@@ -67,6 +67,11 @@ struct DualState {
   Index n_free = 0;
   Index active = 0;
   Index poll_every = 1;  // coordinate visits between interrupt polls
+  // Elastic net (solve_dual_cd_elastic_net): its weights, r = sum a_i y_i x_i (w = soft(r,
+  // l1) / l2 is kept beside it), and the breakpoint buffer of the exact coordinate step.
+  const DualCdPenalty* elastic = nullptr;
+  std::vector<double> r;
+  std::vector<std::pair<double, double>> events;
 
   DualState(const V& view, const LinearProblem& p, bool squared)
       : X(view), y(p.y), n(view.rows), d(view.cols), cost(p.cost), squared(squared) {
@@ -93,10 +98,66 @@ struct DualState {
   double diag_of(Index i) const { return squared ? diag[i] : 0.0; }  // D_ii
   // x_i.w + b * scale.
   double margin(Index i) const { return row_dot(X, i, w.data()) + w[d] * scale; }
-  // w += delta * x_i (bias feature included).
+  // w += delta * x_i (bias feature included); elastic net: r += delta * x_i and w = soft(r,
+  // l1) / l2 on the row's entries.
   void add_row(Index i, double delta) {
+    if (elastic) {
+      const double l1 = elastic->l1, inv = 1.0 / elastic->l2;
+      for_each_in_row(X, i, [&](Index j, double x) {
+        const double rj = (r[j] += delta * x);
+        w[j] = rj > l1 ? (rj - l1) * inv : (rj < -l1 ? (rj + l1) * inv : 0.0);
+      });
+      r[d] += delta * scale;
+      w[d] = r[d] * inv;
+      return;
+    }
     row_axpy(X, i, delta, w.data());
     w[d] += delta * scale;
+  }
+  // Elastic net: the exact minimizer a_i + delta of coordinate i's convex piecewise-quadratic
+  // subproblem over the box, given its derivative g at delta = 0. Along t = |delta| in the
+  // descent direction the derivative is -|g| + the integral of the slope, which is
+  // sum c_j^2 / l2 over the entries with |r_j + delta c_j| > l1 (c_j = y_i x_ij), plus the
+  // bias's and D_ii; it changes at the sorted breakpoints where an |r_j| crosses l1.
+  double elastic_next(Index i, double ai, double g) {
+    const double l1 = elastic->l1, inv = 1.0 / elastic->l2, yi = y[i];
+    const double dir = g < 0.0 ? 1.0 : -1.0;
+    const double tmax = dir > 0.0 ? upper(i) - ai : ai;
+    double slope = (scale * scale) * inv + diag_of(i);
+    events.clear();
+    for_each_in_row(X, i, [&](Index j, double x) {
+      const double v = dir * yi * x;  // rate of r_j along t
+      if (v == 0.0) return;
+      const double rj = r[j], q = v * v * inv;
+      // Active just after t = 0: beyond l1, or on its boundary and moving outward.
+      if (v > 0.0) {
+        if (rj >= l1) slope += q;
+        if (rj < -l1) {
+          slope += q;
+          events.emplace_back((-l1 - rj) / v, -q);  // leaves the active region at -l1
+        }
+        if (rj < l1) events.emplace_back((l1 - rj) / v, q);  // enters it at +l1
+      } else {
+        if (rj <= -l1) slope += q;
+        if (rj > l1) {
+          slope += q;
+          events.emplace_back((l1 - rj) / v, -q);  // leaves at +l1
+        }
+        if (rj > -l1) events.emplace_back((-l1 - rj) / v, q);  // enters at -l1
+      }
+    });
+    std::sort(events.begin(), events.end());
+    double t = 0.0, h = -std::fabs(g);  // derivative along t, nondecreasing
+    double step = tmax;
+    for (const auto& [tk, dq] : events) {
+      if (tk >= tmax) break;
+      if (slope > 0.0 && t - h / slope <= tk) break;  // the root lies in this segment
+      h += slope * (tk - t);
+      t = tk;
+      slope += dq;
+    }
+    if (slope > 0.0) step = std::min(t - h / slope, tmax);
+    return std::min(std::max(ai + dir * std::max(step, 0.0), 0.0), upper(i));
   }
   // A coordinate whose row is zero (Qbar_ii = 0: no intercept, non-squared loss) has a linear
   // subproblem: set it to its optimum, which leaves w unchanged, and never visit it again.
@@ -146,7 +207,8 @@ struct SvcTask {
     max_pg = std::max(max_pg, pg);
     min_pg = std::min(min_pg, pg);
     if (std::fabs(pg) > kNegligible) {
-      const double next = std::min(std::max(ai - g / s.qd[i], 0.0), s.upper(i));
+      const double next = s.elastic ? s.elastic_next(i, ai, g)
+                                    : std::min(std::max(ai - g / s.qd[i], 0.0), s.upper(i));
       const double delta = (next - ai) * yi;
       ai = next;
       if (delta != 0.0) s.add_row(i, delta);
@@ -329,16 +391,26 @@ double primal_objective(DualState<V>& s, const LinearProblem& p, const LossSpec&
   double f = 0.0;
   for (Index j = 0; j <= s.d; ++j) f += s.w[j] * s.w[j];
   f *= 0.5;
+  if (s.elastic) {
+    double l1 = 0.0;
+    for (Index j = 0; j < s.d; ++j) l1 += std::fabs(s.w[j]);
+    f = s.elastic->l2 * f + s.elastic->l1 * l1;
+  }
   for (Index i = 0; i < s.n; ++i) f += terms[i];
   return f;
 }
 
 template <class V>
 SolveResult solve_view(const V& X, const LinearProblem& p, const LossSpec& spec,
-                       const DualCdOptions& opt, const Callbacks& cb, Clock::time_point start) {
+                       const DualCdOptions& opt, const Callbacks& cb, Clock::time_point start,
+                       const DualCdPenalty* elastic = nullptr) {
   const bool squared =
       spec.kind == LossKind::squared_hinge || spec.kind == LossKind::squared_epsilon_insensitive;
   DualState<V> s(X, p, squared);
+  if (elastic) {
+    s.elastic = elastic;
+    s.r.assign(s.w.size(), 0.0);
+  }
   SolveResult res;
   if (is_regression(spec.kind)) {
     const double eps = spec.epsilon;
@@ -371,10 +443,11 @@ void validate_options(const DualCdOptions& o) {
   SVMKIT_CHECK_OPTION_RANGES(SVMKIT_DUAL_CD_OPTIONS, "dual_cd", o);
 }
 
-SolveResult solve_dual_cd(const LinearProblem& problem, const LossSpec& loss,
+namespace {
+
+SolveResult solve_checked(const LinearProblem& problem, const LossSpec& loss,
                           const DualCdOptions& options, const Callbacks& callbacks,
-                          const double* w0) {
-  (void)w0;  // no dual warm start from w alone (see the header)
+                          const DualCdPenalty* elastic) {
   const auto start = Clock::now();
   validate_options(options);
   validate_problem(problem, loss, options.check_input);
@@ -384,6 +457,16 @@ SolveResult solve_dual_cd(const LinearProblem& problem, const LossSpec& loss,
     throw_invalid(std::string("dual_cd handles the losses hinge, squared_hinge, "
                               "epsilon_insensitive and squared_epsilon_insensitive, not '") +
                   to_string(loss.kind) + "'");
+  if (elastic && is_regression(loss.kind))
+    throw_invalid(std::string("dual_cd's elastic-net dual handles the losses hinge and "
+                              "squared_hinge, not '") +
+                  to_string(loss.kind) + "'");
+  if (elastic && !(elastic->l2 > 0.0 && std::isfinite(elastic->l2)))
+    throw_invalid(
+        "dual_cd: the l2 weight of the elastic net must be a finite number > 0 "
+        "(pure l1 has no such dual: use smsvm)");
+  if (elastic && !(elastic->l1 >= 0.0 && std::isfinite(elastic->l1)))
+    throw_invalid("dual_cd: the l1 weight of the elastic net must be a finite number >= 0");
   if (problem.fit_intercept && !problem.regularize_intercept)
     throw_invalid(
         "dual_cd regularizes the intercept (LIBLINEAR's bias); use regularize_intercept=True, "
@@ -392,7 +475,24 @@ SolveResult solve_dual_cd(const LinearProblem& problem, const LossSpec& loss,
       problem.X, start,
       "dual_cd: out of memory for its work vectors (n_samples + n_features doubles) or, for "
       "column-major dense X, the row-major copy of X (pass X in C order to avoid it)",
-      [&](const auto& X) { return solve_view(X, problem, loss, options, callbacks, start); });
+      [&](const auto& X) {
+        return solve_view(X, problem, loss, options, callbacks, start, elastic);
+      });
+}
+
+}  // namespace
+
+SolveResult solve_dual_cd(const LinearProblem& problem, const LossSpec& loss,
+                          const DualCdOptions& options, const Callbacks& callbacks,
+                          const double* w0) {
+  (void)w0;  // no dual warm start from w alone (see the header)
+  return solve_checked(problem, loss, options, callbacks, nullptr);
+}
+
+SolveResult solve_dual_cd_elastic_net(const LinearProblem& problem, const LossSpec& loss,
+                                      const DualCdPenalty& penalty, const DualCdOptions& options,
+                                      const Callbacks& callbacks) {
+  return solve_checked(problem, loss, options, callbacks, &penalty);
 }
 
 }  // namespace svmkit

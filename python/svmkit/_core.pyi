@@ -21,6 +21,7 @@ __all__: list[str] = [
     "fit_adagrad_dual",
     "fit_crammer_singer",
     "fit_dual_cd",
+    "fit_dual_cd_elastic_net",
     "fit_homotopy",
     "fit_l1_cd",
     "fit_linear_one_class",
@@ -162,6 +163,19 @@ def fit_dual_cd(
     intercept_scaling: typing.SupportsFloat | typing.SupportsIndex,
     regularize_intercept: bool,
     w0: typing.Any,
+    options: dict,
+    callback: typing.Any,
+) -> dict: ...
+def fit_dual_cd_elastic_net(
+    X: typing.Any,
+    y: typing.Any,
+    cost: typing.Any,
+    loss: str,
+    l1: typing.SupportsFloat | typing.SupportsIndex,
+    l2: typing.SupportsFloat | typing.SupportsIndex,
+    fit_intercept: bool,
+    intercept_scaling: typing.SupportsFloat | typing.SupportsIndex,
+    regularize_intercept: bool,
     options: dict,
     callback: typing.Any,
 ) -> dict: ...

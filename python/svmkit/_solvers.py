@@ -144,6 +144,9 @@ def _fit_dual_cd(req: LinearFitRequest) -> dict:
     (absolute) for classification, sum |PG| <= tol * its first value for regression.
     random_state seeds the order in which coordinates are visited. warm_start cannot seed the
     dual from w alone: each fit starts from alpha = 0 (a UserWarning says so).
+    penalty="elasticnet" (hinge / squared_hinge): the elastic-net dual, minimizing
+    (1 - rho)/2 (||w||^2 + b^2) + rho ||w||_1 + sum_i cost_i loss_i with rho = l1_ratio < 1
+    (smsvm's problem; each coordinate step exact over the breakpoints of the soft threshold).
     """
     import warnings
 
@@ -157,7 +160,27 @@ def _fit_dual_cd(req: LinearFitRequest) -> dict:
             UserWarning,
             stacklevel=4,
         )
-    return _core.fit_dual_cd(*_loss_solver_args(req, opts))
+    if req.penalty == "l2":
+        return _core.fit_dual_cd(*_loss_solver_args(req, opts))
+    l2, l1 = penalty_weights(req.penalty, req.l1_ratio)
+    if not l2 > 0.0:
+        raise ValueError(
+            "dual_cd solves the elastic net through its dual, which needs l1_ratio < 1; "
+            "pure l1 (penalty='l1' or l1_ratio=1) is solved by solver='smsvm'"
+        )
+    return _core.fit_dual_cd_elastic_net(
+        req.X,
+        req.y,
+        req.cost,
+        req.loss,
+        l1,
+        l2,
+        req.fit_intercept,
+        req.intercept_scaling,
+        req.regularize_intercept,
+        opts,
+        req.callback,
+    )
 
 
 def penalty_weights(penalty: str, l1_ratio: float) -> tuple[float, float]:
@@ -276,7 +299,7 @@ LINEAR_SOLVERS: dict[str, SolverSpec] = {
         losses=frozenset(
             {"hinge", "squared_hinge", "epsilon_insensitive", "squared_epsilon_insensitive"}
         ),
-        penalties=frozenset({"l2"}),
+        penalties=frozenset({"l2", "elasticnet"}),
         fit=_fit_dual_cd,
         description="dual coordinate descent with shrinking (Hsieh et al. 2008; Ho and Lin "
         "2012; LIBLINEAR's dual solvers)",
@@ -349,13 +372,17 @@ def auto_solver_name(
     n_features: int,
     regularize_intercept: bool = True,
     dual_scale: float | None = None,
+    l1_ratio: float = 0.5,
 ) -> str | None:
     """The solver solver="auto" picks, or None when no rule applies (first capable solver).
 
     dual_scale: hinge_dual_scale(X, C) (dense X), or None (sparse X, or not computed).
 
     - penalty "l1" / "elasticnet": l1_cd for the squared hinge (LIBLINEAR -s 5's method) and
-      the logistic loss (LIBLINEAR -s 6's), smsvm for the hinge loss.
+      the logistic loss (LIBLINEAR -s 6's); for the hinge loss dual_cd's elastic-net dual
+      ("elasticnet" with l1_ratio < 1 and a regularized intercept; its exact coordinate steps
+      ran 10-300x faster than smsvm's smoothing levels on the regime matrix's shapes) and
+      smsvm otherwise (pure l1 has no smooth dual).
     - penalty "l2", hinge loss: smsvm on tall data, and on dense data with n_samples >=
       n_features and C * mean ||x_i||^2 > HINGE_DUAL_SCALE (large C or large feature scales:
       the dual is badly scaled), dual_cd otherwise.
@@ -371,6 +398,8 @@ def auto_solver_name(
     if penalty in ("l1", "elasticnet"):
         if loss in ("squared_hinge", "logistic") and "l1_cd" in LINEAR_SOLVERS:
             return "l1_cd"
+        if loss == "hinge" and penalty == "elasticnet" and dual_ok and l1_ratio < 1.0:
+            return "dual_cd"
         return "smsvm" if loss == "hinge" else None
     if loss == "hinge":
         badly_scaled = (
@@ -421,6 +450,7 @@ def pick_solver(
     regularize_intercept: bool = True,
     X: Any = None,
     C: float | None = None,
+    l1_ratio: float = 0.5,
 ) -> SolverSpec:
     """Resolve solver='auto' (by auto_solver_name on X's shape, and for the hinge loss on
     hinge_dual_scale(X, C) when X and C are given) and check that the solver handles the loss
@@ -430,7 +460,9 @@ def pick_solver(
             scale = None
             if X is not None and loss == "hinge" and penalty == "l2":
                 scale = hinge_dual_scale(X, C)
-            name = auto_solver_name(loss, penalty, shape[0], shape[1], regularize_intercept, scale)
+            name = auto_solver_name(
+                loss, penalty, shape[0], shape[1], regularize_intercept, scale, l1_ratio
+            )
             if name is not None and name in LINEAR_SOLVERS:
                 return LINEAR_SOLVERS[name]
         for name in AUTO_ORDER:

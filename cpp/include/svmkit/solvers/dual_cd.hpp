@@ -25,6 +25,17 @@
 // sequential; n_threads serves only the final primal objective pass, and the result does not
 // depend on it.
 //
+// Elastic net (solve_dual_cd_elastic_net; hinge and squared hinge): the primal
+//   min_w l2/2 (||w||^2 + b^2) + l1 ||w||_1 + sum_i C_i loss(u_i),  l2 > 0, l1 >= 0
+// (the bias is never l1-penalized, as in smsvm) has the dual
+//   min_a sum_j R_j*(r_j) + 1/2 a'Da - e'a over the same box, r = sum a_i y_i x_i,
+// R_j*(t) = max(|t| - l1, 0)^2 / (2 l2) (the bias: t^2 / (2 l2)), and w_j = soft(r_j, l1) / l2.
+// R* is piecewise quadratic, so each coordinate's subproblem is minimized exactly by walking the
+// sorted breakpoints where |r_j| crosses l1 (O(nnz_i log nnz_i) per visit); r and w are kept
+// up to date on the row's entries. The gradient, projected gradient, shrinking and stopping
+// rule are those of the l2 dual (G_i = y_i w.x_i - 1 + D_ii a_i). With l1 = 0 and l2 = 1 this
+// is the method above. Pure l1 (l2 = 0) has no such dual: smsvm solves it.
+//
 // Stopping rule (LIBLINEAR's, absolute for classification as in scikit-learn's LinearSVC):
 // classification: max PG - min PG over the active set <= tol (projected gradients);
 // regression: sum_i |PG_i| <= tol * (the same sum in the first iteration) (relative);
@@ -73,5 +84,18 @@ void validate_options(const DualCdOptions& options);
 SolveResult solve_dual_cd(const LinearProblem& problem, const LossSpec& loss,
                           const DualCdOptions& options = {}, const Callbacks& callbacks = {},
                           const double* w0 = nullptr);
+
+// The elastic-net penalty of solve_dual_cd_elastic_net: l2/2 (||w||^2 + b^2) + l1 ||w||_1.
+struct DualCdPenalty {
+  double l2 = 1.0;  // weight of the l2 term (> 0; the bias carries l2/2 b^2)
+  double l1 = 0.0;  // weight of the l1 term on w (>= 0; the bias is never l1-penalized)
+};
+
+// The elastic-net dual (see above) for loss hinge or squared_hinge; the bias must be
+// regularized. The solution is w followed by b; objective is the primal F at it.
+SolveResult solve_dual_cd_elastic_net(const LinearProblem& problem, const LossSpec& loss,
+                                      const DualCdPenalty& penalty,
+                                      const DualCdOptions& options = {},
+                                      const Callbacks& callbacks = {});
 
 }  // namespace svmkit
