@@ -55,10 +55,16 @@ CASES = [
     ("hinge", "elasticnet", SPARSE_WIDE, {}, "dual_cd"),
     ("hinge", "elasticnet", TALL, {"l1_ratio": 1.0}, "smsvm"),
     ("hinge", "elasticnet", WIDE, {"regularize_intercept": False}, "smsvm"),
-    ("logistic", "l2", WIDE, {}, "tron"),
+    ("logistic", "l2", WIDE, {}, "dual_cd"),
+    ("logistic", "l2", SPARSE_TALL_TEXT, {}, "tron"),
+    ("logistic", "l2", (60, 300, False), {}, "tron"),  # 5 features per sample: not wide enough
+    ("logistic", "l2", TALL, {}, "tron"),
+    ("logistic", "l2", WIDE, {"regularize_intercept": False}, "tron"),
+    ("smoothed_hinge", "l2", TALL, {}, "tron"),
     ("logistic", "l1", TALL, {}, "l1_cd"),
     ("logistic", "elasticnet", SPARSE_WIDE, {}, "l1_cd"),
-    ("smoothed_hinge", "l2", SPARSE_WIDE, {}, "tron"),
+    ("smoothed_hinge", "l2", SPARSE_WIDE, {}, "dual_cd"),
+    ("gaussian_smoothed_hinge", "l2", SPARSE_WIDE, {}, "tron"),
 ]
 
 
@@ -94,6 +100,16 @@ def test_auto_hinge_large_scale_dense_uses_smsvm() -> None:
         with _quiet():
             clf.fit(Xc, yc)
         picks[name] = clf.solver_
+    # The elastic-net hinge follows the same scale rule (its dual stalls there too).
+    for Xc, C, expected in [
+        (X, 1.0, "dual_cd"),
+        (X, 100.0, "smsvm"),
+        (sp.csr_matrix(X), 1e3, "dual_cd"),
+    ]:
+        clf = svmkit.LinearSVC(loss="hinge", penalty="elasticnet", C=C, max_iter=5)
+        with _quiet():
+            clf.fit(Xc, y)
+        assert clf.solver_ == expected, (C, expected)
     assert picks == {
         "tall C=1": "dual_cd",
         "tall C=100": "smsvm",

@@ -355,9 +355,11 @@ def test_unregularized_intercept_is_refused() -> None:
 def test_other_losses_are_refused() -> None:
     X, y = breast_cancer()
     with pytest.raises(ValueError, match="dual_cd handles the losses hinge, squared_hinge"):
-        core_fit(X, y, np.ones(len(y)), "logistic")
-    with pytest.raises(ValueError, match="solver 'dual_cd' does not handle loss='logistic'"):
-        svmkit.LinearSVC(loss="logistic", solver="dual_cd").fit(X, y)
+        core_fit(X, y, np.ones(len(y)), "gaussian_smoothed_hinge")
+    with pytest.raises(
+        ValueError, match="solver 'dual_cd' does not handle loss='gaussian_smoothed_hinge'"
+    ):
+        svmkit.LinearSVC(loss="gaussian_smoothed_hinge", solver="dual_cd").fit(X, y)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -609,3 +611,107 @@ def test_elastic_net_coordinate_step_is_exact(loss: str, rho: float, C: float) -
         _, _, f_ref = primal_svm(X, y, cost, loss=loss, l2=1 - rho, l1=rho)
         f = enet_objective(X, y, cost, w, b, loss, rho, 1 - rho)
         assert f == pytest.approx(f_ref, rel=1e-8, abs=1e-12)
+
+
+# --- The smooth-loss duals (logistic = LIBLINEAR -s 7, smoothed hinge psi_M) ----------------
+
+
+def smooth_objective(X, y, cost, w, b, loss, sigma=0.1) -> float:
+    """1/2 (||w||^2 + b^2) + sum_i cost_i loss(y_i z_i) in numpy."""
+    u = y * (np.asarray(X @ w).ravel() + b)
+    if loss == "logistic":
+        t = np.logaddexp(0.0, -u)
+    else:
+        v = 1.0 - u
+        t = 0.5 * (v + np.sqrt(v * v + sigma * sigma))
+    return 0.5 * (w @ w + b * b) + float(np.sum(cost * t))
+
+
+def lbfgs_optimum(X, y, cost, loss, sigma=0.1) -> float:
+    """The primal optimum by scipy's L-BFGS-B on the smooth objective (an independent solver)."""
+    from scipy.optimize import minimize
+
+    Xd = X.toarray() if sp.issparse(X) else X
+    Z = np.hstack([Xd, np.ones((Xd.shape[0], 1))])
+
+    def fg(v):
+        u = y * (Z @ v)
+        if loss == "logistic":
+            f = np.logaddexp(0.0, -u)
+            d = -1.0 / (1.0 + np.exp(u))
+        else:
+            t = 1.0 - u
+            r = np.sqrt(t * t + sigma * sigma)
+            f = 0.5 * (t + r)
+            d = -0.5 * (1.0 + t / r)
+        return 0.5 * v @ v + cost @ f, v + Z.T @ (cost * d * y)
+
+    opt = {"maxiter": 100000, "ftol": 1e-15, "gtol": 1e-11}
+    return float(minimize(fg, np.zeros(Z.shape[1]), jac=True, method="L-BFGS-B", options=opt).fun)
+
+
+@pytest.mark.parametrize("loss", ["logistic", "smoothed_hinge"])
+@pytest.mark.parametrize("C", [0.1, 1.0, 10.0])
+@pytest.mark.parametrize("sparse", [False, True])
+def test_smooth_duals_reach_the_primal_optimum(loss: str, C: float, sparse: bool) -> None:
+    """dual_cd on the logistic / smoothed-hinge dual reaches the optimum of an independent
+    L-BFGS solve of the primal (and, for the logistic loss, scikit-learn's liblinear)."""
+    X, y = breast_cancer()
+    X, y = X[:250], y[:250]
+    cost = np.full(len(y), C)
+    cost[::7] = 0.0  # zero costs are never visited
+    res = core_fit(sp.csr_matrix(X) if sparse else X, y, cost, loss, **TIGHT)
+    assert res["status"] == svmkit.SolverStatus.converged
+    w, b = split(res)
+    f = smooth_objective(X, y, cost, w, b, loss)
+    assert res["objective"] == pytest.approx(f, rel=1e-12)
+    f_ref = lbfgs_optimum(X, y, cost, loss)
+    assert f <= f_ref * (1 + 1e-9)
+    assert f == pytest.approx(f_ref, rel=1e-7)
+
+
+def test_logistic_dual_matches_sklearn_liblinear() -> None:
+    """LinearSVC(loss="logistic", solver="dual_cd") and scikit-learn's LogisticRegression
+    (liblinear, its bias regularized as ours) reach the same objective on sparse text."""
+    from sklearn.linear_model import LogisticRegression
+
+    X, y = text_like()
+    ours = svmkit.LinearSVC(loss="logistic", solver="dual_cd", tol=1e-10, max_iter=100000)
+    ours.fit(X, y)
+    ref = LogisticRegression(l1_ratio=0.0, solver="liblinear", tol=1e-12, max_iter=100000)
+    ref.fit(X, y)
+    f = [
+        smooth_objective(X, y, 1.0, m.coef_.ravel(), m.intercept_[0], "logistic")
+        for m in (ours, ref)
+    ]
+    assert f[0] == pytest.approx(f[1], rel=1e-8)
+
+
+def test_smooth_dual_auto_rule_and_threads() -> None:
+    """auto: the smooth duals for at least 10 features per sample, tron otherwise; one and
+    two threads give the same multiclass fit."""
+    Xw, yw = make_sparse_text_like(200, 3000, density=0.02, random_state=5)
+    Xt, yt = breast_cancer()
+    for loss in ("logistic", "smoothed_hinge"):
+        assert svmkit.LinearSVC(loss=loss).fit(Xw, yw).solver_ == "dual_cd"
+        assert svmkit.LinearSVC(loss=loss).fit(Xt, yt).solver_ == "tron"
+        assert svmkit.LinearSVC(loss=loss, regularize_intercept=False).fit(Xw, yw).solver_ == "tron"
+    X, y = load_iris(return_X_y=True)
+    one = svmkit.LinearSVC(loss="logistic", solver="dual_cd", n_jobs=1).fit(X, y)
+    two = svmkit.LinearSVC(loss="logistic", solver="dual_cd", n_jobs=2).fit(X, y)
+    np.testing.assert_array_equal(one.coef_, two.coef_)
+    np.testing.assert_array_equal(one.intercept_, two.intercept_)
+
+
+def test_smooth_dual_extreme_costs_stay_finite() -> None:
+    """Large C pushes dual variables towards their upper bound (misclassified samples): the
+    complement is kept separately, so the fit stays finite and at the optimum."""
+    X, y = breast_cancer()
+    X, y = X[:120], y[:120].copy()
+    y[:6] = -y[:6]  # outliers, deep on the wrong side at large C
+    cost = np.full(len(y), 1e4)
+    res = core_fit(X, y, cost, "logistic", tol=1e-8, max_iter=200000)
+    w, b = split(res)
+    assert np.all(np.isfinite(res["solution"]))
+    f = smooth_objective(X, y, cost, w, b, "logistic")
+    assert f == pytest.approx(lbfgs_optimum(X, y, cost, "logistic"), rel=1e-6)

@@ -317,7 +317,7 @@ def test_linearsvc_penalties_map_to_paper_lambda_mu(cancer):
     # tol = 0 runs both to the same last level, so the two scalings must agree closely.
     exact = {"tol": 0.0}
     est = svmkit.LinearSVC(
-        loss="hinge", penalty="elasticnet", l1_ratio=rho, C=C, solver_options=exact
+        loss="hinge", penalty="elasticnet", l1_ratio=rho, C=C, solver="smsvm", solver_options=exact
     ).fit(X, y)
     p = svmkit.smsvm_path(
         X, y, lambdas=[(1 - rho) / (C * n)], mus=[rho / (C * n)], solver_options=exact

@@ -218,7 +218,10 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         -s 3 / -s 1 method, Hsieh et al. 2008) for loss "hinge" or "squared_hinge" with
         penalty "l2", or "elasticnet" with l1_ratio < 1 (the dual of smsvm's elastic-net
         problem: w = soft(r, rho) / (1 - rho), each coordinate step exact over the soft
-        threshold's breakpoints); the bias is regularized (regularize_intercept=False is refused);
+        threshold's breakpoints); and for loss "logistic" or "smoothed_hinge" with penalty "l2"
+        (the dual with the loss's conjugate, Yu, Huang and Lin 2011 = LIBLINEAR -s 7 for the
+        logistic loss; tol bounds the largest |dual gradient|, absolute); the bias is
+        regularized (regularize_intercept=False is refused);
         random_state orders the coordinates; warm_start is ignored (starts from alpha = 0).
         "auto" (the default) picks by a deterministic rule on the loss, the penalty and the
         shape of X (svmkit._solvers.auto_solver_name; the fitted solver_ names the choice):
@@ -226,9 +229,11 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         and on dense data with n_samples >= n_features and C * mean ||x_i||^2 > 200 (large C
         or large feature scales, where the dual stalls), "dual_cd" otherwise;
         squared_hinge + l2: "tron" when n_samples >= n_features, "dual_cd" when there are
-        more features than samples (scikit-learn's dual="auto"); squared_hinge or logistic +
-        l1/elasticnet: "l1_cd"; hinge + elasticnet: "dual_cd" (l1_ratio < 1); hinge + l1
-        (or l1_ratio=1): "smsvm"; other losses: "tron".
+        more features than samples (scikit-learn's dual="auto"); logistic or smoothed_hinge +
+        l2: "dual_cd" when n_features >= 10 n_samples, "tron" otherwise;
+        squared_hinge or logistic +
+        l1/elasticnet: "l1_cd"; hinge + elasticnet: "dual_cd" (l1_ratio < 1, not badly scaled
+        as above), hinge + l1 (or l1_ratio=1, or badly scaled): "smsvm"; other losses: "tron".
         With regularize_intercept=False dual_cd is never chosen (it regularizes the bias).
         SmSVM minimizes (1 - rho)/2 ||w||^2 + rho ||w||_1 + C sum_i s_i c_{y_i} hinge_i with
         rho = 0 ("l2"), 1 ("l1") or l1_ratio ("elasticnet"): paper 000's lambda = (1 - rho)
