@@ -6,6 +6,7 @@ from harness import BENCH, RESULTS
 
 ORDER = [
     "regimes",
+    "regimes_penalties",
     "linear",
     "reader",
     "smsvm",
