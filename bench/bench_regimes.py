@@ -515,6 +515,50 @@ def same_tol_eps(est, d: Data, loss: str, penalty: str) -> dict[int, float]:
     return {s: float(tol) for s in SAME_RULE[solver]}
 
 
+def linear_model(est) -> dict:
+    """The objective's description (linear_objective) of an unfitted svmkit LinearSVC/SVR."""
+    task = "reg" if hasattr(est, "epsilon") else "clf"
+    eps = float(est.epsilon) if task == "reg" else 0.0
+    return {
+        "kind": "linear",
+        "task": task,
+        "loss": est.loss,
+        "penalty": est.penalty,
+        "C": float(est.C),
+        "epsilon": eps,
+    }
+
+
+def liblinear_anchors(s_opts, options: Callable[[int], str], same_eps: dict, fits: int) -> list:
+    """liblinear-official anchors for each -s value: at its command-line eps, and, where
+    svmkit runs the same stopping rule (same_eps), also at svmkit's tol (the looser one is then
+    not eligible as the best anchor). options(s) gives "-s s -c C -B 1 ..." without -e / -q."""
+    out = []
+    for s in s_opts:
+        eps = same_eps.get(s)
+        out.append(
+            Candidate(
+                f"liblinear -s {s}",
+                "liblinear",
+                lambda s=s: f"{options(s)} -q",
+                True,
+                fits,
+                looser=eps is not None,
+            )
+        )
+        if eps is not None:
+            out.append(
+                Candidate(
+                    f"liblinear -s {s} -e {eps:g}",
+                    "liblinear",
+                    lambda s=s, eps=eps: f"{options(s)} -e {eps!r} -q",
+                    True,
+                    fits,
+                )
+            )
+    return out
+
+
 def estimator_cell(name: str, d: Data, C: float | None, n_jobs: Any = "default", fits: int = 1):
     """(svmkit candidate, anchors, model) for an estimator at its defaults (C set if given)."""
     import sklearn.svm as sks
@@ -532,14 +576,7 @@ def estimator_cell(name: str, d: Data, C: float | None, n_jobs: Any = "default",
         args = linear_args[name]
         est = svmkit.LinearSVC(**args, **kw)  # read its defaults (nothing runs in C++ here)
         loss, penalty = est.loss, est.penalty
-        model = {
-            "kind": "linear",
-            "task": "clf",
-            "loss": loss,
-            "penalty": penalty,
-            "C": float(est.C),
-            "epsilon": 0.0,
-        }
+        model = linear_model(est)
         ours = Candidate(
             "svmkit", "svmkit", lambda: svmkit.LinearSVC(**args, **kw, **jobs), True, fits
         )
@@ -558,70 +595,23 @@ def estimator_cell(name: str, d: Data, C: float | None, n_jobs: Any = "default",
             ("squared_hinge", "l1"): (5,),
         }.get((loss, penalty), ())
         same_eps = same_tol_eps(est, d, loss, penalty)
-        for s in s_opts:
-            eps = same_eps.get(s)
-            anchors.append(
-                Candidate(
-                    f"liblinear -s {s}",
-                    "liblinear",
-                    lambda s=s: f"-s {s} -c {c} -B 1 -q",
-                    True,
-                    fits,
-                    looser=eps is not None,
-                )
-            )
-            if eps is not None:
-                anchors.append(
-                    Candidate(
-                        f"liblinear -s {s} -e {eps:g}",
-                        "liblinear",
-                        lambda s=s, eps=eps: f"-s {s} -c {c} -B 1 -e {eps!r} -q",
-                        True,
-                        fits,
-                    )
-                )
+        anchors += liblinear_anchors(s_opts, lambda s: f"-s {s} -c {c} -B 1", same_eps, fits)
         return ours, anchors, model
     if name in OTHER_PENALTIES:
         return _other_penalty_cell(name, d, kw, jobs, fits)
     if name == "LinearSVR()":
         est = svmkit.LinearSVR(**kw)
         eps = float(est.epsilon)
-        model = {
-            "kind": "linear",
-            "task": "reg",
-            "loss": est.loss,
-            "penalty": est.penalty,
-            "C": float(est.C),
-            "epsilon": eps,
-        }
+        model = linear_model(est)
         sk_est = sks.LinearSVR(**kw)
         same_sk = (est.loss, eps) == (sk_est.loss, float(sk_est.epsilon))
         ours = Candidate("svmkit", "svmkit", lambda: svmkit.LinearSVR(**kw, **jobs), True, fits)
         anchors = [Candidate("sklearn", "sklearn", lambda: sks.LinearSVR(**kw), same_sk, fits)]
         s_opts = {"squared_epsilon_insensitive": (11, 12), "epsilon_insensitive": (13,)}
         same_eps = same_tol_eps(est, d, est.loss, est.penalty)
-        for s in s_opts.get(est.loss, ()):
-            tol = same_eps.get(s)
-            anchors.append(
-                Candidate(
-                    f"liblinear -s {s}",
-                    "liblinear",
-                    lambda s=s: f"-s {s} -c {c} -p {eps} -B 1 -q",
-                    True,
-                    fits,
-                    looser=tol is not None,
-                )
-            )
-            if tol is not None:
-                anchors.append(
-                    Candidate(
-                        f"liblinear -s {s} -e {tol:g}",
-                        "liblinear",
-                        lambda s=s, tol=tol: f"-s {s} -c {c} -p {eps} -B 1 -e {tol!r} -q",
-                        True,
-                        fits,
-                    )
-                )
+        anchors += liblinear_anchors(
+            s_opts.get(est.loss, ()), lambda s: f"-s {s} -c {c} -p {eps} -B 1", same_eps, fits
+        )
         return ours, anchors, model
     if name in ("SVC()", "SVR()"):
         reg = name == "SVR()"
@@ -690,14 +680,7 @@ def _other_penalty_cell(name: str, d: Data, kw: dict, jobs: dict, fits: int):
     est = svmkit.LinearSVC(**args, **kw)
     c = float(est.C)
     loss, penalty = est.loss, est.penalty
-    model = {
-        "kind": "linear",
-        "task": "clf",
-        "loss": loss,
-        "penalty": penalty,
-        "C": c,
-        "epsilon": 0.0,
-    }
+    model = linear_model(est)
     # The objective is compared only where an anchor solves the same problem (logistic).
     same = loss == "logistic"
     ours = Candidate("svmkit", "svmkit", lambda: svmkit.LinearSVC(**args, **kw, **jobs), same, fits)
@@ -717,28 +700,8 @@ def _other_penalty_cell(name: str, d: Data, kw: dict, jobs: dict, fits: int):
                 )
             )
         same_eps = same_tol_eps(est, d, loss, penalty)
-        for s_opt in (0, 7) if penalty == "l2" else (6,):
-            eps = same_eps.get(s_opt)
-            anchors.append(
-                Candidate(
-                    f"liblinear -s {s_opt}",
-                    "liblinear",
-                    lambda s_opt=s_opt: f"-s {s_opt} -c {c} -B 1 -q",
-                    True,
-                    fits,
-                    looser=eps is not None,
-                )
-            )
-            if eps is not None:
-                anchors.append(
-                    Candidate(
-                        f"liblinear -s {s_opt} -e {eps:g}",
-                        "liblinear",
-                        lambda s_opt=s_opt, eps=eps: f"-s {s_opt} -c {c} -B 1 -e {eps!r} -q",
-                        True,
-                        fits,
-                    )
-                )
+        s_opts = (0, 7) if penalty == "l2" else (6,)
+        anchors += liblinear_anchors(s_opts, lambda s: f"-s {s} -c {c} -B 1", same_eps, fits)
         return ours, anchors, model
     if loss == "smoothed_hinge":
         anchors = [

@@ -70,25 +70,22 @@ def sparse_regression():
     return X, y
 
 
-def core_fit(X, y, cost, loss, epsilon=0.0, fit_intercept=True, scaling=1.0, **options):
+def core_fit(
+    X, y, cost, loss, epsilon=0.0, fit_intercept=True, scaling=1.0, elastic_net=None, **options
+):
+    """_core.fit_dual_cd, or fit_dual_cd_elastic_net with elastic_net = (l1, l2)."""
     Xc = X
     if sp.issparse(X):
         X = sp.csr_matrix(X)
         Xc = (X.data, X.indices, X.indptr, X.shape[0], X.shape[1])
-    return _core.fit_dual_cd(
-        Xc,
-        np.ascontiguousarray(y, dtype=np.float64),
-        np.ascontiguousarray(cost, dtype=np.float64),
-        loss,
-        0.1,
-        epsilon,
-        fit_intercept,
-        scaling,
-        True,
-        None,
-        options,
-        None,
-    )
+    y = np.ascontiguousarray(y, dtype=np.float64)
+    cost = np.ascontiguousarray(cost, dtype=np.float64)
+    if elastic_net is not None:
+        l1, l2 = elastic_net
+        args = (l1, l2, fit_intercept, scaling, True, options, None)
+        return _core.fit_dual_cd_elastic_net(Xc, y, cost, loss, *args)
+    args = (0.1, epsilon, fit_intercept, scaling, True, None, options, None)
+    return _core.fit_dual_cd(Xc, y, cost, loss, *args)
 
 
 def split(res, fit_intercept=True):
@@ -472,23 +469,8 @@ def test_defaults_and_records() -> None:
 
 
 def enet_core_fit(X, y, cost, loss, l1, l2, **options):
-    Xc = X
-    if sp.issparse(X):
-        X = sp.csr_matrix(X)
-        Xc = (X.data, X.indices, X.indptr, X.shape[0], X.shape[1])
-    return _core.fit_dual_cd_elastic_net(
-        Xc,
-        np.ascontiguousarray(y, dtype=np.float64),
-        np.ascontiguousarray(cost, dtype=np.float64),
-        loss,
-        l1,
-        l2,
-        True,
-        1.0,
-        True,
-        options,
-        None,
-    )
+    """The elastic-net dual (fit_dual_cd_elastic_net) with core_fit's conversions."""
+    return core_fit(X, y, cost, loss, elastic_net=(l1, l2), **options)
 
 
 def enet_objective(X, y, cost, w, b, loss, l1, l2) -> float:
