@@ -5,7 +5,8 @@ Estimators (svmkit, constructed at their defaults; only C is set in the large-C 
 LinearSVC() (squared hinge, l2), LinearSVC(loss="hinge"), LinearSVC(penalty="l1"),
 LinearSVR(), SVC(), SVR(), SparseSVC(); the family "penalties" adds every other loss x penalty
 LinearSVC accepts (hinge with l1 / elasticnet, squared hinge with elasticnet, logistic with l2 /
-l1, the smoothed hinge). Anchors, measured in the same run on the same data:
+l1, the smoothed hinge with l2 / l1 / elasticnet, the Gaussian-smoothed hinge). Anchors,
+measured in the same run on the same data:
 scikit-learn's estimator of the same name with the same arguments (at its defaults), and
 liblinear-official / libsvm-official with the options that solve svmkit's problem (their default
 tolerances). The fastest anchor that finished is the "best anchor" of the cell.
@@ -668,6 +669,12 @@ OTHER_PENALTIES = {
     'LinearSVC(loss="logistic")': {"loss": "logistic"},
     'LinearSVC(loss="logistic", penalty="l1")': {"loss": "logistic", "penalty": "l1"},
     'LinearSVC(loss="smoothed_hinge")': {"loss": "smoothed_hinge"},
+    'LinearSVC(loss="smoothed_hinge", penalty="l1")': {"loss": "smoothed_hinge", "penalty": "l1"},
+    'LinearSVC(loss="smoothed_hinge", penalty="elasticnet")': {
+        "loss": "smoothed_hinge",
+        "penalty": "elasticnet",
+    },
+    'LinearSVC(loss="gaussian_smoothed_hinge")': {"loss": "gaussian_smoothed_hinge"},
 }
 
 
@@ -703,9 +710,18 @@ def _other_penalty_cell(name: str, d: Data, kw: dict, jobs: dict, fits: int):
         s_opts = (0, 7) if penalty == "l2" else (6,)
         anchors += liblinear_anchors(s_opts, lambda s: f"-s {s} -c {c} -B 1", same_eps, fits)
         return ours, anchors, model
-    if loss == "smoothed_hinge":
+    if loss in ("smoothed_hinge", "gaussian_smoothed_hinge"):
+        # No anchor has these losses: scikit-learn's LinearSVC with the same penalty (the
+        # squared hinge; l1 / elastic net through its l1 primal).
+        sk = {"penalty": "l1", "dual": False} if penalty != "l2" else {}
         anchors = [
-            Candidate("sklearn LinearSVC", "sklearn", lambda: sks.LinearSVC(**kw), False, fits)
+            Candidate(
+                "sklearn LinearSVC" + (" (l1)" if sk else ""),
+                "sklearn",
+                lambda: sks.LinearSVC(**sk, **kw),
+                False,
+                fits,
+            )
         ]
         return ours, anchors, model
     n = d.Xtr.shape[0]

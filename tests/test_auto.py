@@ -65,6 +65,8 @@ CASES = [
     ("logistic", "elasticnet", SPARSE_WIDE, {}, "l1_cd"),
     ("smoothed_hinge", "l2", SPARSE_WIDE, {}, "dual_cd"),
     ("gaussian_smoothed_hinge", "l2", SPARSE_WIDE, {}, "tron"),
+    ("smoothed_hinge", "l1", TALL, {}, "l1_cd"),
+    ("gaussian_smoothed_hinge", "elasticnet", SPARSE_WIDE, {}, "l1_cd"),
 ]
 
 

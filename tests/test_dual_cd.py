@@ -572,6 +572,13 @@ def test_elastic_net_estimator_errors() -> None:
         )
     with pytest.raises(ValueError, match="does not handle penalty='l1'"):
         svmkit.LinearSVC(loss="hinge", penalty="l1", solver="dual_cd").fit(X, y)
+    # The elastic-net dual is the (squared) hinge's only: the smoothed hinge goes to l1_cd.
+    with pytest.raises(ValueError, match="handles penalty='elasticnet' only with loss 'hinge'"):
+        svmkit.LinearSVC(loss="smoothed_hinge", penalty="elasticnet", solver="dual_cd").fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        clf = svmkit.LinearSVC(loss="smoothed_hinge", penalty="elasticnet", max_iter=2)
+        assert clf.fit(X[:60], y[:60]).solver_ == "l1_cd"
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         clf = svmkit.LinearSVC(loss="hinge", penalty="elasticnet", l1_ratio=1.0, max_iter=3)

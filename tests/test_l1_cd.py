@@ -349,7 +349,10 @@ def test_problem_errors() -> None:
     X, y = small_text(11)
     Xc = (X.data, X.indices, X.indptr, X.shape[0], X.shape[1])
     c = np.ones(X.shape[0])
-    msg = "l1_cd handles the losses 'squared_hinge' and 'logistic' only, got 'hinge'"
+    msg = (
+        "l1_cd handles the losses 'squared_hinge', 'logistic', 'smoothed_hinge' and "
+        "'gaussian_smoothed_hinge' only, got 'hinge'"
+    )
     with pytest.raises(ValueError, match=msg):
         _core.fit_l1_cd(Xc, y, c, "hinge", 1.0, 0.0, True, 1.0, True, None, {}, None)
     with pytest.raises(ValueError, match="l1 and l2 must be finite, >= 0 and not both zero"):

@@ -609,22 +609,43 @@ SolveResult Cdn<Cols, Cost>::finish(SolveResult res, double measure) {
   return res;
 }
 
-// The logistic loss of one row at margin u (u = y_i w.x_i), without overflow for any u.
-inline double logistic_loss(double u) {
-  return u >= 0.0 ? std::log1p(std::exp(-u)) : -u + std::log1p(std::exp(u));
+// loss(u + du) - loss(u) without the cancellation of subtracting two values (the line search
+// compares it with a predicted decrease that goes to 0 near the optimum).
+// psi_M(t) = (t + r(t)) / 2, r = sqrt(t^2 + s^2): the difference of the square roots is
+// (a^2 - b^2) / (r(a) + r(b)), here with a - b = -du.
+inline double loss_change(const SmoothedHingeLoss& l, double u, double du) {
+  const double b = 1.0 - u, a = b - du;
+  const double ra = std::hypot(a, l.sigma), rb = std::hypot(b, l.sigma);
+  return -0.5 * du * (1.0 + (a + b) / (ra + rb));
+}
+// psi_G: the integral of its derivative -Phi((1 - u - x) / sigma) over [0, du], by 5-point
+// Gauss-Legendre while the step is within sigma (where Phi is smooth on that scale); a direct
+// difference for longer steps (far from the optimum, where no digits are at stake).
+inline double loss_change(const GaussianSmoothedHingeLoss& l, double u, double du) {
+  if (!(std::fabs(du) <= l.sigma)) return l.value(u + du) - l.value(u);
+  static constexpr double kNodes[5] = {0.0, -0.5384693101056831, 0.5384693101056831,
+                                       -0.9061798459386640, 0.9061798459386640};
+  static constexpr double kWeights[5] = {0.5688888888888889, 0.4786286704993665, 0.4786286704993665,
+                                         0.2369268850561891, 0.2369268850561891};
+  double sum = 0.0;
+  for (int k = 0; k < 5; ++k) sum += kWeights[k] * l.d1(u + 0.5 * du * (1.0 + kNodes[k]));
+  return 0.5 * du * sum;
 }
 
-// newGLMNET for the logistic loss over one column store (see solvers/l1_cd.hpp): outer Newton
-// iterations, each minimizing the l1-regularized quadratic model by CDN with its own shrinking,
-// then a line search on F along the direction.
-template <class Cols, class Cost>
+// newGLMNET over one column store (see solvers/l1_cd.hpp): outer Newton iterations, each
+// minimizing the l1-regularized quadratic model by CDN with its own shrinking, then a line search
+// on F along the direction. Loss: LogisticLoss (LIBLINEAR -s 6), or a smoothed hinge of
+// loss.hpp (value, d1, d2 at the margin u); the logistic loss keeps its overflow-free weights and
+// its cancellation-free line-search differences.
+template <class Cols, class Cost, class Loss>
 class Glmnet {
  public:
-  Glmnet(const Cols& cols, Cost cost, Index n_kept, Index n_solution, Index n_samples,
+  Glmnet(const Cols& cols, Cost cost, Loss loss, Index n_kept, Index n_solution, Index n_samples,
          const LinearProblem& p, const L1CdPenalty& pen, const L1CdOptions& opt,
          const Callbacks& cb, double total_entries)
       : cols_(cols),
         cost_(cost),
+        loss_(loss),
         n_kept_(n_kept),
         nc_(cols.n_cols()),
         n_solution_(n_solution),
@@ -671,7 +692,7 @@ class Glmnet {
   }
   double objective() const {
     double f = 0.0;
-    for (Index i = 0; i < n_kept_; ++i) f += cost_[i] * logistic_loss(z_[i]);
+    for (Index i = 0; i < n_kept_; ++i) f += cost_[i] * loss_.value(z_[i]);
     for (Index j = 0; j < nc_; ++j) f += l1(j) * std::fabs(w_[j]) + 0.5 * l2(j) * w_[j] * w_[j];
     return f;
   }
@@ -696,8 +717,10 @@ class Glmnet {
   double line_search();
   SolveResult finish(SolveResult res, double measure);
 
+  static constexpr bool kLogistic = std::is_same_v<Loss, LogisticLoss>;
   const Cols& cols_;
   Cost cost_;
+  Loss loss_;
   Index n_kept_, nc_, n_solution_, n_samples_;
   const L1CdOptions& opt_;
   const Callbacks& cb_;
@@ -716,16 +739,21 @@ class Glmnet {
   long long inner_passes_ = 0, total_inner_ = 0;
 };
 
-template <class Cols, class Cost>
-double Glmnet<Cols, Cost>::gradient(double shrink_margin, double* vmax) {
+template <class Cols, class Cost, class Loss>
+double Glmnet<Cols, Cost, Loss>::gradient(double shrink_margin, double* vmax) {
   for (Index i = 0; i < n_kept_; ++i) {
-    // p = sigmoid(z) and q = 1 - p from one exponential of -|z| (no overflow, no cancellation).
-    const double zi = z_[i], e = std::exp(-std::fabs(zi)), r = 1.0 / (1.0 + e);
-    const double p = zi >= 0.0 ? r : e * r, q = zi >= 0.0 ? e * r : r;
-    const double c = cost_[i];
-    q_[i] = q;
-    s_[i] = c * q;
-    dd_[i] = c * p * q;
+    const double zi = z_[i], c = cost_[i];
+    if constexpr (kLogistic) {
+      // p = sigmoid(z), q = 1 - p from one exponential of -|z| (no overflow, no cancellation).
+      const double e = std::exp(-std::fabs(zi)), r = 1.0 / (1.0 + e);
+      const double p = zi >= 0.0 ? r : e * r, q = zi >= 0.0 ? e * r : r;
+      q_[i] = q;
+      s_[i] = c * q;
+      dd_[i] = c * p * q;
+    } else {
+      s_[i] = -c * loss_.d1(zi);
+      dd_[i] = c * loss_.d2(zi);
+    }
   }
   double measure = 0.0, top = 0.0;
   for (Index s = 0; s < active_; ++s) {
@@ -755,8 +783,8 @@ double Glmnet<Cols, Cost>::gradient(double shrink_margin, double* vmax) {
   return measure;
 }
 
-template <class Cols, class Cost>
-bool Glmnet<Cols, Cost>::inner(double reference) {
+template <class Cols, class Cost, class Loss>
+bool Glmnet<Cols, Cost, Loss>::inner(double reference) {
   std::fill(xtd_.begin(), xtd_.end(), 0.0);
   Index n_inner = active_;
   std::copy(order_.begin(), order_.begin() + active_, inner_.begin());
@@ -818,8 +846,8 @@ bool Glmnet<Cols, Cost>::inner(double reference) {
   return true;
 }
 
-template <class Cols, class Cost>
-double Glmnet<Cols, Cost>::line_search() {
+template <class Cols, class Cost, class Loss>
+double Glmnet<Cols, Cost, Loss>::line_search() {
   double delta = 0.0;  // the model's predicted decrease: G.d + l1 (||w + d||_1 - ||w||_1)
   for (Index s = 0; s < active_; ++s) {
     const Index j = order_[s];
@@ -833,11 +861,15 @@ double Glmnet<Cols, Cost>::line_search() {
       const double wj = w_[j], step = lambda * d_[j];
       change += l1(j) * (std::fabs(wj + step) - std::fabs(wj)) + l2(j) * (wj + 0.5 * step) * step;
     }
-    // Per row, loss(z + a) - loss(z) = log1p(sigmoid(-z) expm1(-a)): accurate however small
-    // the step (the difference of two losses loses every digit near the optimum).
+    // Logistic: per row, loss(z + a) - loss(z) = log1p(sigmoid(-z) expm1(-a)), accurate however
+    // small the step (the difference of two losses loses every digit near the optimum).
     for (Index i = 0; i < n_kept_; ++i) {
       const double t_i = xtd_[i];
-      if (t_i != 0.0) change += cost_[i] * std::log1p(q_[i] * std::expm1(-lambda * t_i));
+      if (t_i == 0.0) continue;
+      if constexpr (kLogistic)
+        change += cost_[i] * std::log1p(q_[i] * std::expm1(-lambda * t_i));
+      else
+        change += cost_[i] * loss_change(loss_, z_[i], lambda * t_i);
     }
     if (change <= opt_.sigma * lambda * delta) {
       for (Index s = 0; s < active_; ++s) w_[order_[s]] += lambda * d_[order_[s]];
@@ -849,8 +881,8 @@ double Glmnet<Cols, Cost>::line_search() {
   return 0.0;
 }
 
-template <class Cols, class Cost>
-SolveResult Glmnet<Cols, Cost>::run(const double* w0) {
+template <class Cols, class Cost, class Loss>
+SolveResult Glmnet<Cols, Cost, Loss>::run(const double* w0) {
   const auto start = Clock::now();
   const auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
   const double inf = std::numeric_limits<double>::infinity();
@@ -926,8 +958,8 @@ SolveResult Glmnet<Cols, Cost>::run(const double* w0) {
   return res;
 }
 
-template <class Cols, class Cost>
-SolveResult Glmnet<Cols, Cost>::finish(SolveResult res, double measure) {
+template <class Cols, class Cost, class Loss>
+SolveResult Glmnet<Cols, Cost, Loss>::finish(SolveResult res, double measure) {
   recompute_margins();  // the objective free of the rounding the updates accumulated
   res.objective = objective();
   res.optimality = measure;
@@ -942,7 +974,7 @@ SolveResult Glmnet<Cols, Cost>::finish(SolveResult res, double measure) {
 template <class Cols>
 SolveResult run_cdn(const Cols& cols, const KeptRows& k, const LinearProblem& p,
                     const L1CdPenalty& pen, const L1CdOptions& opt, const Callbacks& cb,
-                    const double* w0, double total_entries, bool logistic) {
+                    const double* w0, double total_entries, const LossSpec& loss) {
   const auto n_kept = static_cast<Index>(k.original.size());
   std::vector<double> cost(k.original.size());
   for (Index r = 0; r < n_kept; ++r) cost[r] = p.cost[k.original[r]];
@@ -950,12 +982,16 @@ SolveResult run_cdn(const Cols& cols, const KeptRows& k, const LinearProblem& p,
       std::all_of(cost.begin(), cost.end(), [&](double c) { return c == cost.front(); });
   const Index nc = solution_size(p);
   const Index n = rows_of(p.X);
-  if (logistic) {
-    // Glmnet reads the costs per row only outside its inner loops: one instantiation.
-    Glmnet<Cols, RowCost> g(cols, RowCost{cost.data()}, n_kept, nc, n, p, pen, opt, cb,
-                            total_entries);
+  // Glmnet reads the costs per row only outside its inner loops: one instantiation per loss.
+  const auto glmnet = [&](auto l) {
+    Glmnet<Cols, RowCost, decltype(l)> g(cols, RowCost{cost.data()}, l, n_kept, nc, n, p, pen, opt,
+                                         cb, total_entries);
     return g.run(w0);
-  }
+  };
+  if (loss.kind == LossKind::logistic) return glmnet(LogisticLoss{});
+  if (loss.kind == LossKind::smoothed_hinge) return glmnet(SmoothedHingeLoss{loss.sigma});
+  if (loss.kind == LossKind::gaussian_smoothed_hinge)
+    return glmnet(GaussianSmoothedHingeLoss{loss.sigma});
   if (uniform) {
     Cdn<Cols, UniformCost> cdn(cols, UniformCost{n_kept ? cost.front() : 0.0}, n_kept, nc, n, p,
                                pen, opt, cb, total_entries);
@@ -968,19 +1004,19 @@ SolveResult run_cdn(const Cols& cols, const KeptRows& k, const LinearProblem& p,
 template <class V>
 SolveResult solve_view(const V& X, const LinearProblem& p, const L1CdPenalty& pen,
                        const L1CdOptions& opt, const Callbacks& cb, const double* w0,
-                       bool logistic) {
+                       const LossSpec& loss) {
   const KeptRows k = kept_rows(p);
   if constexpr (std::is_same_v<V, CsrView<typename V::value_type, std::int32_t>> ||
                 std::is_same_v<V, CsrView<typename V::value_type, std::int64_t>>) {
     if (static_cast<Index>(k.original.size()) <= std::numeric_limits<std::int32_t>::max()) {
       const auto cols = sparse_copy<std::int32_t>(X, p, k, opt);
-      return run_cdn(cols, k, p, pen, opt, cb, w0, static_cast<double>(cols.val.size()), logistic);
+      return run_cdn(cols, k, p, pen, opt, cb, w0, static_cast<double>(cols.val.size()), loss);
     }
     const auto cols = sparse_copy<std::int64_t>(X, p, k, opt);
-    return run_cdn(cols, k, p, pen, opt, cb, w0, static_cast<double>(cols.val.size()), logistic);
+    return run_cdn(cols, k, p, pen, opt, cb, w0, static_cast<double>(cols.val.size()), loss);
   } else {
     const auto cols = dense_copy(X, p, k, opt);
-    return run_cdn(cols, k, p, pen, opt, cb, w0, static_cast<double>(cols.val.size()), logistic);
+    return run_cdn(cols, k, p, pen, opt, cb, w0, static_cast<double>(cols.val.size()), loss);
   }
 }
 
@@ -995,10 +1031,11 @@ SolveResult solve_l1_cd(const LinearProblem& problem, const LossSpec& loss,
                         const Callbacks& callbacks, const double* w0) {
   validate_options(options);
   validate_problem(problem, loss, options.check_input);
-  if (loss.kind != LossKind::squared_hinge && loss.kind != LossKind::logistic)
-    throw_invalid(
-        std::string("l1_cd handles the losses 'squared_hinge' and 'logistic' only, got '") +
-        to_string(loss.kind) + "'");
+  if (loss.kind != LossKind::squared_hinge && loss.kind != LossKind::logistic &&
+      loss.kind != LossKind::smoothed_hinge && loss.kind != LossKind::gaussian_smoothed_hinge)
+    throw_invalid(std::string("l1_cd handles the losses 'squared_hinge', 'logistic', "
+                              "'smoothed_hinge' and 'gaussian_smoothed_hinge' only, got '") +
+                  to_string(loss.kind) + "'");
   if (!(penalty.l1 >= 0.0 && std::isfinite(penalty.l1) && penalty.l2 >= 0.0 &&
         std::isfinite(penalty.l2)) ||
       penalty.l1 + penalty.l2 <= 0.0)
@@ -1013,8 +1050,7 @@ SolveResult solve_l1_cd(const LinearProblem& problem, const LossSpec& loss,
   try {
     return std::visit(
         [&](const auto& X) {
-          return solve_view(X, problem, penalty, options, callbacks, w0,
-                            loss.kind == LossKind::logistic);
+          return solve_view(X, problem, penalty, options, callbacks, w0, loss);
         },
         problem.X);
   } catch (const std::bad_alloc&) {

@@ -202,6 +202,7 @@ def fit_l1_cd(
     w0: typing.Any,
     options: dict,
     callback: typing.Any,
+    sigma: typing.SupportsFloat | typing.SupportsIndex = 0.1,
 ) -> dict: ...
 def fit_linear_one_class(
     X: typing.Any,

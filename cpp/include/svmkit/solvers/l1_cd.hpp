@@ -7,7 +7,9 @@
 //   F(w, b) = l1 (||w||_1 + [regularize_intercept] |b|)
 //             + l2/2 (||w||^2 + [regularize_intercept] b^2)
 //             + sum_i cost_i loss(y_i (w.x_i + b * intercept_scaling)),
-//   loss(u) = max(0, 1 - u)^2 (squared_hinge) or log(1 + exp(-u)) (logistic).
+//   loss(u) = max(0, 1 - u)^2 (squared_hinge) or log(1 + exp(-u)) (logistic), or a smoothed
+//   hinge (smoothed_hinge psi_M, gaussian_smoothed_hinge psi_G; loss.hpp), which newGLMNET
+//   solves as the logistic loss (its Newton model from the loss's first two derivatives).
 //
 // l1 = 1, l2 = 0 is LIBLINEAR -s 5 / -s 6 (with -B intercept_scaling: the bias is the coordinate
 // of a constant feature and carries |b|), i.e. scikit-learn's LinearSVC(penalty="l1",
@@ -105,7 +107,8 @@ struct L1CdPenalty {
 };
 
 // Solves the problem from w0 (length solution_size(problem); nullptr starts from 0).
-// The losses squared_hinge and logistic are handled (others: an Error naming the loss).
+// The losses squared_hinge, logistic, smoothed_hinge and gaussian_smoothed_hinge are handled
+// (others: an Error naming the loss).
 // History records: objective F, optimality = the subgradient measure of the stopping rule,
 // inner_iterations = coordinate steps taken (logistic: inner passes), active_size = active
 // coordinates (bias included), step = the largest |w_j change| of the iteration (logistic: the
