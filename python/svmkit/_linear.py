@@ -231,7 +231,7 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         squared_hinge + l2: "tron" when n_samples >= n_features, "dual_cd" when there are
         more features than samples (scikit-learn's dual="auto"); logistic or smoothed_hinge +
         l2: "dual_cd" when n_features >= 10 n_samples, "tron" otherwise;
-        squared_hinge or logistic +
+        squared_hinge, logistic or the smoothed hinges +
         l1/elasticnet: "l1_cd"; hinge + elasticnet: "dual_cd" (l1_ratio < 1, not badly scaled
         as above), hinge + l1 (or l1_ratio=1, or badly scaled): "smsvm"; other losses: "tron".
         With regularize_intercept=False dual_cd is never chosen (it regularizes the bias).
@@ -246,7 +246,8 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         tol=0 gives the paper's rule alone (every level down to alpha_min).
         "l1_cd" (coordinate descent with 1-D Newton steps, CDN of Yuan et al. 2010 =
         LIBLINEAR -s 5) for loss="squared_hinge", newGLMNET (Yuan, Ho, Lin 2012 = LIBLINEAR
-        -s 6) for loss="logistic", with penalty "l1", "elasticnet" or "l2": minimizes
+        -s 6) for loss="logistic" and the smoothed hinges (psi_M, psi_G), with penalty "l1",
+        "elasticnet" or "l2": minimizes
         rho (||w||_1 + |b|) + (1 - rho)/2 (||w||^2 + b^2) + C sum_i s_i c_{y_i} loss_i (the b
         terms only with regularize_intercept=True; penalty="l1" is
         exactly scikit-learn's LinearSVC(penalty="l1", dual=False)); tol as LIBLINEAR's
