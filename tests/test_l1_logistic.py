@@ -88,19 +88,16 @@ def liblinear_s6(X, y, C, bias):
     return sign * np.r_[np.asarray(w), [b] if bias > 0 else []]
 
 
-def lbfgs_reference(X, y, cost, l1, l2, fit_intercept, reg_b, scaling):
-    """The optimum of F through w = u - v, u, v >= 0 (smooth), by L-BFGS-B at a tight tol."""
-    Xa = augmented(X, fit_intercept, scaling)
+def split_form_optimum(Xa, y, cost, lam1, lam2, loss_and_slope) -> float:
+    """min lam1'|w| + lam2'w^2/2 + cost'loss(y Xa w) through w = u - v, u, v >= 0 (smooth), by
+    L-BFGS-B at a tight tol; loss_and_slope(u) gives the loss and its derivative at margins u."""
     m = Xa.shape[1]
-    lam1, lam2 = penalties(m, l1, l2, fit_intercept, reg_b)
 
     def f(uv):
         w = uv[:m] - uv[m:]
-        u = y * (Xa @ w)
-        loss = cost @ np.logaddexp(0.0, -u)
-        g = -Xa.T @ (cost * y / (1.0 + np.exp(u))) + lam2 * w
-        val = loss + lam1 @ (uv[:m] + uv[m:]) + 0.5 * lam2 @ w**2
-        return val, np.r_[g + lam1, -g + lam1]
+        val, d = loss_and_slope(y * (Xa @ w))
+        g = Xa.T @ (cost * d * y) + lam2 * w
+        return cost @ val + lam1 @ (uv[:m] + uv[m:]) + 0.5 * lam2 @ w**2, np.r_[g + lam1, -g + lam1]
 
     res = opt.minimize(
         f,
@@ -111,6 +108,17 @@ def lbfgs_reference(X, y, cost, l1, l2, fit_intercept, reg_b, scaling):
         options={"ftol": 1e-15, "gtol": 1e-11, "maxiter": 50000, "maxcor": 30},
     )
     return float(res.fun)
+
+
+def lbfgs_reference(X, y, cost, l1, l2, fit_intercept, reg_b, scaling):
+    """The optimum of F (the logistic loss) by split_form_optimum."""
+    Xa = augmented(X, fit_intercept, scaling)
+    lam1, lam2 = penalties(Xa.shape[1], l1, l2, fit_intercept, reg_b)
+
+    def logistic(u):
+        return np.logaddexp(0.0, -u), -1.0 / (1.0 + np.exp(u))
+
+    return split_form_optimum(Xa, y, cost, lam1, lam2, logistic)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -295,25 +303,10 @@ def smoothed_loss(u, loss: str, sigma: float):
 
 def smoothed_reference(X, y, cost, loss, sigma, l1, l2):
     """min l1 ||wa||_1 + l2/2 ||wa||^2 + sum cost psi(1 - y Xa wa) (bias included in wa) by
-    L-BFGS-B on the split form wa = u - v, u, v >= 0."""
+    split_form_optimum."""
     Xa = augmented(X, True, 1.0)
-    m = Xa.shape[1]
-
-    def f(uv):
-        w = uv[:m] - uv[m:]
-        val, d = smoothed_loss(y * (Xa @ w), loss, sigma)
-        g = Xa.T @ (cost * d * y) + l2 * w
-        return cost @ val + l1 * uv.sum() + 0.5 * l2 * w @ w, np.r_[g + l1, -g + l1]
-
-    res = opt.minimize(
-        f,
-        np.zeros(2 * m),
-        jac=True,
-        method="L-BFGS-B",
-        bounds=[(0.0, None)] * (2 * m),
-        options={"ftol": 1e-15, "gtol": 1e-11, "maxiter": 50000, "maxcor": 30},
-    )
-    return float(res.fun)
+    lam1, lam2 = np.full(Xa.shape[1], l1), np.full(Xa.shape[1], l2)
+    return split_form_optimum(Xa, y, cost, lam1, lam2, lambda u: smoothed_loss(u, loss, sigma))
 
 
 @pytest.mark.parametrize("loss", ["smoothed_hinge", "gaussian_smoothed_hinge"])

@@ -98,21 +98,20 @@ struct DualState {
   double diag_of(Index i) const { return squared ? diag[i] : 0.0; }  // D_ii
   // x_i.w + b * scale.
   double margin(Index i) const { return row_dot(X, i, w.data()) + w[d] * scale; }
-  // w += delta * x_i (bias feature included); elastic net: r += delta * x_i and w = soft(r,
-  // l1) / l2 on the row's entries.
+  // w += delta * x_i (bias feature included).
   void add_row(Index i, double delta) {
-    if (elastic) {
-      const double l1 = elastic->l1, inv = 1.0 / elastic->l2;
-      for_each_in_row(X, i, [&](Index j, double x) {
-        const double rj = (r[j] += delta * x);
-        w[j] = rj > l1 ? (rj - l1) * inv : (rj < -l1 ? (rj + l1) * inv : 0.0);
-      });
-      r[d] += delta * scale;
-      w[d] = r[d] * inv;
-      return;
-    }
     row_axpy(X, i, delta, w.data());
     w[d] += delta * scale;
+  }
+  // Elastic net: r += delta * x_i and w = soft(r, l1) / l2 on the row's entries.
+  void add_row_elastic(Index i, double delta) {
+    const double l1 = elastic->l1, inv = 1.0 / elastic->l2;
+    for_each_in_row(X, i, [&](Index j, double x) {
+      const double rj = (r[j] += delta * x);
+      w[j] = rj > l1 ? (rj - l1) * inv : (rj < -l1 ? (rj + l1) * inv : 0.0);
+    });
+    r[d] += delta * scale;
+    w[d] = r[d] * inv;
   }
   // Elastic net: the exact minimizer a_i + delta of coordinate i's convex piecewise-quadratic
   // subproblem over the box, given its derivative g at delta = 0. Along t = |delta| in the
@@ -180,7 +179,9 @@ struct DualState {
   }
 };
 
-// Classification duals: min 1/2 a'Qbar a - e'a, 0 <= a_i <= U_i (Hsieh et al. 2008).
+// Classification duals: min 1/2 a'Qbar a - e'a, 0 <= a_i <= U_i (Hsieh et al. 2008); Elastic:
+// the elastic-net dual (a compile-time choice, so the l2 loop carries no branch for it).
+template <bool Elastic>
 struct SvcTask {
   double max_pg = -kInf, min_pg = kInf;  // extremes of the projected gradient this iteration
   double shrink_hi = kInf;               // shrink a_i = 0 when G_i > shrink_hi
@@ -207,11 +208,18 @@ struct SvcTask {
     max_pg = std::max(max_pg, pg);
     min_pg = std::min(min_pg, pg);
     if (std::fabs(pg) > kNegligible) {
-      const double next = s.elastic ? s.elastic_next(i, ai, g)
-                                    : std::min(std::max(ai - g / s.qd[i], 0.0), s.upper(i));
+      double next;
+      if constexpr (Elastic)
+        next = s.elastic_next(i, ai, g);
+      else
+        next = std::min(std::max(ai - g / s.qd[i], 0.0), s.upper(i));
       const double delta = (next - ai) * yi;
       ai = next;
-      if (delta != 0.0) s.add_row(i, delta);
+      if (delta == 0.0) return false;
+      if constexpr (Elastic)
+        s.add_row_elastic(i, delta);
+      else
+        s.add_row(i, delta);
     }
     return false;
   }
@@ -499,8 +507,13 @@ SolveResult solve_view(const V& X, const LinearProblem& p, const LossSpec& spec,
     res = dual_loop(s, task, opt, cb, start);
   } else {
     s.fix_zero_rows([&](Index i) { return s.upper(i); });  // min -a over [0, U_i]
-    SvcTask task;
-    res = dual_loop(s, task, opt, cb, start);
+    if (elastic) {
+      SvcTask<true> task;
+      res = dual_loop(s, task, opt, cb, start);
+    } else {
+      SvcTask<false> task;
+      res = dual_loop(s, task, opt, cb, start);
+    }
   }
   res.objective = primal_objective(s, p, spec, opt.n_threads);
   res.passes += 1;

@@ -73,6 +73,23 @@ def _loss_solver_args(req: LinearFitRequest, options: dict) -> tuple:
     )
 
 
+def _penalty_solver_args(req: LinearFitRequest) -> tuple:
+    """Leading positional arguments of the C++ fits that take the penalty's (l1, l2) weights
+    (_core.fit_l1_cd, fit_dual_cd_elastic_net)."""
+    l2, l1 = penalty_weights(req.penalty, req.l1_ratio)
+    return (
+        req.X,
+        req.y,
+        req.cost,
+        req.loss,
+        l1,
+        l2,
+        req.fit_intercept,
+        req.intercept_scaling,
+        req.regularize_intercept,
+    )
+
+
 def _fit_tron(req: LinearFitRequest) -> dict:
     return _core.fit_tron(*_loss_solver_args(req, req.options))
 
@@ -176,19 +193,7 @@ def _fit_dual_cd(req: LinearFitRequest) -> dict:
             "dual_cd solves the elastic net through its dual, which needs l1_ratio < 1; "
             "pure l1 (penalty='l1' or l1_ratio=1) is solved by solver='smsvm'"
         )
-    return _core.fit_dual_cd_elastic_net(
-        req.X,
-        req.y,
-        req.cost,
-        req.loss,
-        l1,
-        l2,
-        req.fit_intercept,
-        req.intercept_scaling,
-        req.regularize_intercept,
-        opts,
-        req.callback,
-    )
+    return _core.fit_dual_cd_elastic_net(*_penalty_solver_args(req), opts, req.callback)
 
 
 def penalty_weights(penalty: str, l1_ratio: float) -> tuple[float, float]:
@@ -237,23 +242,8 @@ def _fit_l1_cd(req: LinearFitRequest) -> dict:
     opts = dict(req.options)
     if req.random_state is not None:
         opts.setdefault("seed", int(req.random_state) % (2**63))
-    l2, l1 = penalty_weights(req.penalty, req.l1_ratio)
-    res = _core.fit_l1_cd(
-        req.X,
-        req.y,
-        req.cost,
-        req.loss,
-        l1,
-        l2,
-        req.fit_intercept,
-        req.intercept_scaling,
-        req.regularize_intercept,
-        req.w0,
-        opts,
-        req.callback,
-        sigma=req.sigma,
-    )
-    return res
+    args = _penalty_solver_args(req)
+    return _core.fit_l1_cd(*args, req.w0, opts, req.callback, sigma=req.sigma)
 
 
 LINEAR_SOLVERS: dict[str, SolverSpec] = {
