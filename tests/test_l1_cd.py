@@ -350,11 +350,11 @@ def test_problem_errors() -> None:
     Xc = (X.data, X.indices, X.indptr, X.shape[0], X.shape[1])
     c = np.ones(X.shape[0])
     msg = (
-        "l1_cd handles the losses 'squared_hinge', 'logistic', 'smoothed_hinge' and "
-        "'gaussian_smoothed_hinge' only, got 'hinge'"
+        "l1_cd handles the losses 'squared_hinge', 'logistic', 'smoothed_hinge', "
+        "'gaussian_smoothed_hinge' and 'hinge' only, got 'epsilon_insensitive'"
     )
     with pytest.raises(ValueError, match=msg):
-        _core.fit_l1_cd(Xc, y, c, "hinge", 1.0, 0.0, True, 1.0, True, None, {}, None)
+        _core.fit_l1_cd(Xc, y, c, "epsilon_insensitive", 1.0, 0.0, True, 1.0, True, None, {}, None)
     with pytest.raises(ValueError, match="l1 and l2 must be finite, >= 0 and not both zero"):
         _core.fit_l1_cd(Xc, y, c, "squared_hinge", 0.0, 0.0, True, 1.0, True, None, {}, None)
     with pytest.raises(ValueError, match="l1 and l2 must be finite"):
@@ -363,8 +363,8 @@ def test_problem_errors() -> None:
     w0[3] = np.nan
     with pytest.raises(ValueError, match="initial solution contains NaN or infinity at index 3"):
         _core.fit_l1_cd(Xc, y, c, "squared_hinge", 1.0, 0.0, True, 1.0, True, w0, {}, None)
-    with pytest.raises(ValueError, match="does not handle loss='hinge'"):
-        svmkit.LinearSVC(penalty="l1", solver="l1_cd", loss="hinge").fit(X, y)
+    with pytest.raises(ValueError, match="does not handle loss='epsilon_insensitive'"):
+        svmkit.LinearSVR(penalty="l1", solver="l1_cd", loss="epsilon_insensitive").fit(X, y)
 
 
 def test_defaults_and_records() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numbers
+from dataclasses import replace
 from typing import Any, Callable
 
 import numpy as np
@@ -25,7 +26,7 @@ from ._constraints import (
     validate_params,
 )
 from ._progress import make_callback, seed_from
-from ._solvers import LinearFitRequest, SolverSpec, pick_solver
+from ._solvers import LINEAR_SOLVERS, LinearFitRequest, SolverSpec, pick_solver
 from ._status import check_status
 from ._threads import map_binary_fits, resolve_n_jobs, stored_entries
 from ._validation import (
@@ -125,8 +126,36 @@ class _BaseLinear(BaseEstimator):
             random_state=self._seed(),
         )
         result = spec.fit(req)
+        if self._finish_with_smsvm(spec, loss, result):
+            first = result
+            finisher = LINEAR_SOLVERS["smsvm"]
+            sigmas = first.get("history", {}).get("smoothing", [])
+            warm_alpha = float(sigmas[-1]) if len(sigmas) else 0.0  # 0: from alpha0
+            # The run's own settings only: solver_options were l1_cd's.
+            options = {"n_threads": n_threads, "check_input": False, "warm_alpha": warm_alpha}
+            if self.tol is not None:
+                options["tol"] = float(self.tol)
+            result = finisher.fit(replace(req, w0=np.asarray(first["solution"]), options=options))
+            result["time"] += first["time"]
+            result["finished_by"] = "smsvm"
+            result["started_by"] = {
+                k: first[k] for k in ("status", "message", "time", "iterations")
+            }
+            spec = finisher
         check_status(result, type(self).__name__, spec.name, stacklevel=3)
         return result
+
+    def _finish_with_smsvm(self, spec: SolverSpec, loss: str, result: dict) -> bool:
+        """solver="auto", hinge + l1: l1_cd's continuation ended uncertified (its stages stalled,
+        see solvers/l1_cd.hpp), and no max_iter of the user's caused it; smsvm finishes from
+        its point (the same problem; its polish finds the LP's optimum on degenerate data)."""
+        return (
+            self.solver == "auto"
+            and spec.name == "l1_cd"
+            and loss == "hinge"
+            and self.max_iter is None
+            and result["status"] == _core.SolverStatus.max_iter
+        )
 
     def _split_solution(self, sol: np.ndarray, n_features: int) -> tuple[np.ndarray, float]:
         w = sol[:n_features]  # a view: the caller copies it into coef_ or owns sol
@@ -233,7 +262,10 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         l2: "dual_cd" when n_features >= 10 n_samples, "tron" otherwise;
         squared_hinge, logistic or the smoothed hinges +
         l1/elasticnet: "l1_cd"; hinge + elasticnet: "dual_cd" (l1_ratio < 1, not badly scaled
-        as above), hinge + l1 (or l1_ratio=1, or badly scaled): "smsvm"; other losses: "tron".
+        as above); hinge + l1 (or l1_ratio=1), not badly scaled: "l1_cd" (its smoothing
+        continuation; when that ends uncertified, "smsvm" finishes from its point and the
+        result_ entry says "finished_by"); the remaining hinge cases: "smsvm"; other losses:
+        "tron".
         With regularize_intercept=False dual_cd is never chosen (it regularizes the bias).
         SmSVM minimizes (1 - rho)/2 ||w||^2 + rho ||w||_1 + C sum_i s_i c_{y_i} hinge_i with
         rho = 0 ("l2"), 1 ("l1") or l1_ratio ("elasticnet"): paper 000's lambda = (1 - rho)
@@ -247,7 +279,10 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         "l1_cd" (coordinate descent with 1-D Newton steps, CDN of Yuan et al. 2010 =
         LIBLINEAR -s 5) for loss="squared_hinge", newGLMNET (Yuan, Ho, Lin 2012 = LIBLINEAR
         -s 6) for loss="logistic" and the smoothed hinges (psi_M, psi_G), with penalty "l1",
-        "elasticnet" or "l2": minimizes
+        "elasticnet" or "l2"; and loss="hinge" with penalty="l1" (smsvm's problem, the bias
+        free): newGLMNET on phi_sigma for sigma = 0.1, 0.01, ... (solver_options
+        hinge_smoothing, hinge_smoothing_min) until the relative duality gap at a repaired
+        dual point is <= tol (a certificate). Otherwise it minimizes
         rho (||w||_1 + |b|) + (1 - rho)/2 (||w||^2 + b^2) + C sum_i s_i c_{y_i} loss_i (the b
         terms only with regularize_intercept=True; penalty="l1" is
         exactly scikit-learn's LinearSVC(penalty="l1", dual=False)); tol as LIBLINEAR's

@@ -351,6 +351,12 @@ def _demo_runs() -> list[tuple[str, str, Any, str, Any]]:
         ),
         (
             tiny,
+            "LinearSVC(loss='hinge', solver='smsvm')",
+            lambda: svmkit.LinearSVC(loss="hinge", solver="smsvm"),
+            *sk_hinge,
+        ),
+        (
+            tiny,
             "LinearSVC(loss='hinge', penalty='elasticnet')",
             lambda: svmkit.LinearSVC(loss="hinge", penalty="elasticnet"),
             *none,

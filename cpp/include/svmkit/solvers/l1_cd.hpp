@@ -42,6 +42,25 @@
 // rule F(w + lambda d) - F(w) <= sigma lambda (G.d + l1 (||w + d||_1 - ||w||_1)), lambda = 1,
 // beta, ...; no acceptable lambda in max_line_search trials -> status line_search_failed.
 //
+// Hinge loss (pure l1 only; the bias is never l1-penalized, as in smsvm, so the problem is
+// smsvm's pure-l1 linear program  min ||w||_1 + sum_i cost_i max(0, 1 - y_i (w.x_i + b s))
+// scaled by l1): a smoothing continuation. newGLMNET minimizes the problem with the hinge
+// replaced by phi_sigma(u) = (u + sqrt(u^2 + sigma^2)) / 2 (paper 000's smoothing, psi_M),
+// for sigma = hinge_smoothing, hinge_smoothing / 10, ..., each stage warm started from the
+// last and stopped by the rule below. After each stage a dual point of the hinge problem is
+// built from phi_sigma' and repaired on the margin band (the least-norm change that meets the
+// optimality conditions of the support, then scaled into the dual's feasible set), and the run
+// ends (converged) as soon as its relative duality gap (P(w) - D(a)) / P(w) <= tol: the
+// objective is certified within tol of the optimum. Below hinge_smoothing_min, or when a
+// stage's gap is above half the previous stage's (degenerate data, where the smoothed optima
+// stop approaching the LP's: dna.scale stalls about 2e-4 above it), the run ends with status
+// max_iter (uncertified; optimality = the last gap; LinearSVC's solver="auto" then finishes
+// with smsvm from this point). objective = P(w), the hinge
+// objective; optimality = the gap; history records carry sigma as smoothing and the gap at
+// the end of each stage. Measured against smsvm (the same problem): 10-50x faster on the
+// regime matrix's cells, since the coordinate steps are cheap where smsvm's Newton steps at
+// small smoothing take many halvings.
+//
 // Data: both work by columns. A column-major copy of X, with y_i folded into the values and the
 // rows of zero cost dropped, is built once: sparse input -> nnz * (8 + 4) bytes (8 + 8 with more
 // than 2^31 rows), dense input -> n_samples * n_features * 8 bytes, plus the bias column;
@@ -83,6 +102,10 @@ namespace svmkit {
   X(double, beta, 0.5, above(0.0), below(1.0), "step shrink factor of the line search")          \
   X(int, max_line_search, 20, at_least(1), unbounded(),                                          \
     "line-search trials per step (per coordinate step, per Newton step for the logistic loss)")  \
+  X(double, hinge_smoothing, 0.1, above(0.0), unbounded(),                                      \
+    "hinge loss: the smoothing sigma of the first stage (each next stage divides it by 10)")     \
+  X(double, hinge_smoothing_min, 1e-6, above(0.0), unbounded(),                                  \
+    "hinge loss: the smallest smoothing tried before the run ends uncertified (max_iter)")      \
   X(long long, max_inner_iter, 100, at_least(1), unbounded(),                                    \
     "logistic loss: most coordinate passes over the quadratic model of one Newton iteration")   \
   X(int, n_threads, 0, unbounded(), unbounded(),                                                 \
@@ -107,8 +130,8 @@ struct L1CdPenalty {
 };
 
 // Solves the problem from w0 (length solution_size(problem); nullptr starts from 0).
-// The losses squared_hinge, logistic, smoothed_hinge and gaussian_smoothed_hinge are handled
-// (others: an Error naming the loss).
+// The losses squared_hinge, logistic, smoothed_hinge, gaussian_smoothed_hinge and hinge (pure
+// l1 only) are handled (others: an Error naming the loss).
 // History records: objective F, optimality = the subgradient measure of the stopping rule,
 // inner_iterations = coordinate steps taken (logistic: inner passes), active_size = active
 // coordinates (bias included), step = the largest |w_j change| of the iteration (logistic: the

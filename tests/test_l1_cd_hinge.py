@@ -1,0 +1,168 @@
+"""l1_cd's hinge loss (pure l1): the smoothing continuation with a certified stop.
+
+References: clarabel solving the linear program min ||w||_1 + sum_i c_i max(0, 1 - y_i z_i)
+(free bias) exactly (tests/references.primal_svm), and smsvm's polished optimum through the
+estimator. The certificate (the result's optimality) must bound the true relative gap.
+Data: scikit-learn's bundled breast_cancer and seeded sparse text-like generators.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+import svmkit
+from references import primal_svm
+from sklearn.datasets import load_breast_cancer
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.preprocessing import StandardScaler
+from svmkit import _core
+from svmkit._solvers import auto_solver_name
+from svmkit.datasets import make_sparse_text_like
+
+
+def cancer(n=300):
+    X, y = load_breast_cancer(return_X_y=True)
+    X = StandardScaler().fit_transform(X)[:n]
+    return X, np.where(y[:n] > 0, 1.0, -1.0)
+
+
+def text(seed=0):
+    X, y = make_sparse_text_like(400, 300, density=0.05, random_state=seed)
+    return sp.csr_matrix(X), np.where(y > 0, 1.0, -1.0)
+
+
+def core(X, y, cost, **options):
+    Xc = (X.data, X.indices, X.indptr, X.shape[0], X.shape[1]) if sp.issparse(X) else X
+    return _core.fit_l1_cd(Xc, y, cost, "hinge", 1.0, 0.0, True, 1.0, True, None, options, None)
+
+
+def hinge_objective(X, y, cost, sol) -> float:
+    w, b = sol[:-1], sol[-1]
+    return float(np.abs(w).sum() + cost @ np.maximum(0.0, 1.0 - y * (X @ w + b)))
+
+
+def lp_optimum(X, y, cost) -> float:
+    return primal_svm(X, y, cost, loss="hinge", l2=0.0, l1=1.0, reg_b=False, tol=1e-11)[2]
+
+
+@pytest.mark.parametrize("layout", ["dense", "csr"])
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_certified_within_tol_of_the_lp_optimum(layout, weighted, seed) -> None:
+    tol = 1e-4
+    X, y = text(seed)
+    if layout == "dense":
+        X = X.toarray()
+    rng = np.random.default_rng(3)
+    cost = rng.uniform(0.2, 3.0, X.shape[0]) if weighted else np.ones(X.shape[0])
+    if weighted:
+        cost[::7] = 0.0  # rows without weight are dropped by the copy, not by the certificate
+    res = core(X, y, cost, tol=tol)
+    assert res["status"] == _core.SolverStatus.converged, res["message"]
+    sol = np.asarray(res["solution"])
+    F = hinge_objective(X, y, cost, sol)
+    assert res["objective"] == pytest.approx(F, rel=1e-12)
+    Fstar = lp_optimum(X, y, cost)
+    true_gap = (F - Fstar) / F
+    assert -1e-8 <= true_gap <= tol
+    # The certificate is a bound: it is never below the true relative gap.
+    assert true_gap <= res["optimality"] + 1e-9
+    assert res["optimality"] <= tol
+
+
+def test_certificate_bounds_an_uncertified_stage() -> None:
+    """One stage at a large smoothing is not certified (status max_iter); the gap it reports
+    still bounds the true suboptimality."""
+    X, y = cancer()
+    cost = np.ones(X.shape[0])
+    res = core(X, y, cost, hinge_smoothing=0.3, hinge_smoothing_min=0.3, tol=1e-8)
+    assert res["status"] == _core.SolverStatus.max_iter
+    assert "hinge_smoothing_min" in res["message"]
+    F = hinge_objective(X, y, cost, np.asarray(res["solution"]))
+    true_gap = (F - lp_optimum(X, y, cost)) / F
+    assert 1e-8 < true_gap <= res["optimality"] + 1e-12
+    hist = res["history"]
+    assert set(hist["smoothing"]) == {0.3}
+    assert np.isfinite(hist["gap"][-1])
+
+
+def test_stages_divide_the_smoothing_by_ten() -> None:
+    X, y = text(1)
+    res = core(X, y, np.ones(X.shape[0]), hinge_smoothing=0.5)
+    sigmas = sorted(set(res["history"]["smoothing"]), reverse=True)
+    assert sigmas[0] == 0.5
+    np.testing.assert_allclose(np.diff(np.log10(sigmas)), -1.0)
+    # each stage's last record carries its certificate
+    gaps = np.asarray(res["history"]["gap"])
+    assert np.isfinite(gaps).sum() == len(sigmas)
+
+
+def test_auto_picks_l1_cd_and_matches_smsvm() -> None:
+    X, y = cancer(569)
+    auto = svmkit.LinearSVC(loss="hinge", penalty="l1").fit(X, y)
+    assert auto.solver_ == "l1_cd"
+    ref = svmkit.LinearSVC(loss="hinge", penalty="l1", solver="smsvm").fit(X, y)
+    Fa, Fr = auto.result_[0]["objective"], ref.result_[0]["objective"]
+    assert abs(Fa - Fr) / Fr <= 1e-4
+    assert auto.score(X, y) == pytest.approx(ref.score(X, y), abs=0.01)
+    assert auto_solver_name("hinge", "l1", 2000, 50000) == "l1_cd"
+    assert auto_solver_name("hinge", "elasticnet", 2000, 50, l1_ratio=1.0) == "l1_cd"
+    # badly scaled dense data keep smsvm, as for the other hinge penalties
+    assert auto_solver_name("hinge", "l1", 2000, 50, True, 1e4) == "smsvm"
+
+
+@pytest.mark.parametrize("forced", [False, True])
+def test_uncertified_continuation_is_finished_by_smsvm(forced) -> None:
+    """solver="auto": when the continuation ends uncertified, smsvm finishes from its point
+    and the model is the LP's optimum, with no warning. Unforced: 300 standardized rows of
+    breast_cancer, where the stages stall (see solvers/l1_cd.hpp); forced: a single stage."""
+    X, y = cancer()
+    options = {"hinge_smoothing": 0.3, "hinge_smoothing_min": 0.3} if forced else None
+    clf = svmkit.LinearSVC(loss="hinge", penalty="l1", solver_options=options)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        clf.fit(X, y)
+    res = clf.result_[0]
+    assert res["finished_by"] == "smsvm"
+    assert res["started_by"]["status"] == _core.SolverStatus.max_iter
+    assert ("stalled" in res["started_by"]["message"]) != forced
+    cost = np.ones(X.shape[0])
+    sol = np.r_[clf.coef_.ravel(), clf.intercept_]
+    F, Fstar = hinge_objective(X, y, cost, sol), lp_optimum(X, y, cost)
+    assert (F - Fstar) / F <= 1e-4
+    # an explicit solver is honoured: no finishing step
+    named = svmkit.LinearSVC(
+        loss="hinge",
+        penalty="l1",
+        solver="l1_cd",
+        solver_options={"hinge_smoothing": 0.3, "hinge_smoothing_min": 0.3},
+    )
+    with pytest.warns(ConvergenceWarning):
+        named.fit(X, y)
+    assert "finished_by" not in named.result_[0]
+
+
+def test_threads_do_not_change_the_result() -> None:
+    X, y = text(2)
+    one = svmkit.LinearSVC(loss="hinge", penalty="l1", n_jobs=1).fit(X, y)
+    two = svmkit.LinearSVC(loss="hinge", penalty="l1", n_jobs=2).fit(X, y)
+    assert one.solver_ == two.solver_ == "l1_cd"
+    np.testing.assert_array_equal(one.coef_, two.coef_)
+    np.testing.assert_array_equal(one.intercept_, two.intercept_)
+
+
+def test_errors() -> None:
+    X, y = text(4)
+    Xc = (X.data, X.indices, X.indptr, X.shape[0], X.shape[1])
+    c = np.ones(X.shape[0])
+    with pytest.raises(ValueError, match="hinge loss with the pure l1 penalty only"):
+        _core.fit_l1_cd(Xc, y, c, "hinge", 1.0, 0.5, True, 1.0, True, None, {}, None)
+    with pytest.raises(ValueError, match="'hinge_smoothing_min' must be <= hinge_smoothing"):
+        core(X, y, c, hinge_smoothing=0.01, hinge_smoothing_min=0.1)
+    with pytest.raises(ValueError, match="hinge_smoothing"):
+        core(X, y, c, hinge_smoothing=0.0)
+    with pytest.raises(ValueError, match="handles penalty='elasticnet' only with loss"):
+        svmkit.LinearSVC(loss="hinge", penalty="elasticnet", solver="l1_cd").fit(X, y)
