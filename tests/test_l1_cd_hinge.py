@@ -73,6 +73,19 @@ def test_certified_within_tol_of_the_lp_optimum(layout, weighted, seed) -> None:
     assert res["optimality"] <= tol
 
 
+def test_without_intercept() -> None:
+    X, y = text(0)
+    cost = np.ones(X.shape[0])
+    Xc = (X.data, X.indices, X.indptr, X.shape[0], X.shape[1])
+    res = _core.fit_l1_cd(Xc, y, cost, "hinge", 1.0, 0.0, False, 1.0, True, None, {}, None)
+    assert res["status"] == _core.SolverStatus.converged
+    assert len(res["solution"]) == X.shape[1]
+    Fstar = primal_svm(X, y, cost, loss="hinge", l2=0.0, l1=1.0, fit_intercept=False, tol=1e-11)[2]
+    true_gap = (res["objective"] - Fstar) / res["objective"]
+    assert -1e-8 <= true_gap <= res["optimality"] + 1e-9
+    assert res["optimality"] <= 1e-4
+
+
 def test_certificate_bounds_an_uncertified_stage() -> None:
     """One stage at a large smoothing is not certified (status max_iter); the gap it reports
     still bounds the true suboptimality."""
