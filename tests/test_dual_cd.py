@@ -564,7 +564,7 @@ def test_elastic_net_core_errors(loss: str, l1: float, l2: float, message: str) 
 
 def test_elastic_net_estimator_errors() -> None:
     """Pure l1 has no smooth dual: dual_cd named with l1_ratio=1 or penalty="l1" is refused
-    with a message naming smsvm; auto then picks smsvm."""
+    with a message naming smsvm; auto then picks l1_cd's smoothing continuation."""
     X, y = breast_cancer()
     with pytest.raises(ValueError, match="l1_ratio < 1"):
         svmkit.LinearSVC(loss="hinge", penalty="elasticnet", l1_ratio=1.0, solver="dual_cd").fit(
@@ -582,7 +582,7 @@ def test_elastic_net_estimator_errors() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         clf = svmkit.LinearSVC(loss="hinge", penalty="elasticnet", l1_ratio=1.0, max_iter=3)
-        assert clf.fit(X, y).solver_ == "smsvm"
+        assert clf.fit(X, y).solver_ == "l1_cd"
 
 
 @pytest.mark.parametrize("loss", ["hinge", "squared_hinge"])
