@@ -57,9 +57,10 @@
 // max_iter (uncertified; optimality = the last gap; LinearSVC's solver="auto" then finishes
 // with smsvm from this point). objective = P(w), the hinge
 // objective; optimality = the gap; history records carry sigma as smoothing and the gap at
-// the end of each stage. Measured against smsvm (the same problem): 10-50x faster on the
-// regime matrix's cells, since the coordinate steps are cheap where smsvm's Newton steps at
-// small smoothing take many halvings.
+// the end of each stage. Measured against smsvm (the same problem) on the regime matrix's
+// cells: dense 10000 x 50 0.13 s vs 1.7 s, sparse 2000 x 50000 0.22 s vs 6.7 s, sparse
+// 20000 x 10000 5.4 s vs over 20 s; smsvm's Newton steps at small smoothing take many
+// Armijo halvings before its polish certifies the point.
 //
 // Data: both work by columns. A column-major copy of X, with y_i folded into the values and the
 // rows of zero cost dropped, is built once: sparse input -> nnz * (8 + 4) bytes (8 + 8 with more
