@@ -3,7 +3,8 @@
 An out-of-range or negative column index, or an indptr that decreases, used to make SVC.predict
 and SparseSVC.fit read and write far out of bounds (SIGSEGV) and LinearSVC.decision_function
 read garbage. Every entry point now refuses it with a ValueError naming the problem. Each case
-runs in a subprocess, so that a crash fails the test instead of killing the test run.
+runs in a subprocess (all in one), so that a crash fails the tests instead of killing
+the test run.
 """
 
 from __future__ import annotations
@@ -51,25 +52,55 @@ CALLS = {
 }
 
 
-@pytest.mark.parametrize("how", ["index_too_large", "index_negative", "indptr_decreasing"])
-@pytest.mark.parametrize("call", sorted(CALLS))
-def test_malformed_csr_is_refused(call: str, how: str) -> None:
-    code = (
-        SETUP
-        + f"bad = corrupt(Xs, {how!r}); badr = corrupt(Xrs, {how!r})\n"
-        + "try:\n"
-        + f"    {CALLS[call]}\n"
-        + "    print('NO ERROR')\n"
-        + "except ValueError as e:\n"
-        + "    print('ValueError:', e)\n"
-    )
+HOWS = ("index_too_large", "index_negative", "indptr_decreasing")
+
+
+@pytest.fixture(scope="module")
+def outcomes() -> dict[tuple[str, str], str]:
+    """Every (call, how) case in one subprocess (one import of svmkit instead of 33): each case
+    prints a START line, then its outcome. A crash ends the process; the case it was running is
+    the one without an outcome, and every case not reached reports the crash."""
+    lines = [SETUP]
+    for how in HOWS:
+        lines.append(f"bad = corrupt(Xs, {how!r}); badr = corrupt(Xrs, {how!r})")
+        for call in sorted(CALLS):
+            lines += [
+                f"print('START', {call!r}, {how!r}, flush=True)",
+                "try:",
+                f"    {CALLS[call]}",
+                "    print('OUTCOME NO ERROR', flush=True)",
+                "except ValueError as e:",
+                "    print('OUTCOME ValueError:', str(e).replace(chr(10), ' '), flush=True)",
+            ]
     out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+        [sys.executable, "-c", "\n".join(lines)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
     )
-    assert out.returncode == 0, (
-        f"{call} crashed on {how} (rc {out.returncode}): {out.stderr[-800:]}"
-    )
-    text = out.stdout.strip().splitlines()[-1]
+    results: dict[tuple[str, str], str] = {}
+    current = None
+    for line in out.stdout.splitlines():
+        if line.startswith("START "):
+            _, call, how = line.split(" ", 2)
+            current = (call.strip("'"), how.strip("'"))
+        elif line.startswith("OUTCOME ") and current is not None:
+            results[current] = line[len("OUTCOME ") :]
+            current = None
+    if out.returncode != 0:
+        crash = f"CRASH (rc {out.returncode}) in {current}: {out.stderr[-800:]}"
+        for call in CALLS:
+            for how in HOWS:
+                results.setdefault((call, how), crash)
+    return results
+
+
+@pytest.mark.parametrize("how", HOWS)
+@pytest.mark.parametrize("call", sorted(CALLS))
+def test_malformed_csr_is_refused(outcomes, call: str, how: str) -> None:
+    text = outcomes[(call, how)]
+    assert not text.startswith("CRASH"), f"{call} on {how}: {text}"
     assert text.startswith("ValueError:"), f"{call} accepted a malformed CSR matrix: {text}"
     # The message names the problem: the bad index or the bad pointer.
     if how == "indptr_decreasing":
