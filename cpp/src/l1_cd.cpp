@@ -1079,7 +1079,7 @@ HingeCertificate hinge_certificate(const V& X, const LinearProblem& p, double l1
     }
     // The box by clipping: the least-norm change on the free part of M, then the samples it
     // pushes out of [0, C_i] are fixed at the bound and the rest solved again.
-    Eigen::VectorXd aM(nm), lo = Eigen::VectorXd::Zero(nm), hi(nm);
+    Eigen::VectorXd aM(nm), hi(nm);  // the box is [0, hi]
     for (Index q = 0; q < nm; ++q) {
       aM[q] = a[M[q]];
       hi[q] = p.cost[M[q]];
@@ -1097,7 +1097,7 @@ HingeCertificate hinge_certificate(const V& X, const LinearProblem& p, double l1
       for (Index f = 0; f < nf; ++f) {
         const Index q = free[f];
         const double v = aM[q] + delta[f];
-        aM[q] = std::min(std::max(v, lo[q]), hi[q]);
+        aM[q] = std::min(std::max(v, 0.0), hi[q]);
         if (v == aM[q]) still.push_back(q);
       }
       if (still.size() == free.size()) break;

@@ -126,18 +126,15 @@ class _BaseLinear(BaseEstimator):
             random_state=self._seed(),
         )
         result = spec.fit(req)
-        if self._finish_with_smsvm(spec, loss, result):
-            first = result
-            finisher = LINEAR_SOLVERS["smsvm"]
-            sigmas = first.get("history", {}).get("smoothing", [])
-            warm_alpha = float(sigmas[-1]) if len(sigmas) else 0.0  # 0: from alpha0
-            # The run's own settings only: solver_options were l1_cd's.
-            options = {"n_threads": n_threads, "check_input": False, "warm_alpha": warm_alpha}
+        if self._needs_finisher(spec, loss, result):
+            first, finisher = result, LINEAR_SOLVERS[spec.finisher.solver]
+            options = {"n_threads": n_threads, "check_input": False}
+            options.update(spec.finisher.warm_options(first))
             if self.tol is not None:
                 options["tol"] = float(self.tol)
             result = finisher.fit(replace(req, w0=np.asarray(first["solution"]), options=options))
             result["time"] += first["time"]
-            result["finished_by"] = "smsvm"
+            result["finished_by"] = finisher.name
             result["started_by"] = {
                 k: first[k] for k in ("status", "message", "time", "iterations")
             }
@@ -145,14 +142,13 @@ class _BaseLinear(BaseEstimator):
         check_status(result, type(self).__name__, spec.name, stacklevel=3)
         return result
 
-    def _finish_with_smsvm(self, spec: SolverSpec, loss: str, result: dict) -> bool:
-        """solver="auto", hinge + l1: l1_cd's continuation ended uncertified (its stages stalled,
-        see solvers/l1_cd.hpp), and no max_iter of the user's caused it; smsvm finishes from
-        its point (the same problem; its polish finds the LP's optimum on degenerate data)."""
+    def _needs_finisher(self, spec: SolverSpec, loss: str, result: dict) -> bool:
+        """solver="auto" only (a named solver is never replaced): the solver's finisher takes
+        over when its run ended uncertified and no max_iter of the user's caused it."""
         return (
-            self.solver == "auto"
-            and spec.name == "l1_cd"
-            and loss == "hinge"
+            spec.finisher is not None
+            and self.solver == "auto"
+            and loss in spec.finisher.losses
             and self.max_iter is None
             and result["status"] == _core.SolverStatus.max_iter
         )

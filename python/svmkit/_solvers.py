@@ -39,6 +39,24 @@ class LinearFitRequest:
 
 
 @dataclass(frozen=True)
+class Finisher:
+    """A second solver that finishes a run of solver="auto" from its point when the first one
+    ends uncertified (status max_iter without a max_iter of the user's): the same problem."""
+
+    solver: str  # the finishing solver's name in LINEAR_SOLVERS
+    losses: frozenset[str]  # the losses it finishes
+    # Its options from the first run's result (warm-start settings; the first run's
+    # solver_options belong to the first solver).
+    warm_options: Callable[[dict], dict]
+
+
+def _smsvm_after_l1_cd(first: dict) -> dict:
+    """smsvm from l1_cd's hinge continuation: its smoothing restarts at l1_cd's last sigma."""
+    sigmas = first.get("history", {}).get("smoothing", [])
+    return {"warm_alpha": float(sigmas[-1]) if len(sigmas) else 0.0}  # 0: from alpha0
+
+
+@dataclass(frozen=True)
 class SolverSpec:
     name: str
     losses: frozenset[str]
@@ -47,6 +65,7 @@ class SolverSpec:
     description: str
     # Penalties other than "l2" that only some of the losses support: {penalty: losses}.
     penalty_losses: dict[str, frozenset[str]] = field(default_factory=dict)
+    finisher: Finisher | None = None
 
     def handles(self, loss: str, penalty: str) -> bool:
         """Whether the solver solves this loss with this penalty."""
@@ -324,6 +343,9 @@ LINEAR_SOLVERS: dict[str, SolverSpec] = {
         penalties=frozenset({"l1", "elasticnet", "l2"}),
         penalty_losses={"l2": _L1_CD_SMOOTH, "elasticnet": _L1_CD_SMOOTH},
         fit=_fit_l1_cd,
+        # The hinge's smoothing stages can stall short of a certificate on degenerate data
+        # (solvers/l1_cd.hpp); smsvm's polish then finds the LP's optimum from their point.
+        finisher=Finisher("smsvm", frozenset({"hinge"}), _smsvm_after_l1_cd),
         description="coordinate descent with 1-D Newton steps (CDN, Yuan et al. 2010; "
         "LIBLINEAR -s 5) for the l1 / elastic-net squared-hinge SVM, newGLMNET (Yuan et al. "
         "2012; LIBLINEAR -s 6) for the l1 / elastic-net logistic regression and smoothed hinges",
