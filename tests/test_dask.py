@@ -99,7 +99,12 @@ def test_classifier_matches_in_memory(client, loss, sparse):
     local = svmkit.LinearSVC(**params).fit(X, y)
     dist = sd.LinearSVC(**params).fit(Xd, yd)
     assert_same_fit(local, dist)
-    assert dist.result_[0]["passes"] == local.result_[0]["passes"]
+    # Dask ports the trust region only; in memory the smoothed hinges default to the line
+    # search (solvers/tron.hpp), so the same steps are checked against the in-memory region.
+    region = dict(solver_options={"globalization": "trust_region"})
+    local_region = svmkit.LinearSVC(**params, **region).fit(X, y)
+    assert_same_fit(local_region, dist)
+    assert dist.result_[0]["passes"] == local_region.result_[0]["passes"]
 
 
 @pytest.mark.parametrize("sparse", [False, True], ids=["dense", "csr"])
@@ -159,7 +164,10 @@ def test_intercept_options(client):
         dict(fit_intercept=False),
     ):
         params.update(loss="smoothed_hinge", tol=TOL, sigma=0.5)
-        local = svmkit.LinearSVC(**params).fit(X, y)
+        # The in-memory region: the one Dask ports (test_classifier_matches_in_memory compares
+        # the defaults).
+        region = dict(solver_options={"globalization": "trust_region"})
+        local = svmkit.LinearSVC(**params, **region).fit(X, y)
         dist = sd.LinearSVC(**params).fit(Xd, yd)
         assert_same_fit(local, dist)
 
@@ -571,6 +579,10 @@ def test_input_errors(client):
         sd.LinearSVC().fit(Xd, yd, sample_weight=-np.ones(100))
     with pytest.raises(ValueError, match="unknown"):
         sd.LinearSVC(solver_options={"no_such": 1}).fit(Xd, yd)
+    with pytest.raises(ValueError, match="globalization 'line_search' is not available on Dask"):
+        sd.LinearSVC(loss="smoothed_hinge", solver_options={"globalization": "line_search"}).fit(
+            Xd, yd
+        )
     with pytest.raises(ValueError, match="only one class"):
         sd.LinearSVC().fit(Xd, da.ones(100, chunks=50))
     with pytest.raises(ValueError, match="y contains NaN or infinity"):

@@ -230,8 +230,10 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
     class_weight : dict, "balanced" or None, default=None
         Per-class multipliers c_k of C.
     solver : str, default="auto"
-        "tron" (trust-region Newton, paper 002) for the smooth losses. "sgd" (primal
-        (stochastic) subgradient descent with momentum or AdaGrad/AdaDelta/Adam, paper 001;
+        "tron" (trust-region Newton, paper 002; for the smoothed hinges a line search
+        replaces the region by default, solver_options "globalization") for the smooth
+        losses. "sgd" (primal (stochastic) subgradient descent with momentum or
+        AdaGrad/AdaDelta/Adam, paper 001;
         hinge, squared_hinge, smoothed_hinge; l2, l1, elasticnet; options via solver_options,
         see svmkit.solver_defaults("sgd")). "homotopy" (paper 004's homotopic subgradient
         method, hinge loss; hard margin with C=inf: stops on a margin-gap certificate

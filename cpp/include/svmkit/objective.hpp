@@ -53,6 +53,7 @@ class LinearObjective {
       coef.resize(static_cast<std::size_t>(X_.rows));
       for (Index i = 0; i < X_.rows; ++i) {
         double c1, c2;
+        if (keep_z_) z_trial_[i] = z[i] + b * scale_;
         loss_sum += sample_terms(i, z[i] + b * scale_, &c1, &c2);
         coef[i] = c1;
         d_trial_[i] = c2;
@@ -83,7 +84,9 @@ class LinearObjective {
         double lsum = 0.0, gb = 0.0, hb = 0.0;
         for (Index i = begin; i < end; ++i) {
           double c1, c2;
-          lsum += sample_terms(i, row_dot(X_, i, w) + b * scale_, &c1, &c2);
+          const double zi = row_dot(X_, i, w) + b * scale_;
+          if (keep_z_) z_trial_[i] = zi;
+          lsum += sample_terms(i, zi, &c1, &c2);
           d_trial_[i] = c2;
           gb += c1;
           hb += c2;
@@ -181,6 +184,7 @@ class LinearObjective {
   // row and needs no list.
   void accept() {
     d_current_.swap(d_trial_);
+    if (keep_z_) z_current_.swap(z_trial_);
     if constexpr (!is_col_major<V>::value) {
       curved_rows_.clear();
       for (Index i = 0; i < X_.rows; ++i)
@@ -237,7 +241,71 @@ class LinearObjective {
     }
   }
 
+  // Makes fun_grad keep the decision values of its point (accept() makes them current), for
+  // line_loss. Costs two vectors of n_samples doubles, so only the line search asks for it.
+  void keep_decision_values() {
+    keep_z_ = true;
+    z_trial_.resize(static_cast<std::size_t>(X_.rows));
+    z_current_.resize(static_cast<std::size_t>(X_.rows));
+  }
+
+  // Along a direction s from the current point w (keep_decision_values), with dz = decision(s):
+  // line_loss(dz, a) is the loss part of F at w + a s, line_slope(dz, a, ...) its first two
+  // derivatives in a. O(n_samples), no pass over X, so a line search can afford many trial
+  // steps; apart because a search needs the slopes at most trials and the value at few (each
+  // costs transcendental functions per sample: the Gaussian-smoothed hinge's value is the
+  // dearest).
+  double line_loss(const double* dz, double a) {
+    double v = 0.0;
+    line_sums(dz, a, &v, nullptr, nullptr);
+    return v;
+  }
+  void line_slope(const double* dz, double a, double* d1, double* d2) {
+    line_sums(dz, a, nullptr, d1, d2);
+  }
+
+  // u.v over the regularized coordinates (w, and b when the intercept is regularized).
+  double reg_dot(const double* u, const double* v) const {
+    double s = 0.0;
+    for (Index j = 0; j < X_.cols; ++j) s += u[j] * v[j];
+    if (fit_intercept_ && reg_b_) s += u[X_.cols] * v[X_.cols];
+    return s;
+  }
+
  private:
+  // The sums of line_loss (value) and line_slope (d1, d2); a null pointer skips its sum.
+  void line_sums(const double* dz, double a, double* value, double* d1, double* d2) {
+    const int chunks = reduction_chunks(X_.rows / 16, n_threads_);  // ~16x cheaper than a row
+    std::vector<double> part(static_cast<std::size_t>(3 * chunks), 0.0);
+    parallel_chunks(X_.rows, chunks, [&](int c, Index begin, Index end) {
+      double v = 0.0, g = 0.0, h = 0.0;
+      for (Index i = begin; i < end; ++i) {
+        const double z = z_current_[i] + a * dz[i];
+        const double du = classification_ ? y_[i] * dz[i] : dz[i];
+        const double u = classification_ ? y_[i] * z : z - y_[i];
+        if (value) v += cost_[i] * loss_.value(u);
+        if (d1) {
+          g += cost_[i] * loss_.d1(u) * du;
+          h += cost_[i] * loss_.d2(u) * du * du;
+        }
+      }
+      part[3 * c] = v;
+      part[3 * c + 1] = g;
+      part[3 * c + 2] = h;
+    });
+    double v = 0.0, g = 0.0, h = 0.0;
+    for (int c = 0; c < chunks; ++c) {
+      v += part[3 * c];
+      g += part[3 * c + 1];
+      h += part[3 * c + 2];
+    }
+    if (value) *value = v;
+    if (d1) {
+      *d1 = g;
+      *d2 = h;
+    }
+  }
+
   // cost_i * loss(u_i) and its first and second derivative with respect to z_i.
   double sample_terms(Index i, double z, double* c1, double* c2) const {
     const double c = cost_[i];
@@ -268,6 +336,8 @@ class LinearObjective {
   int n_threads_;
   std::vector<double> d_trial_, d_current_;
   std::vector<Index> curved_rows_;  // the rows with d_current_ != 0, in order
+  bool keep_z_ = false;
+  std::vector<double> z_trial_, z_current_;  // decision values (keep_decision_values)
   std::vector<double> scratch_, scratch2_;
   ReductionBuffers gbuf_, hbuf_;
   long long passes_ = 0;

@@ -1,11 +1,14 @@
 """TRON's outer loop on the driver, over an objective whose passes run on the workers.
 
-A line-by-line port of cpp/src/tron.cpp (trust region of Lin and More as in LIBLINEAR, Steihaug
-CG with the diagonal preconditioner, the same constants, stopping rule and statuses) so that
-the distributed fit takes the same steps as the in-memory one; only the order in which the
-partitions' sums are added differs. The objective supplies F, grad F and diag H at a trial
-point (`fun_grad`), makes that point current (`accept`) and the product H s at the current
-point (`hess_vec`), each one map-reduce over the partitions.
+A line-by-line port of cpp/src/tron.cpp (trust region of Lin and More as in LIBLINEAR, Steihaug CG
+with the diagonal preconditioner, the same constants, stopping rule and statuses) so that the
+distributed fit takes the same steps as the in-memory one; only the order in which the partitions'
+sums are added differs. Only the region is ported: in memory, globalization "auto" takes a line
+search for the smoothed hinges (solvers/tron.hpp), whose trial steps cost O(n) on decision values
+kept beside the data; here each would be a pass over every partition, so "auto" means the region
+(the same optimum, reached by other steps). The objective supplies F, grad F and diag H at a trial
+point (`fun_grad`), makes that point current (`accept`) and the product H s at the current point
+(`hess_vec`), each one map-reduce over the partitions.
 """
 
 from __future__ import annotations

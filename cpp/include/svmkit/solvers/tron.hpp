@@ -14,6 +14,11 @@
 // over X on sparse text-like data and 10% fewer over the squared hinge, logistic and smoothed
 // hinge on nine dense, sparse and real sets of bench/bench_regimes.py (same stopping rule).
 //
+// globalization = "line_search" replaces the region by a line search along the CG direction
+// (LIBLINEAR 2.4x's newton.cpp; Galli and Lin, IEEE TNNLS 2021): CG runs unconstrained to
+// ||r|| <= cg_tol ||g||, and the step length minimizes F along it on the decision values.
+// "auto" (the default) takes it for psi_M and psi_G, the region otherwise (tron.cpp: why).
+//
 // Stopping rule: ||grad F(w)|| <= tol * ||grad F(0)|| (relative, so a warm start converges to
 // the same accuracy as a cold one) or ||grad F(w)|| <= abs_tol, or max_iter outer iterations.
 #pragma once
@@ -47,6 +52,8 @@ namespace svmkit {
   X(double, sigma1, 0.25, above(0.0), below(1.0), "region shrink factor on a poor step")         \
   X(double, sigma2, 0.5, above(0.0), below(1.0), "region shrink factor on a fair step")          \
   X(double, sigma3, 4.0, above(1.0), unbounded(), "region growth factor on a good step")         \
+  X(std::string, globalization, "auto", unbounded(), unbounded(),                                \
+    "\"trust_region\", \"line_search\" or \"auto\" (the line search for the smoothed hinges)")  \
   X(int, n_threads, 0, unbounded(), unbounded(),                                                 \
     "threads; <= 0 uses the default (svmkit/detail/parallel.hpp)")                                      \
   X(bool, record_history, true, unbounded(), unbounded(),                                        \

@@ -1,0 +1,146 @@
+"""TRON's line-search globalization (solver_options globalization="line_search") against
+scipy's L-BFGS on the same objective, its stopping rule checked by a numpy gradient, and its
+errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.optimize
+import scipy.sparse as sp
+import svmkit
+from sklearn.datasets import load_breast_cancer, load_diabetes
+from sklearn.preprocessing import StandardScaler
+from svmkit import SolverStatus, _core
+
+LS = {"globalization": "line_search"}
+CLASSIFICATION_LOSSES = ["squared_hinge", "logistic", "smoothed_hinge", "gaussian_smoothed_hinge"]
+
+
+def _objective_and_gradient(X, t, C, loss, sigma, regression, reg_b=True):
+    """F(w, b) = 1/2 ||w||^2 + 1/2 b^2 (reg_b) + C sum loss(u) and its gradient, in numpy."""
+
+    def fg(v):
+        w, b = v[:-1], v[-1]
+        z = X @ w + b
+        u = z - t if regression else t * z
+        val, d1, _ = _core.loss_eval(loss, np.asarray(u, dtype=np.float64), sigma, 0.0)
+        dz = C * d1 if regression else C * t * d1
+        g = np.append(w + X.T @ dz, dz.sum() + (b if reg_b else 0.0))
+        return 0.5 * (w @ w + (b * b if reg_b else 0.0)) + C * val.sum(), g
+
+    return fg
+
+
+def _breast_cancer(sparse: bool):
+    X, y = load_breast_cancer(return_X_y=True)
+    X = StandardScaler().fit_transform(X)
+    return (sp.csr_matrix(X) if sparse else X), y
+
+
+@pytest.mark.parametrize("sparse", [False, True], ids=["dense", "csr"])
+@pytest.mark.parametrize("loss", CLASSIFICATION_LOSSES)
+def test_line_search_reaches_the_lbfgs_optimum(loss: str, sparse: bool) -> None:
+    X, y = _breast_cancer(sparse)
+    C, sigma = 0.5, 0.1
+    est = svmkit.LinearSVC(
+        loss=loss, C=C, sigma=sigma, solver="tron", tol=1e-10, solver_options=LS
+    ).fit(X, y)
+    t = np.where(y == est.classes_[1], 1.0, -1.0)
+    fg = _objective_and_gradient(X, t, C, loss, sigma, regression=False)
+    ref = scipy.optimize.minimize(
+        fg,
+        np.zeros(X.shape[1] + 1),
+        jac=True,
+        method="L-BFGS-B",
+        options={"maxiter": 20000, "ftol": 1e-15, "gtol": 1e-10},
+    )
+    ours = fg(np.append(est.coef_[0], est.intercept_[0]))[0]
+    assert ours <= ref.fun * (1 + 1e-9) + 1e-12
+    assert ours == pytest.approx(ref.fun, rel=1e-7)
+    assert est.result_[0]["objective"] == pytest.approx(ours, rel=1e-9)
+    assert est.result_[0]["status"] == SolverStatus.converged
+
+
+@pytest.mark.parametrize("fit_intercept", [True, False])
+def test_line_search_regression_and_the_stopping_rule(fit_intercept: bool) -> None:
+    X, y = load_diabetes(return_X_y=True)
+    X = StandardScaler().fit_transform(X)
+    y = (y - y.mean()) / y.std()
+    C, tol = 2.0, 1e-3
+    est = svmkit.LinearSVR(
+        loss="squared_epsilon_insensitive",
+        epsilon=0.0,
+        C=C,
+        solver="tron",
+        tol=tol,
+        fit_intercept=fit_intercept,
+        solver_options=LS,
+    ).fit(X, y)
+    fg = _objective_and_gradient(X, y, C, "squared_epsilon_insensitive", 0.1, regression=True)
+    b = est.intercept_[0] if fit_intercept else 0.0
+    g = fg(np.append(est.coef_, b))[1]
+    g0 = fg(np.zeros(X.shape[1] + 1))[1]
+    if not fit_intercept:
+        g, g0 = g[:-1], g0[:-1]
+    # The relative-gradient rule of solvers/tron.hpp, recomputed here.
+    assert np.linalg.norm(g) <= tol * np.linalg.norm(g0)
+    assert est.result_[0]["status"] == SolverStatus.converged
+    # Least squares with the ridge: the exact optimum in closed form.
+    A = np.hstack([X, np.ones((len(y), 1))]) if fit_intercept else X
+    exact = np.linalg.solve(np.eye(A.shape[1]) + 2 * C * A.T @ A, 2 * C * A.T @ y)
+    ours = np.append(est.coef_, b) if fit_intercept else est.coef_
+    assert np.linalg.norm(ours - exact) <= 1e-2 * np.linalg.norm(exact)
+
+
+def test_line_search_with_a_free_intercept_matches_lbfgs() -> None:
+    X, y = _breast_cancer(False)
+    C = 1.0
+    est = svmkit.LinearSVC(
+        loss="logistic",
+        C=C,
+        solver="tron",
+        tol=1e-10,
+        regularize_intercept=False,
+        solver_options=LS,
+    ).fit(X, y)
+    t = np.where(y == est.classes_[1], 1.0, -1.0)
+    fg = _objective_and_gradient(X, t, C, "logistic", 0.1, regression=False, reg_b=False)
+    ref = scipy.optimize.minimize(
+        fg,
+        np.zeros(X.shape[1] + 1),
+        jac=True,
+        method="L-BFGS-B",
+        options={"maxiter": 20000, "ftol": 1e-15, "gtol": 1e-10},
+    )
+    ours = fg(np.append(est.coef_[0], est.intercept_[0]))[0]
+    assert ours == pytest.approx(ref.fun, rel=1e-7)
+
+
+def test_line_search_warm_start_at_the_optimum_stops_at_once() -> None:
+    X, y = _breast_cancer(False)
+    est = svmkit.LinearSVC(
+        loss="smoothed_hinge", solver="tron", tol=1e-8, warm_start=True, solver_options=LS
+    ).fit(X, y)
+    first = est.result_[0]["iterations"]
+    est.fit(X, y)
+    assert first > 3
+    assert est.result_[0]["iterations"] <= 1
+
+
+def test_line_search_takes_fewer_newton_steps_on_the_smoothed_hinge() -> None:
+    # The reason it exists (bench/bench_regimes.py measures the time): psi_M's curvature changes
+    # within sigma of the margin, so the region stays small; the line search is not bounded.
+    X, y = _breast_cancer(False)
+    kw = {"loss": "smoothed_hinge", "sigma": 0.01, "solver": "tron", "tol": 1e-6}
+    region = svmkit.LinearSVC(**kw, solver_options={"globalization": "trust_region"}).fit(X, y)
+    line = svmkit.LinearSVC(**kw, solver_options=LS).fit(X, y)
+    assert line.result_[0]["iterations"] < region.result_[0]["iterations"]
+
+
+@pytest.mark.parametrize("value", ["linesearch", "", "trust-region"])
+def test_invalid_globalization_is_named(value: str) -> None:
+    X, y = _breast_cancer(False)
+    est = svmkit.LinearSVC(solver="tron", solver_options={"globalization": value})
+    with pytest.raises(ValueError, match="globalization.*'trust_region', 'line_search' or 'auto'"):
+        est.fit(X, y)
