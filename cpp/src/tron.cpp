@@ -196,9 +196,11 @@ SolveResult line_search_core(Obj& obj, const TronOptions& opt, const Callbacks& 
   const double stop = std::max(opt.tol * gnorm0, opt.abs_tol);
   const long long max_cg = opt.cg_max_iter > 0 ? opt.cg_max_iter : static_cast<long long>(n);
   const double no_region = std::numeric_limits<double>::infinity();
-  res.status = !std::isfinite(f) || !std::isfinite(gnorm) ? SolverStatus::numerical_error
-               : gnorm <= stop                            ? SolverStatus::converged
-                                                          : SolverStatus::max_iter;
+  const auto status_here = [&] {
+    if (!std::isfinite(f) || !std::isfinite(gnorm)) return SolverStatus::numerical_error;
+    return gnorm <= stop ? SolverStatus::converged : SolverStatus::max_iter;
+  };
+  res.status = status_here();
   long long iter = 0;
   while (res.status == SolverStatus::max_iter && iter < opt.max_iter) {
     ++iter;
@@ -236,9 +238,7 @@ SolveResult line_search_core(Obj& obj, const TronOptions& opt, const Callbacks& 
         break;
       }
     }
-    res.status = !std::isfinite(f) || !std::isfinite(gnorm) ? SolverStatus::numerical_error
-                 : gnorm <= stop                            ? SolverStatus::converged
-                                                            : SolverStatus::max_iter;
+    res.status = status_here();
   }
   res.solution = std::move(w);
   res.objective = f;

@@ -46,14 +46,14 @@ namespace svmkit {
   X(double, preconditioner_weight, 0.2, at_least(0.0), below(1.0),                               \
     "a in M = (1 - a) I + a diag(H); below 1 so that M stays positive definite")                 \
   X(double, eta0, 1e-4, at_least(0.0), below(1.0),                                               \
-    "accept the step if actual/predicted reduction > eta0")                                      \
+    "accept the step if actual/predicted reduction > eta0 (line search: Armijo's constant)")     \
   X(double, eta1, 0.25, above(0.0), below(1.0), "shrink the region below this ratio")            \
   X(double, eta2, 0.75, above(0.0), below(1.0), "enlarge the region above this ratio")           \
   X(double, sigma1, 0.25, above(0.0), below(1.0), "region shrink factor on a poor step")         \
   X(double, sigma2, 0.5, above(0.0), below(1.0), "region shrink factor on a fair step")          \
   X(double, sigma3, 4.0, above(1.0), unbounded(), "region growth factor on a good step")         \
   X(std::string, globalization, "auto", unbounded(), unbounded(),                                \
-    "\"trust_region\", \"line_search\" or \"auto\" (the line search for the smoothed hinges)")  \
+    "\"trust_region\", \"line_search\" or \"auto\" (the line search for the smoothed hinges)")   \
   X(int, n_threads, 0, unbounded(), unbounded(),                                                 \
     "threads; <= 0 uses the default (svmkit/detail/parallel.hpp)")                                      \
   X(bool, record_history, true, unbounded(), unbounded(),                                        \
