@@ -21,6 +21,9 @@ constexpr int kLineNewtonSteps = 20;
 constexpr double kLineStepRelTol = 1e-1;
 // F's relative rounding error that the approximate Armijo condition tolerates.
 constexpr double kLineRoundoff = 1e-10;
+// The line search's CG also stops once ||r|| <= kResidualFloor * (the final gradient threshold):
+// the new gradient is about r, so solving further would not end the run sooner.
+constexpr double kResidualFloor = 0.5;
 
 double dot(const std::vector<double>& a, const std::vector<double>& b) {
   double s = 0.0;
@@ -38,7 +41,7 @@ template <class Obj>
 long long trust_region_cg(Obj& obj, const std::vector<double>& g, const std::vector<double>& m,
                           double delta, double cg_tol, long long max_cg, std::vector<double>& s,
                           std::vector<double>& r, bool* reached_boundary, const Callbacks& cb,
-                          bool* interrupted) {
+                          bool* interrupted, double residual_floor = 0.0) {
   const std::size_t n = g.size();
   std::vector<double> z(n), d(n), hd(n);
   std::fill(s.begin(), s.end(), 0.0);
@@ -87,6 +90,7 @@ long long trust_region_cg(Obj& obj, const std::vector<double>& g, const std::vec
       r[i] -= alpha * hd[i];
       z[i] = r[i] / m[i];
     }
+    if (residual_floor > 0.0 && norm(r) <= residual_floor) break;
     const double ztr_new = dot(z, r);
     const double beta = ztr_new / ztr;
     for (std::size_t i = 0; i < n; ++i) d[i] = z[i] + beta * d[i];
@@ -206,7 +210,7 @@ SolveResult line_search_core(Obj& obj, const TronOptions& opt, const Callbacks& 
     ++iter;
     bool boundary = false, interrupted = false;
     const long long cg_it = trust_region_cg(obj, g, m, no_region, opt.cg_tol, max_cg, s, r,
-                                            &boundary, cb, &interrupted);
+                                            &boundary, cb, &interrupted, kResidualFloor * stop);
     res.inner_iterations += cg_it;
     if (interrupted) {
       res.status = SolverStatus::interrupted;
