@@ -99,12 +99,30 @@ def test_classifier_matches_in_memory(client, loss, sparse):
     local = svmkit.LinearSVC(**params).fit(X, y)
     dist = sd.LinearSVC(**params).fit(Xd, yd)
     assert_same_fit(local, dist)
-    # Dask ports the trust region only; in memory the smoothed hinges default to the line
-    # search (solvers/tron.hpp), so the same steps are checked against the in-memory region.
-    region = dict(solver_options={"globalization": "trust_region"})
-    local_region = svmkit.LinearSVC(**params, **region).fit(X, y)
-    assert_same_fit(local_region, dist)
-    assert dist.result_[0]["passes"] == local_region.result_[0]["passes"]
+    assert dist.result_[0]["passes"] == local.result_[0]["passes"]
+
+
+@pytest.mark.parametrize("globalization", ["line_search", "trust_region"])
+def test_tron_globalizations_match_in_memory(client, globalization):
+    # Each way of TRON's on a loss whose "auto" picks the other one (solvers/tron.hpp), both
+    # classification (squared hinge, psi_M) and regression: the same steps as in memory.
+    X, y = make_data(sparse=True, seed=4)
+    Xd, yd, _ = to_dask(X, y)
+    loss = "squared_hinge" if globalization == "line_search" else "smoothed_hinge"
+    params = dict(loss=loss, C=0.5, tol=TOL, solver_options={"globalization": globalization})
+    local = svmkit.LinearSVC(**params).fit(X, y)
+    dist = sd.LinearSVC(**params).fit(Xd, yd)
+    assert_same_fit(local, dist)
+    assert dist.result_[0]["passes"] == local.result_[0]["passes"]
+    Xr, yr = make_data(seed=5, regression=True)
+    Xrd, yrd, _ = to_dask(Xr, yr)
+    params = dict(
+        loss="squared_epsilon_insensitive", tol=TOL, solver_options={"globalization": globalization}
+    )
+    local = svmkit.LinearSVR(**params).fit(Xr, yr)
+    dist = sd.LinearSVR(**params).fit(Xrd, yrd)
+    assert_same_fit(local, dist)
+    assert dist.result_[0]["passes"] == local.result_[0]["passes"]
 
 
 @pytest.mark.parametrize("sparse", [False, True], ids=["dense", "csr"])
@@ -164,10 +182,7 @@ def test_intercept_options(client):
         dict(fit_intercept=False),
     ):
         params.update(loss="smoothed_hinge", tol=TOL, sigma=0.5)
-        # The in-memory region: the one Dask ports (test_classifier_matches_in_memory compares
-        # the defaults).
-        region = dict(solver_options={"globalization": "trust_region"})
-        local = svmkit.LinearSVC(**params, **region).fit(X, y)
+        local = svmkit.LinearSVC(**params).fit(X, y)
         dist = sd.LinearSVC(**params).fit(Xd, yd)
         assert_same_fit(local, dist)
 
@@ -579,10 +594,8 @@ def test_input_errors(client):
         sd.LinearSVC().fit(Xd, yd, sample_weight=-np.ones(100))
     with pytest.raises(ValueError, match="unknown"):
         sd.LinearSVC(solver_options={"no_such": 1}).fit(Xd, yd)
-    with pytest.raises(ValueError, match="globalization 'line_search' is not available on Dask"):
-        sd.LinearSVC(loss="smoothed_hinge", solver_options={"globalization": "line_search"}).fit(
-            Xd, yd
-        )
+    with pytest.raises(ValueError, match="globalization"):
+        sd.LinearSVC(solver_options={"globalization": "linesearch"}).fit(Xd, yd)
     with pytest.raises(ValueError, match="only one class"):
         sd.LinearSVC().fit(Xd, da.ones(100, chunks=50))
     with pytest.raises(ValueError, match="y contains NaN or infinity"):
@@ -597,10 +610,12 @@ class _LocalObjective:
 
     def __init__(self, X, y, cost, loss, fit_intercept=True, scale=1.0, reg_b=True):
         self.args = (X, y, cost, loss, 0.1, 0.0, fit_intercept, scale)
+        self.loss = (loss, 0.1, 0.0)
         self.d, self.fi, self.reg_b, self.passes = X.shape[1], fit_intercept, reg_b, 0
 
     def fun_grad(self, w):
         packed, self._trial = _core.partition_fun_grad(*self.args, w, True, True, 1)
+        self._trial_w = w
         self.passes += 1
         dim, d = w.shape[0], self.d
         g, h = packed[1 : 1 + dim].copy(), packed[1 + dim :].copy()
@@ -614,7 +629,7 @@ class _LocalObjective:
         return 0.5 * reg + packed[0], g, h
 
     def accept(self):
-        self._curv = self._trial
+        self._curv, self._w = self._trial, self._trial_w
 
     def hess_vec(self, s):
         X = self.args[0]
@@ -624,6 +639,30 @@ class _LocalObjective:
         if self.fi and self.reg_b:
             out[self.d] += s[self.d]
         return out
+
+    # The line search's (globalization "line_search"): margins kept here instead of on workers.
+    def reg_dot(self, u, v):
+        r = u[: self.d] @ v[: self.d]
+        return r + (u[self.d] * v[self.d] if self.fi and self.reg_b else 0.0)
+
+    def decision(self, s):
+        X, _, _, _, _, _, fi, scale = self.args
+        self._z = _core.partition_margins(X, self._w, fi, scale)
+        self._q = _core.partition_margins(X, s, fi, scale)
+        self.passes += 1
+
+    def _sums(self, a):
+        y, cost = self.args[1], self.args[2]
+        u, du = y * (self._z + a * self._q), y * self._q
+        return cost, du, _core.loss_eval(self.loss[0], u, 0.1, 0.0)
+
+    def line_loss(self, a):
+        cost, _, (v, _, _) = self._sums(a)
+        return float(cost @ v)
+
+    def line_slope(self, a):
+        cost, du, (_, d1, d2) = self._sums(a)
+        return float(cost @ (d1 * du)), float(cost @ (d2 * du * du))
 
 
 @pytest.mark.parametrize(
@@ -646,6 +685,26 @@ def test_tron_port_takes_the_cpp_steps(opts):
         assert res[key] == ref[key], key
     assert rel(res["objective"], ref["objective"]) <= 1e-12
     np.testing.assert_allclose(res["history"]["radius"], ref["history"]["radius"], rtol=1e-8)
+
+
+@pytest.mark.parametrize("loss", ["smoothed_hinge", "gaussian_smoothed_hinge", "logistic"])
+def test_tron_line_search_port_takes_the_cpp_steps(loss):
+    """The driver's line search (globalization "auto" for the smoothed hinges, "line_search"
+    named for the logistic loss) takes tron.cpp's steps: same iterations, CG steps, passes and
+    status, objective to rounding."""
+    from svmkit.dask._tron import tron
+
+    X, y = make_data(n=300, d=6, seed=19)
+    yy = np.where(y == 1, 1.0, -1.0)
+    cost = np.full(300, 0.7)
+    glob = "line_search" if loss == "logistic" else "auto"
+    full = dict(_core.option_defaults("tron"), tol=1e-8, globalization=glob)
+    ref = _core.fit_tron(X, yy, cost, loss, 0.1, 0.0, True, 1.0, True, None, full, None)
+    res = tron(_LocalObjective(X, yy, cost, loss), X.shape[1] + 1, full)
+    for key in ("iterations", "inner_iterations", "passes", "status"):
+        assert res[key] == ref[key], key
+    assert rel(res["objective"], ref["objective"]) <= 1e-12
+    assert np.isnan(ref["history"]["radius"]).all()  # the line search has no region
 
 
 def test_fit_errors_name_the_cause():

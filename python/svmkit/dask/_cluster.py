@@ -181,6 +181,8 @@ class DistributedObjective:
         self._points = 0
         self._trial: tuple | None = None  # (point id, w)
         self._current: tuple | None = None
+        self._directions = 0  # ids of the line search's directions (their cached margins)
+        self._direction: tuple | None = None  # (id, s)
 
     def _reg(self, w: np.ndarray) -> float:
         r = float(w[: self.d] @ w[: self.d])
@@ -252,6 +254,51 @@ class DistributedObjective:
         if self.intercept[0] and self.reg_b:
             out[d] += s[d]
         return out
+
+    def reg_dot(self, u: np.ndarray, v: np.ndarray) -> float:
+        """u.v over the regularized coordinates (objective.hpp's reg_dot)."""
+        r = float(u[: self.d] @ v[: self.d])
+        if self.intercept[0] and self.reg_b:
+            r += float(u[self.d] * v[self.d])
+        return r
+
+    def _line_round(self, fn: Any, args: tuple) -> np.ndarray:
+        """One map-reduce of fn(block, targets, slot, *args, intercept) over the runs."""
+        c = self.client
+        self.meter.arg(args, len(self.groups))
+        parts = [
+            c.submit(
+                _tasks.sum_over_run,
+                fn,
+                [self.blocks[p] for p in g],
+                [self.targets[p] for p in g],
+                [(self.fit_id, p) for p in g],
+                args,
+                self.intercept,
+                **placement(self.group_workers[k]),
+            )
+            for k, g in enumerate(self.groups)
+        ]
+        return tree_sum(c, parts, self.split_every, self.meter)
+
+    def decision(self, s: np.ndarray) -> None:
+        """TRON's line search direction s: its margins X~ s and those of the current point
+        stay on the workers (one pass, as the in-memory decision(s))."""
+        self._directions += 1
+        self._direction = (self._directions, np.ascontiguousarray(s, dtype=np.float64))
+        self._line_round(_tasks.tron_direction, (self._current, self._direction))
+        self.passes += 1
+
+    def line_loss(self, a: float) -> float:
+        """The loss part of F at w + a s (objective.hpp's line_loss)."""
+        args = (self._current, self._direction, float(a), True, self.loss)
+        return float(self._line_round(_tasks.tron_line, args)[0])
+
+    def line_slope(self, a: float) -> tuple[float, float]:
+        """Its first two derivatives in a (objective.hpp's line_slope)."""
+        args = (self._current, self._direction, float(a), False, self.loss)
+        out = self._line_round(_tasks.tron_line, args)
+        return float(out[0]), float(out[1])
 
     def release(self) -> None:
         """Drops the workers' cached curvature of this fit."""

@@ -96,13 +96,6 @@ class _DaskMixin:
         )  # fmt: skip
         full = dict(_core.option_defaults("tron"))
         full.update(opts)
-        if full["globalization"] == "line_search":
-            # In memory a trial step costs O(n) on the kept decision values; here each would be
-            # a pass over every partition, so only the region is ported ("auto" means it here).
-            raise ValueError(
-                "svmkit.dask: TRON's globalization 'line_search' is not available on Dask; use "
-                "'trust_region' or 'auto' (the trust region on Dask)"
-            )
         return full
 
     def _smsvm_options(self) -> tuple[dict, float]:

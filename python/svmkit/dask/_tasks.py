@@ -193,6 +193,29 @@ def hess_vec_run(
     )
 
 
+def tron_direction(block, targets, slot, point, direction, intercept) -> np.ndarray:
+    """TRON's line search: caches the margins at the current point = (id, w) and q = X~ s of
+    direction = (id, s) on this worker (one sweep: the pass of the in-memory decision(s))."""
+    _margins_at(block, slot, point, intercept)
+    _direction_margins(block, slot, (direction[0], ("x", direction[1])), intercept)
+    return np.zeros(1)
+
+
+def tron_line(block, targets, slot, point, direction, a, want_value, loss, intercept):
+    """The partition's sums of objective.hpp's line_sums at w + a s: [loss] (want_value) or
+    [slope, curvature] in a, on the cached z and q (recomputed from the partition on a miss)."""
+    y, cost = targets
+    z = _margins_at(block, slot, point, intercept)
+    q = _direction_margins(block, slot, (direction[0], ("x", direction[1])), intercept)
+    regression = loss[0].endswith("epsilon_insensitive")
+    zz = z + a * q
+    u, du = (zz - y, q) if regression else (y * zz, y * q)
+    v, d1, d2 = _core.loss_eval(loss[0], np.ascontiguousarray(u), loss[1], loss[2])
+    if want_value:
+        return np.array([float(cost @ v)])
+    return np.array([float(cost @ (d1 * du)), float(cost @ (d2 * du * du))])
+
+
 def sum_over_run(fn: Any, blocks: list, targets: list, slots: list, args: tuple, intercept):
     """sum of fn(block, targets, slot, *args, intercept) over a run of partitions, in the
     run's order (one task per run; svmkit.dask._smsvm.SmsvmData.run)."""

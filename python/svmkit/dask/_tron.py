@@ -3,12 +3,11 @@
 A line-by-line port of cpp/src/tron.cpp (trust region of Lin and More as in LIBLINEAR, Steihaug CG
 with the diagonal preconditioner, the same constants, stopping rule and statuses) so that the
 distributed fit takes the same steps as the in-memory one; only the order in which the partitions'
-sums are added differs. Only the region is ported: in memory, globalization "auto" takes a line
-search for the smoothed hinges (solvers/tron.hpp), whose trial steps cost O(n) on decision values
-kept beside the data; here each would be a pass over every partition, so "auto" means the region
-(the same optimum, reached by other steps). The objective supplies F, grad F and diag H at a trial
-point (`fun_grad`), makes that point current (`accept`) and the product H s at the current point
-(`hess_vec`), each one map-reduce over the partitions.
+sums are added differs. With globalization "line_search" (the default for the smoothed hinges) the
+line search of tron.cpp runs on margins the workers keep: each trial step is one round of small
+tasks. The objective supplies F, grad F and diag H at a trial point (`fun_grad`), makes that point
+current (`accept`) and the product H s at the current point (`hess_vec`), each one map-reduce over
+the partitions.
 """
 
 from __future__ import annotations
@@ -22,7 +21,7 @@ import numpy as np
 from .._core import SolverStatus
 
 
-def _trust_region_cg(obj, g, m, delta, cg_tol, max_cg, poll):
+def _trust_region_cg(obj, g, m, delta, cg_tol, max_cg, poll, residual_floor=0.0):
     """Steihaug CG on min g.s + 1/2 s'Hs, ||s||_M <= delta; returns (s, r, iterations,
     interrupted)."""
     n = g.shape[0]
@@ -41,6 +40,8 @@ def _trust_region_cg(obj, g, m, delta, cg_tol, max_cg, poll):
         it += 1
         hd = obj.hess_vec(d)
         dhd = float(d @ hd)
+        if not dhd > 0.0 and not math.isfinite(delta):
+            break  # no region to step to: keep s
         alpha = ztr / dhd if dhd != 0.0 else math.inf
         sms = float(s @ (m * s))
         smd = float(s @ (m * d))
@@ -56,6 +57,8 @@ def _trust_region_cg(obj, g, m, delta, cg_tol, max_cg, poll):
         s = s + alpha * d
         r = r - alpha * hd
         z = r / m
+        if residual_floor > 0.0 and float(np.linalg.norm(r)) <= residual_floor:
+            break
         ztr_new = float(z @ r)
         beta = ztr_new / ztr
         d = z + beta * d
@@ -80,6 +83,121 @@ def _record(it, f, gnorm, step, cg_it, delta, passes, t, accepted) -> dict:
     }
 
 
+# tron.cpp's line-search constants.
+_LINE_NEWTON_STEPS = 20
+_LINE_STEP_REL_TOL = 1e-1
+_LINE_ROUNDOFF = 1e-10
+_RESIDUAL_FLOOR = 0.5
+
+
+def uses_line_search(opt: dict, loss: str) -> bool:
+    """What globalization "auto" resolves to (tron.cpp's uses_line_search)."""
+    if opt["globalization"] == "auto":
+        return loss in ("smoothed_hinge", "gaussian_smoothed_hinge")
+    return opt["globalization"] == "line_search"
+
+
+def _line_search_step(obj: Any, w, s, f: float, gs: float, eta0: float) -> float:
+    """tron.cpp's line_search_step: the step length along s (0: the search failed)."""
+    ww, ws, ss = obj.reg_dot(w, w), obj.reg_dot(w, s), obj.reg_dot(s, s)
+
+    def phi(a: float) -> float:
+        return 0.5 * (ww + a * (2.0 * ws + a * ss)) + obj.line_loss(a)
+
+    a = 1.0
+    for _ in range(_LINE_NEWTON_STEPS):
+        d1, d2 = obj.line_slope(a)
+        d1 += ws + a * ss
+        d2 += ss
+        if not d2 > 0.0:
+            break
+        nxt = min(max(a - d1 / d2, 0.25 * a), 4.0 * a)
+        done = abs(nxt - a) <= _LINE_STEP_REL_TOL * a
+        a = nxt
+        if done:
+            break
+
+    def acceptable(step: float) -> bool:
+        value = phi(step)
+        if value <= f + eta0 * step * gs:
+            return True
+        if not value <= f + _LINE_ROUNDOFF * abs(f):
+            return False
+        d1, _ = obj.line_slope(step)
+        return d1 + ws + step * ss <= (1.0 - 2.0 * eta0) * -gs
+
+    while not acceptable(a):
+        a *= 0.5
+        if a < 1e-12:
+            return 0.0
+    return a
+
+
+def _line_search_tron(obj, dim, opt, w0, callback, poll) -> dict:
+    """tron.cpp's line_search_core: Newton-CG with the line search (globalization)."""
+    start = time.perf_counter()
+    w = np.zeros(dim)
+    f, g, hdiag = obj.fun_grad(w)
+    obj.accept()
+    gnorm0 = float(np.linalg.norm(g))
+    if w0 is not None:
+        w = np.array(w0, dtype=np.float64)
+        f, g, hdiag = obj.fun_grad(w)
+        obj.accept()
+    gnorm = float(np.linalg.norm(g))
+    aw = float(opt["preconditioner_weight"])
+
+    def precond(h):
+        return (1.0 - aw) + aw * h if opt["precondition"] else np.ones(dim)
+
+    m = precond(hdiag)
+    stop = max(float(opt["tol"]) * gnorm0, float(opt["abs_tol"]))
+    max_cg = int(opt["cg_max_iter"]) if int(opt["cg_max_iter"]) > 0 else dim
+
+    def status_here():
+        if not (math.isfinite(f) and math.isfinite(gnorm)):
+            return SolverStatus.numerical_error
+        return SolverStatus.converged if gnorm <= stop else SolverStatus.max_iter
+
+    status = status_here()
+    history: list[dict] = []
+    it = inner = 0
+    while status == SolverStatus.max_iter and it < int(opt["max_iter"]):
+        it += 1
+        s, _, cg_it, interrupted = _trust_region_cg(
+            obj, g, m, math.inf, float(opt["cg_tol"]), max_cg, poll, _RESIDUAL_FLOOR * stop
+        )
+        inner += cg_it
+        if interrupted:
+            status = SolverStatus.interrupted
+            break
+        gs = float(g @ s)
+        obj.decision(s)
+        a = _line_search_step(obj, w, s, f, gs, float(opt["eta0"])) if gs < 0.0 else 0.0
+        if a == 0.0:
+            status = SolverStatus.line_search_failed
+            break
+        w = w + a * s
+        f, g, hdiag = obj.fun_grad(w)
+        obj.accept()
+        gnorm = float(np.linalg.norm(g))
+        m = precond(hdiag)
+        if opt["record_history"] or callback is not None:
+            rec = _record(
+                it, f, gnorm, a * float(np.linalg.norm(s)), cg_it, math.nan, obj.passes,
+                time.perf_counter() - start, True,
+            )  # fmt: skip
+            if opt["record_history"]:
+                history.append(rec)
+            if callback is not None:
+                out = callback(rec)
+                if out is not None and not out:
+                    status = SolverStatus.interrupted
+                    break
+        status = status_here()
+    return _result(status, w, f, gnorm, it, inner, obj, start, history)
+
+
 def tron(
     obj: Any,
     dim: int,
@@ -91,6 +209,8 @@ def tron(
     """Runs TRON (options as svmkit.solver_defaults("tron")); returns the result dict of
     _core.fit_tron (status, solution, objective, optimality, iterations, inner_iterations,
     passes, time, history, message)."""
+    if uses_line_search(opt, obj.loss[0]):
+        return _line_search_tron(obj, dim, opt, w0, callback, poll)
     start = time.perf_counter()
     w = np.zeros(dim)
     f, g, hdiag = obj.fun_grad(w)
@@ -187,6 +307,10 @@ def tron(
         ):
             status = SolverStatus.line_search_failed
             break
+    return _result(status, w, f, gnorm, it, inner, obj, start, history)
+
+
+def _result(status, w, f, gnorm, it, inner, obj, start, history) -> dict:
     return {
         "status": status,
         "message": "",
