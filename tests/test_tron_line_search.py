@@ -32,6 +32,12 @@ def _objective_and_gradient(X, t, C, loss, sigma, regression, reg_b=True):
     return fg
 
 
+def _lbfgs_optimum(fg, dim: int) -> float:
+    """min F by scipy's L-BFGS-B from 0, run to its tightest tolerances."""
+    opts = {"maxiter": 20000, "ftol": 1e-15, "gtol": 1e-10}
+    return scipy.optimize.minimize(fg, np.zeros(dim), jac=True, method="L-BFGS-B", options=opts)
+
+
 def _breast_cancer(sparse: bool):
     X, y = load_breast_cancer(return_X_y=True)
     X = StandardScaler().fit_transform(X)
@@ -48,13 +54,7 @@ def test_line_search_reaches_the_lbfgs_optimum(loss: str, sparse: bool) -> None:
     ).fit(X, y)
     t = np.where(y == est.classes_[1], 1.0, -1.0)
     fg = _objective_and_gradient(X, t, C, loss, sigma, regression=False)
-    ref = scipy.optimize.minimize(
-        fg,
-        np.zeros(X.shape[1] + 1),
-        jac=True,
-        method="L-BFGS-B",
-        options={"maxiter": 20000, "ftol": 1e-15, "gtol": 1e-10},
-    )
+    ref = _lbfgs_optimum(fg, X.shape[1] + 1)
     ours = fg(np.append(est.coef_[0], est.intercept_[0]))[0]
     assert ours <= ref.fun * (1 + 1e-9) + 1e-12
     assert ours == pytest.approx(ref.fun, rel=1e-7)
@@ -106,13 +106,7 @@ def test_line_search_with_a_free_intercept_matches_lbfgs() -> None:
     ).fit(X, y)
     t = np.where(y == est.classes_[1], 1.0, -1.0)
     fg = _objective_and_gradient(X, t, C, "logistic", 0.1, regression=False, reg_b=False)
-    ref = scipy.optimize.minimize(
-        fg,
-        np.zeros(X.shape[1] + 1),
-        jac=True,
-        method="L-BFGS-B",
-        options={"maxiter": 20000, "ftol": 1e-15, "gtol": 1e-10},
-    )
+    ref = _lbfgs_optimum(fg, X.shape[1] + 1)
     ours = fg(np.append(est.coef_[0], est.intercept_[0]))[0]
     assert ours == pytest.approx(ref.fun, rel=1e-7)
 

@@ -126,6 +126,17 @@ SolverStatus status_after_step(double f, double gnorm, double stop, double actre
   return SolverStatus::max_iter;
 }
 
+// Fills the result's final fields (both loops end the same way).
+void finish(SolveResult& res, std::vector<double>&& w, double f, double gnorm, long long iter,
+            long long passes, double seconds) {
+  res.solution = std::move(w);
+  res.objective = f;
+  res.optimality = gnorm;
+  res.iterations = iter;
+  res.passes = passes;
+  res.time = seconds;
+}
+
 // The step length along s from the current point of obj (f, and g.s = gs < 0): safeguarded
 // Newton iterations on the slope of phi(a) = F(w + a s) from a = 1, each O(n_samples) on the
 // decision values (dz = X~ s), then halving until Armijo's condition phi(a) <= f + eta0 a gs
@@ -244,12 +255,7 @@ SolveResult line_search_core(Obj& obj, const TronOptions& opt, const Callbacks& 
     }
     res.status = status_here();
   }
-  res.solution = std::move(w);
-  res.objective = f;
-  res.optimality = gnorm;
-  res.iterations = iter;
-  res.passes = obj.passes();
-  res.time = elapsed();
+  finish(res, std::move(w), f, gnorm, iter, obj.passes(), elapsed());
   return res;
 }
 
@@ -348,12 +354,7 @@ SolveResult tron_core(Obj& obj, const TronOptions& opt, const Callbacks& cb, con
     }
     res.status = status_after_step(f, gnorm, stop, actred, prered);
   }
-  res.solution = std::move(w);
-  res.objective = f;
-  res.optimality = gnorm;
-  res.iterations = iter;
-  res.passes = obj.passes();
-  res.time = elapsed();
+  finish(res, std::move(w), f, gnorm, iter, obj.passes(), elapsed());
   return res;
 }
 

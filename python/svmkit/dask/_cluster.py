@@ -142,6 +142,28 @@ def placement(addr: str | None) -> dict:
     return {"pure": False, **prefer_worker(addr)}
 
 
+def sum_over_runs(owner: Any, fn: Any, args: tuple) -> np.ndarray:
+    """Sum over the partitions of fn(block, targets, slot, *args, intercept): one task per run
+    of partitions (each summing its run in order), then the tree reduction. owner holds the
+    fit's client, blocks, targets, runs (groups, group_workers), fit_id, intercept,
+    split_every and meter (DistributedObjective, svmkit.dask._smsvm.SmsvmData)."""
+    owner.meter.arg(args, len(owner.groups))
+    parts = [
+        owner.client.submit(
+            _tasks.sum_over_run,
+            fn,
+            [owner.blocks[p] for p in g],
+            [owner.targets[p] for p in g],
+            [(owner.fit_id, p) for p in g],
+            args,
+            owner.intercept,
+            **placement(addr),
+        )
+        for g, addr in zip(owner.groups, owner.group_workers)
+    ]
+    return tree_sum(owner.client, parts, owner.split_every, owner.meter)
+
+
 class DistributedObjective:
     """F(w) = 1/2 ||w||^2 [+ 1/2 b^2] + sum over partitions of their loss parts, with the
     passes of svmkit/objective.hpp run on the workers. The per-row curvature of
@@ -262,42 +284,23 @@ class DistributedObjective:
             r += float(u[self.d] * v[self.d])
         return r
 
-    def _line_round(self, fn: Any, args: tuple) -> np.ndarray:
-        """One map-reduce of fn(block, targets, slot, *args, intercept) over the runs."""
-        c = self.client
-        self.meter.arg(args, len(self.groups))
-        parts = [
-            c.submit(
-                _tasks.sum_over_run,
-                fn,
-                [self.blocks[p] for p in g],
-                [self.targets[p] for p in g],
-                [(self.fit_id, p) for p in g],
-                args,
-                self.intercept,
-                **placement(self.group_workers[k]),
-            )
-            for k, g in enumerate(self.groups)
-        ]
-        return tree_sum(c, parts, self.split_every, self.meter)
-
     def decision(self, s: np.ndarray) -> None:
         """TRON's line search direction s: its margins X~ s and those of the current point
         stay on the workers (one pass, as the in-memory decision(s))."""
         self._directions += 1
         self._direction = (self._directions, np.ascontiguousarray(s, dtype=np.float64))
-        self._line_round(_tasks.tron_direction, (self._current, self._direction))
+        sum_over_runs(self, _tasks.tron_direction, (self._current, self._direction))
         self.passes += 1
 
     def line_loss(self, a: float) -> float:
         """The loss part of F at w + a s (objective.hpp's line_loss)."""
         args = (self._current, self._direction, float(a), True, self.loss)
-        return float(self._line_round(_tasks.tron_line, args)[0])
+        return float(sum_over_runs(self, _tasks.tron_line, args)[0])
 
     def line_slope(self, a: float) -> tuple[float, float]:
         """Its first two derivatives in a (objective.hpp's line_slope)."""
         args = (self._current, self._direction, float(a), False, self.loss)
-        out = self._line_round(_tasks.tron_line, args)
+        out = sum_over_runs(self, _tasks.tron_line, args)
         return float(out[0]), float(out[1])
 
     def release(self) -> None:

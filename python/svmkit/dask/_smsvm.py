@@ -33,7 +33,13 @@ import scipy.linalg
 from .. import _core
 from .._core import SolverStatus
 from . import _tasks
-from ._cluster import TrafficMeter, gather, placement, runs_or_singletons, tree_sum
+from ._cluster import (
+    TrafficMeter,
+    gather,
+    runs_or_singletons,
+    sum_over_runs,
+    tree_sum,
+)
 from ._tron import _history_columns
 
 _CONDITIONING_SHIFT = 1e-12  # smsvm.cpp's kConditioningShift
@@ -70,24 +76,9 @@ class SmsvmData:
         return self._ids
 
     def run(self, fn: Callable, *args: Any) -> np.ndarray:
-        """Sum over the partitions of fn(block, targets, slot, *args, intercept): one task per
-        run of partitions, each summing its run in order."""
-        self.meter.arg(args, len(self.groups))
-        parts = []
-        for g, addr in zip(self.groups, self.group_workers):
-            parts.append(
-                self.client.submit(
-                    _tasks.sum_over_run,
-                    fn,
-                    [self.blocks[p] for p in g],
-                    [self.targets[p] for p in g],
-                    [(self.fit_id, p) for p in g],
-                    args,
-                    self.intercept,
-                    **placement(addr),
-                )
-            )
-        return tree_sum(self.client, parts, self.split_every, self.meter)
+        """Sum over the partitions of fn(block, targets, slot, *args, intercept) (one task per
+        run of partitions, see _cluster.sum_over_runs)."""
+        return sum_over_runs(self, fn, args)
 
     def map(self, fn: Callable, per_part: list | None, *args: Any) -> list:
         """One task per partition: fn(block, targets, slot, *per_part[p], *args, intercept),

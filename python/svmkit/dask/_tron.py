@@ -133,9 +133,17 @@ def _line_search_step(obj: Any, w, s, f: float, gs: float, eta0: float) -> float
     return a
 
 
-def _line_search_tron(obj, dim, opt, w0, callback, poll) -> dict:
-    """tron.cpp's line_search_core: Newton-CG with the line search (globalization)."""
-    start = time.perf_counter()
+def _report(rec: dict, opt: dict, history: list, callback: Any) -> bool:
+    """Keeps the record and calls the callback; False when the callback asks to stop."""
+    if opt["record_history"]:
+        history.append(rec)
+    out = callback(rec) if callback is not None else None
+    return out is None or bool(out)
+
+
+def _start(obj: Any, dim: int, w0: np.ndarray | None) -> tuple:
+    """(w, F, grad, diag H, ||grad F(0)||): the reference gradient is taken at w = 0, then the
+    run starts from w0 when given (tron.cpp)."""
     w = np.zeros(dim)
     f, g, hdiag = obj.fun_grad(w)
     obj.accept()
@@ -144,6 +152,13 @@ def _line_search_tron(obj, dim, opt, w0, callback, poll) -> dict:
         w = np.array(w0, dtype=np.float64)
         f, g, hdiag = obj.fun_grad(w)
         obj.accept()
+    return w, f, g, hdiag, gnorm0
+
+
+def _line_search_tron(obj, dim, opt, w0, callback, poll) -> dict:
+    """tron.cpp's line_search_core: Newton-CG with the line search (globalization)."""
+    start = time.perf_counter()
+    w, f, g, hdiag, gnorm0 = _start(obj, dim, w0)
     gnorm = float(np.linalg.norm(g))
     aw = float(opt["preconditioner_weight"])
 
@@ -187,13 +202,9 @@ def _line_search_tron(obj, dim, opt, w0, callback, poll) -> dict:
                 it, f, gnorm, a * float(np.linalg.norm(s)), cg_it, math.nan, obj.passes,
                 time.perf_counter() - start, True,
             )  # fmt: skip
-            if opt["record_history"]:
-                history.append(rec)
-            if callback is not None:
-                out = callback(rec)
-                if out is not None and not out:
-                    status = SolverStatus.interrupted
-                    break
+            if not _report(rec, opt, history, callback):
+                status = SolverStatus.interrupted
+                break
         status = status_here()
     return _result(status, w, f, gnorm, it, inner, obj, start, history)
 
@@ -212,14 +223,7 @@ def tron(
     if uses_line_search(opt, obj.loss[0]):
         return _line_search_tron(obj, dim, opt, w0, callback, poll)
     start = time.perf_counter()
-    w = np.zeros(dim)
-    f, g, hdiag = obj.fun_grad(w)
-    obj.accept()
-    gnorm0 = float(np.linalg.norm(g))
-    if w0 is not None:
-        w = np.array(w0, dtype=np.float64)
-        f, g, hdiag = obj.fun_grad(w)
-        obj.accept()
+    w, f, g, hdiag, gnorm0 = _start(obj, dim, w0)
     gnorm = float(np.linalg.norm(g))
     aw = float(opt["preconditioner_weight"])
     m = np.ones(dim)
@@ -286,13 +290,9 @@ def tron(
                 time.perf_counter() - start,
                 accepted,
             )
-            if opt["record_history"]:
-                history.append(rec)
-            if callback is not None:
-                out = callback(rec)
-                if out is not None and not out:
-                    status = SolverStatus.interrupted
-                    break
+            if not _report(rec, opt, history, callback):
+                status = SolverStatus.interrupted
+                break
         if not (math.isfinite(f) and math.isfinite(gnorm)):
             status = SolverStatus.numerical_error
             break
