@@ -138,3 +138,28 @@ def test_invalid_globalization_is_named(value: str) -> None:
     est = svmkit.LinearSVC(solver="tron", solver_options={"globalization": value})
     with pytest.raises(ValueError, match="globalization.*'trust_region', 'line_search' or 'auto'"):
         est.fit(X, y)
+
+
+@pytest.mark.parametrize(
+    ("globalization", "loss", "expected"),
+    [
+        ("auto", "smoothed_hinge", True),
+        ("auto", "gaussian_smoothed_hinge", True),
+        ("auto", "squared_hinge", False),
+        ("auto", "logistic", False),
+        ("auto", "smoothed_epsilon_insensitive", False),
+        ("line_search", "logistic", True),
+        ("trust_region", "smoothed_hinge", False),
+    ],
+)
+def test_the_globalization_rule(globalization: str, loss: str, expected: bool) -> None:
+    # The one rule (solvers/tron.hpp) that the in-memory solver and the Dask port both follow;
+    # its effect is checked above (Newton steps) and in test_dask (the port's steps).
+    assert _core.tron_uses_line_search(globalization, loss) is expected
+
+
+def test_the_globalization_rule_refuses_bad_names() -> None:
+    with pytest.raises(ValueError, match="globalization"):
+        _core.tron_uses_line_search("newton", "logistic")
+    with pytest.raises(ValueError, match="loss"):
+        _core.tron_uses_line_search("auto", "hinge2")

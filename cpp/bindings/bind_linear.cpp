@@ -166,6 +166,17 @@ void bind_linear(py::module_& m) {
   register_tron_option_table();
   def_linear_loss_fit(m, "fit_tron", &tron_from_dict, [](auto&&... a) { return solve_tron(a...); });
   m.def(
+      "tron_uses_line_search",
+      [](const std::string& globalization, const std::string& loss) {
+        TronOptions o;
+        o.globalization = globalization;
+        validate_options(o);
+        return tron_uses_line_search(o, loss_kind_from_string(loss));
+      },
+      py::arg("globalization"), py::arg("loss"),
+      "Whether TRON's globalization runs the line search for this loss (solvers/tron.hpp); "
+      "the Dask port asks it so that the rule lives in one place.");
+  m.def(
       "linear_decision_function",
       [](const py::object& X, const InArray<double>& coef, const InArray<double>& intercept,
          int n_threads) {

@@ -358,6 +358,8 @@ SolveResult tron_core(Obj& obj, const TronOptions& opt, const Callbacks& cb, con
   return res;
 }
 
+}  // namespace
+
 // What globalization "auto" resolves to. The smoothed hinges' curvature changes within sigma of
 // the margin, so the region's quadratic model fails beyond short steps and the region stays
 // small: the line search took 1.1-2.9x less time on six sets of bench/bench_regimes.py (tall
@@ -367,13 +369,11 @@ SolveResult tron_core(Obj& obj, const TronOptions& opt, const Callbacks& cb, con
 // region's boundary ends the early CG runs sooner), so paper 002's region stays; so it does for
 // the smoothed epsilon-insensitive loss (the line search 1.0-3.3x slower on five regression sets:
 // its trial steps cost two psi_M per sample, and the region needed few more CG steps there).
-bool uses_line_search(const TronOptions& o, LossKind kind) {
+bool tron_uses_line_search(const TronOptions& o, LossKind kind) {
   if (o.globalization == "auto")
     return kind == LossKind::smoothed_hinge || kind == LossKind::gaussian_smoothed_hinge;
   return o.globalization == "line_search";
 }
-
-}  // namespace
 
 void validate_options(const TronOptions& o) {
   SVMKIT_CHECK_OPTION_RANGES(SVMKIT_TRON_OPTIONS, "tron", o);
@@ -402,7 +402,7 @@ SolveResult solve_tron(const LinearProblem& problem, const LossSpec& loss,
         return visit_loss(loss, [&](const auto& L) {
           LinearObjective<std::decay_t<decltype(X)>, std::decay_t<decltype(L)>> obj(
               X, L, problem, classification, options.n_threads);
-          if (uses_line_search(options, loss.kind))
+          if (tron_uses_line_search(options, loss.kind))
             return line_search_core(obj, options, callbacks, w0);
           return tron_core(obj, options, callbacks, w0);
         });

@@ -61,6 +61,7 @@ __all__: list[str] = [
     "read_svmlight_raw",
     "save_kernel_model",
     "save_linear_model",
+    "tron_uses_line_search",
     "usable_cpus",
     "vec_exp",
     "write_svmlight_file",
@@ -530,6 +531,11 @@ def save_linear_model(
     classes: typing.Any,
     intercept_scaling: typing.SupportsFloat | typing.SupportsIndex,
 ) -> None: ...
+def tron_uses_line_search(globalization: str, loss: str) -> bool:
+    """
+    Whether TRON's globalization runs the line search for this loss (solvers/tron.hpp); the Dask port asks it so that the rule lives in one place.
+    """
+
 def usable_cpus() -> int:
     """
     CPUs the process may run on: the affinity mask capped by the cgroup CPU quota.

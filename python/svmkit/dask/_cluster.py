@@ -206,12 +206,6 @@ class DistributedObjective:
         self._directions = 0  # ids of the line search's directions (their cached margins)
         self._direction: tuple | None = None  # (id, s)
 
-    def _reg(self, w: np.ndarray) -> float:
-        r = float(w[: self.d] @ w[: self.d])
-        if self.intercept[0] and self.reg_b:
-            r += float(w[self.d] * w[self.d])
-        return r
-
     def fun_grad(self, w: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
         c, d = self.client, self.d
         w = np.ascontiguousarray(w, dtype=np.float64)
@@ -245,7 +239,7 @@ class DistributedObjective:
         if self.intercept[0] and self.reg_b:
             grad[d] += w[d]
             hdiag[d] += 1.0
-        return 0.5 * self._reg(w) + float(tot[0]), grad, hdiag
+        return 0.5 * self.reg_dot(w, w) + float(tot[0]), grad, hdiag
 
     def accept(self) -> None:
         self._current, self._trial = self._trial, None

@@ -218,7 +218,7 @@ def tron_line(block, targets, slot, point, direction, a, want_value, loss, inter
 
 def sum_over_run(fn: Any, blocks: list, targets: list, slots: list, args: tuple, intercept):
     """sum of fn(block, targets, slot, *args, intercept) over a run of partitions, in the
-    run's order (one task per run; svmkit.dask._smsvm.SmsvmData.run)."""
+    run's order (one task per run; svmkit.dask._cluster.sum_over_runs)."""
     return add(
         *(fn(block, t, slot, *args, intercept) for block, t, slot in zip(blocks, targets, slots))
     )

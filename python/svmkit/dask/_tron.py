@@ -18,6 +18,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from .. import _core
 from .._core import SolverStatus
 
 
@@ -88,13 +89,6 @@ _LINE_NEWTON_STEPS = 20
 _LINE_STEP_REL_TOL = 1e-1
 _LINE_ROUNDOFF = 1e-10
 _RESIDUAL_FLOOR = 0.5
-
-
-def uses_line_search(opt: dict, loss: str) -> bool:
-    """What globalization "auto" resolves to (tron.cpp's uses_line_search)."""
-    if opt["globalization"] == "auto":
-        return loss in ("smoothed_hinge", "gaussian_smoothed_hinge")
-    return opt["globalization"] == "line_search"
 
 
 def _line_search_step(obj: Any, w, s, f: float, gs: float, eta0: float) -> float:
@@ -220,7 +214,7 @@ def tron(
     """Runs TRON (options as svmkit.solver_defaults("tron")); returns the result dict of
     _core.fit_tron (status, solution, objective, optimality, iterations, inner_iterations,
     passes, time, history, message)."""
-    if uses_line_search(opt, obj.loss[0]):
+    if _core.tron_uses_line_search(opt["globalization"], obj.loss[0]):
         return _line_search_tron(obj, dim, opt, w0, callback, poll)
     start = time.perf_counter()
     w, f, g, hdiag, gnorm0 = _start(obj, dim, w0)

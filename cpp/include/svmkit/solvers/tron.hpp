@@ -17,7 +17,8 @@
 // globalization = "line_search" replaces the region by a line search along the CG direction
 // (LIBLINEAR 2.4x's newton.cpp; Galli and Lin, IEEE TNNLS 2021): CG runs unconstrained to
 // ||r|| <= cg_tol ||g||, and the step length minimizes F along it on the decision values.
-// "auto" (the default) takes it for psi_M and psi_G, the region otherwise (tron.cpp: why).
+// "auto" (the default) takes it for psi_M and psi_G, the region otherwise (tron.cpp: why;
+// tron_uses_line_search below).
 //
 // Stopping rule: ||grad F(w)|| <= tol * ||grad F(0)|| (relative, so a warm start converges to
 // the same accuracy as a cold one) or ||grad F(w)|| <= abs_tol, or max_iter outer iterations.
@@ -68,6 +69,9 @@ struct TronOptions {
 SVMKIT_DEFINE_OPTION_RECORDS(tron, SVMKIT_TRON_OPTIONS)
 
 void validate_options(const TronOptions& options);
+
+// Whether options.globalization runs the line search for this loss ("auto": psi_M and psi_G).
+bool tron_uses_line_search(const TronOptions& options, LossKind kind);
 
 // Solves the problem from w0 (length solution_size(problem); nullptr starts from 0).
 SolveResult solve_tron(const LinearProblem& problem, const LossSpec& loss,
