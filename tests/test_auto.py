@@ -52,7 +52,8 @@ CASES = [
     ("squared_hinge", "l2", WIDE, {"regularize_intercept": False}, "tron"),
     ("hinge", "l1", WIDE, {}, "l1_cd"),
     ("hinge", "l1", SPARSE_WIDE, {}, "l1_cd"),
-    ("hinge", "elasticnet", TALL, {}, "dual_cd"),
+    ("hinge", "elasticnet", TALL, {}, "l1_cd"),  # dense, n_samples >= 25 n_features
+    ("hinge", "elasticnet", (400, 20, False), {}, "dual_cd"),
     ("hinge", "elasticnet", SPARSE_WIDE, {}, "dual_cd"),
     ("hinge", "elasticnet", TALL, {"l1_ratio": 1.0}, "l1_cd"),
     ("hinge", "elasticnet", WIDE, {"regularize_intercept": False}, "smsvm"),
@@ -81,7 +82,8 @@ def test_auto_rule_for_each_regime(loss, penalty, regime, params, expected) -> N
     n, d = X.shape
     reg = params.get("regularize_intercept", True)
     rho = params.get("l1_ratio", 0.5)
-    assert auto_solver_name(loss, penalty, n, d, reg, l1_ratio=rho) in (expected, None)
+    scale = hinge_dual_scale(X, 1.0) if loss == "hinge" else None
+    assert auto_solver_name(loss, penalty, n, d, reg, scale, l1_ratio=rho) in (expected, None)
 
 
 def test_auto_hinge_large_scale_dense_uses_smsvm() -> None:
@@ -103,9 +105,10 @@ def test_auto_hinge_large_scale_dense_uses_smsvm() -> None:
         with _quiet():
             clf.fit(Xc, yc)
         picks[name] = clf.solver_
-    # The elastic-net hinge follows the same scale rule (its dual stalls there too).
+    # The elastic-net hinge follows the same scale rule (its dual stalls there too); well
+    # scaled dense tall data go to l1_cd (test_l1_cd_hinge), sparse data to dual_cd.
     for Xc, C, expected in [
-        (X, 1.0, "dual_cd"),
+        (X, 1.0, "l1_cd"),
         (X, 100.0, "smsvm"),
         (sp.csr_matrix(X), 1e3, "dual_cd"),
     ]:

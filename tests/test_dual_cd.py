@@ -522,16 +522,18 @@ def test_elastic_net_sparse_text_matches_exact_qp_with_weights() -> None:
     assert enet_objective(X, y, cost, w, b, "hinge", 0.3, 0.7) == pytest.approx(f_ref, rel=1e-8)
 
 
-def test_linear_svc_elasticnet_hinge_default_is_dual_cd_and_matches_smsvm() -> None:
-    """LinearSVC(loss="hinge", penalty="elasticnet") picks dual_cd; smsvm (solver named)
-    solves the same problem: the two reach the same objective, and the multiclass
-    one-vs-rest fit is identical for 1 and 2 threads."""
+def test_linear_svc_elasticnet_hinge_dual_cd_matches_smsvm() -> None:
+    """LinearSVC(loss="hinge", penalty="elasticnet", solver="dual_cd") and smsvm solve the
+    same problem: the two reach the same objective, and the multiclass one-vs-rest fit is
+    identical for 1 and 2 threads. (solver="auto" takes l1_cd on iris, dense with n_samples
+    >= 25 n_features: test_l1_cd_hinge.)"""
     X, y = load_iris(return_X_y=True)
     X = StandardScaler().fit_transform(X)
     kw = {"loss": "hinge", "penalty": "elasticnet", "l1_ratio": 0.4, "C": 2.0, "tol": 1e-9}
+    kw["solver"] = "dual_cd"
     auto = svmkit.LinearSVC(**kw, max_iter=100000).fit(X, y)
     assert auto.solver_ == "dual_cd"
-    ref = svmkit.LinearSVC(**kw, solver="smsvm").fit(X, y)
+    ref = svmkit.LinearSVC(**{**kw, "solver": "smsvm"}).fit(X, y)
     for k in range(3):
         yk = np.where(y == k, 1.0, -1.0)
         f = [

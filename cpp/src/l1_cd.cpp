@@ -660,6 +660,7 @@ class Glmnet {
     pen_l1_ = pen.l1;
     pen_l2_ = pen.l2;
     free_bias_ = p.fit_intercept && !p.regularize_intercept;
+    has_bias_ = p.fit_intercept;
     Index pos = 0;
     for (Index i = 0; i < n_samples; ++i) pos += p.y[i] > 0.0 ? 1 : 0;
     balance_ = static_cast<double>(std::max<Index>(std::min(pos, n_samples - pos), 1)) /
@@ -681,8 +682,13 @@ class Glmnet {
 
   SolveResult run(const double* w0);
 
+  // The hinge's problem (as smsvm's): the bias carries l2 as regularize_intercept says, never l1.
+  void exempt_bias_from_l1() { bias_l1_ = false; }
+
  private:
-  double l1(Index j) const { return free_bias_ && j == nc_ - 1 ? 0.0 : pen_l1_; }
+  double l1(Index j) const {
+    return (free_bias_ || !bias_l1_) && has_bias_ && j == nc_ - 1 ? 0.0 : pen_l1_;
+  }
   double l2(Index j) const { return free_bias_ && j == nc_ - 1 ? 0.0 : pen_l2_; }
   // Margins z = (y .* X) w from scratch (one pass).
   void recompute_margins() {
@@ -731,6 +737,8 @@ class Glmnet {
   std::mt19937_64 rng_;
   double pen_l1_ = 0.0, pen_l2_ = 0.0, balance_ = 1.0;
   bool free_bias_ = false;
+  bool has_bias_ = false;
+  bool bias_l1_ = true;  // false: the bias carries no l1 term (exempt_bias_from_l1)
   // Per kept row: margin, sigmoid(-margin), cost * sigmoid(-margin) (minus the loss
   // derivative), the Hessian weight cost * p (1 - p), and (y .* X) d.
   std::vector<double> z_, q_, s_, dd_, xtd_;
@@ -1002,124 +1010,167 @@ struct HingeCertificate {
   long long passes = 0;  // sweeps over X it took
 };
 
-// The relative duality gap of the pure-l1 hinge problem (free bias) at w, from the dual point
-// of the smoothing sigma, repaired on the margin band. The dual is
-//   max sum_i a_i  s.t.  0 <= a_i <= C_i,  sum_i a_i y_i = 0,  |r_j| <= l1,  r = sum a_i y_i x_i.
-// a_i = C_i phi_sigma'(u_i) satisfies it only as well as the stage was solved, and at small
-// sigma a_i is very sensitive to u_i; so a_i is set to C_i (u_i > band), 0 (u_i < -band) and,
-// on the band M, corrected by the least-norm change that makes r_j = l1 sign(w_j) on the
-// support S and sum a_i y_i = 0 (the conditions of the LP's optimum), clipped to the box. Any
-// remaining infeasibility is removed by scaling (the larger class's a down to the smaller's
-// sum, then every a by l1 / max |r_j|), so the gap is a certificate (weak duality) whatever the
-// sets were.
+// The relative duality gap of the hinge problem at w, l1 ||w||_1 + l2/2 (||w||^2 + [bias
+// penalized] b^2) + sum_i C_i max(0, 1 - y_i (w.x_i + b s)) (the bias never carries l1; it is
+// penalized only with l2 > 0 and regularize_intercept), from the dual point of the smoothing
+// sigma, repaired on the margin band. With r = sum_i a_i y_i x_i the dual is
+//   l2 = 0: max sum_i a_i  s.t.  0 <= a_i <= C_i,  sum_i a_i y_i = 0,  |r_j| <= l1;
+//   l2 > 0: max sum_i a_i - 1/(2 l2) (||S_l1(r)||^2 + [bias penalized] (s sum_i a_i y_i)^2)
+//           s.t.  0 <= a_i <= C_i  (and sum_i a_i y_i = 0 with a free bias),
+// S_l1 the soft threshold. a_i = C_i phi_sigma'(u_i) is near the dual optimum only as well as
+// the stage was solved, and at small sigma a_i is very sensitive to u_i; so a_i is set to C_i
+// (u_i > band), 0 (u_i < -band) and, on the band M, corrected by the least-norm change that meets
+// the optimum's conditions at w (r_j = l1 sign(w_j) + l2 w_j on the support S, and
+// s sum a_i y_i = l2 b or sum a_i y_i = 0 for the bias), clipped to the box. Any remaining
+// infeasibility is removed by scaling (the larger class's a down to the smaller's sum with a
+// free bias; with l2 = 0 every a by l1 / max |r_j|), so the gap is a certificate (weak duality)
+// whatever the sets were.
+struct HingeDualPoint {
+  std::vector<double> a;     // the dual variables
+  std::vector<double> u;     // the margins 1 - y_i (w.x_i + b s)
+  std::vector<Index> band;   // the samples with |u_i| <= kMarginBand * sigma
+  std::vector<double> rpos;  // sum over positive samples of a_i x_i
+  std::vector<double> rneg;  // sum over negative samples of a_i x_i
+};
+
 template <class V>
-HingeCertificate hinge_certificate(const V& X, const LinearProblem& p, double l1,
-                                   const std::vector<double>& sol, double sigma) {
-  HingeCertificate c;
-  const Index n = X.rows, m = X.cols;
-  const double s = p.intercept_scaling;
-  const double bs = p.fit_intercept ? sol[static_cast<std::size_t>(m)] * s : 0.0;
-  std::vector<double> u(static_cast<std::size_t>(n));
-  matvec(X, sol.data(), u.data(), 1);
-  double primal = 0.0;
-  for (Index j = 0; j < m; ++j) primal += l1 * std::fabs(sol[j]);
-  for (Index i = 0; i < n; ++i) {
-    u[i] = 1.0 - p.y[i] * (u[i] + bs);
-    primal += p.cost[i] * std::max(u[i], 0.0);
-  }
-  c.primal = primal;
-  const double band = kMarginBand * sigma;
-  std::vector<double> a(static_cast<std::size_t>(n));
-  std::vector<Index> M;
-  for (Index i = 0; i < n; ++i) {
-    if (p.cost[i] == 0.0) continue;
-    if (u[i] > band) {
-      a[i] = p.cost[i];
-    } else if (u[i] >= -band) {
-      a[i] = p.cost[i] * detail::mix_smooth_relu_d1(u[i], sigma);
-      M.push_back(i);
-    }
-  }
-  // r = sum a_i y_i x_i, per class so that the class scaling below needs no second pass.
-  std::vector<double> rpos(static_cast<std::size_t>(m)), rneg(static_cast<std::size_t>(m));
-  const auto residual = [&] {
-    std::fill(rpos.begin(), rpos.end(), 0.0);
-    std::fill(rneg.begin(), rneg.end(), 0.0);
-    for (Index i = 0; i < n; ++i)
-      if (a[i] != 0.0) row_axpy(X, i, a[i], p.y[i] > 0.0 ? rpos.data() : rneg.data());
-    ++c.passes;
-  };
-  residual();
-  c.passes += 1;  // the margins
+void hinge_residual(const V& X, const LinearProblem& p, HingeDualPoint& d) {
+  std::fill(d.rpos.begin(), d.rpos.end(), 0.0);
+  std::fill(d.rneg.begin(), d.rneg.end(), 0.0);
+  for (Index i = 0; i < X.rows; ++i)
+    if (d.a[i] != 0.0) row_axpy(X, i, d.a[i], p.y[i] > 0.0 ? d.rpos.data() : d.rneg.data());
+}
+
+// The least-norm change of a on the band that meets the optimum's conditions at w (above), with
+// the samples it pushes out of [0, C_i] fixed at the bound and the rest solved again; false
+// when the system is empty or above kCertificateEntries (a unchanged).
+template <class V>
+bool repair_band(const V& X, const LinearProblem& p, const L1CdPenalty& pen,
+                 const std::vector<double>& sol, bool bias_penalized, HingeDualPoint& d) {
+  const Index m = X.cols;
   std::vector<Index> S;
   for (Index j = 0; j < m; ++j)
     if (sol[j] != 0.0) S.push_back(j);
   const Index k = static_cast<Index>(S.size()) + (p.fit_intercept ? 1 : 0);
-  const Index nm = static_cast<Index>(M.size());
-  if (k > 0 && nm > 0 && static_cast<double>(k) * static_cast<double>(nm) <= kCertificateEntries) {
-    std::vector<Index> spos(static_cast<std::size_t>(m), -1);
-    for (Index t = 0; t < static_cast<Index>(S.size()); ++t) spos[S[t]] = t;
-    Eigen::MatrixXd A = Eigen::MatrixXd::Zero(k, nm);
-    Eigen::VectorXd rhs(k);
-    for (Index t = 0; t < static_cast<Index>(S.size()); ++t) {
-      const Index j = S[t];
-      rhs[t] = l1 * (sol[j] > 0.0 ? 1.0 : -1.0) - (rpos[j] - rneg[j]);
-    }
-    if (p.fit_intercept) {
-      double ay = 0.0;
-      for (Index i = 0; i < n; ++i) ay += a[i] * p.y[i];
-      rhs[k - 1] = -ay;
-    }
-    for (Index q = 0; q < nm; ++q) {
-      const Index i = M[q];
-      for_each_in_row(X, i, [&](Index j, double x) {
-        if (spos[j] >= 0) A(spos[j], q) = p.y[i] * x;
-      });
-      if (p.fit_intercept) A(k - 1, q) = p.y[i];
-    }
-    // The box by clipping: the least-norm change on the free part of M, then the samples it
-    // pushes out of [0, C_i] are fixed at the bound and the rest solved again.
-    Eigen::VectorXd aM(nm), hi(nm);  // the box is [0, hi]
-    for (Index q = 0; q < nm; ++q) {
-      aM[q] = a[M[q]];
-      hi[q] = p.cost[M[q]];
-    }
-    const Eigen::VectorXd target = rhs + A * aM;
-    std::vector<Index> free(static_cast<std::size_t>(nm));
-    for (Index q = 0; q < nm; ++q) free[q] = q;
-    for (int round = 0; round < kCertificateRounds && !free.empty(); ++round) {
-      const Index nf = static_cast<Index>(free.size());
-      Eigen::MatrixXd Af(k, nf);
-      for (Index f = 0; f < nf; ++f) Af.col(f) = A.col(free[f]);
-      const Eigen::VectorXd delta = Af.completeOrthogonalDecomposition().solve(target - A * aM);
-      if (!delta.allFinite()) break;
-      std::vector<Index> still;
-      for (Index f = 0; f < nf; ++f) {
-        const Index q = free[f];
-        const double v = aM[q] + delta[f];
-        aM[q] = std::min(std::max(v, 0.0), hi[q]);
-        if (v == aM[q]) still.push_back(q);
-      }
-      if (still.size() == free.size()) break;
-      free.swap(still);
-    }
-    for (Index q = 0; q < nm; ++q) a[M[q]] = aM[q];
-    residual();
+  const Index nm = static_cast<Index>(d.band.size());
+  if (k == 0 || nm == 0 || static_cast<double>(k) * static_cast<double>(nm) > kCertificateEntries)
+    return false;
+  std::vector<Index> spos(static_cast<std::size_t>(m), -1);
+  for (Index t = 0; t < static_cast<Index>(S.size()); ++t) spos[S[t]] = t;
+  Eigen::MatrixXd A = Eigen::MatrixXd::Zero(k, nm);
+  Eigen::VectorXd rhs(k);
+  for (Index t = 0; t < static_cast<Index>(S.size()); ++t) {
+    const Index j = S[t];
+    rhs[t] = pen.l1 * (sol[j] > 0.0 ? 1.0 : -1.0) + pen.l2 * sol[j] - (d.rpos[j] - d.rneg[j]);
   }
-  double apos = 0.0, aneg = 0.0;
-  for (Index i = 0; i < n; ++i) (p.y[i] > 0.0 ? apos : aneg) += a[i];
-  double tpos = 1.0, tneg = 1.0;
   if (p.fit_intercept) {
+    double ay = 0.0;
+    for (Index i = 0; i < X.rows; ++i) ay += d.a[i] * p.y[i];
+    const double want = bias_penalized ? pen.l2 * sol[m] / p.intercept_scaling : 0.0;
+    rhs[k - 1] = want - ay;
+  }
+  for (Index q = 0; q < nm; ++q) {
+    const Index i = d.band[q];
+    for_each_in_row(X, i, [&](Index j, double x) {
+      if (spos[j] >= 0) A(spos[j], q) = p.y[i] * x;
+    });
+    if (p.fit_intercept) A(k - 1, q) = p.y[i];
+  }
+  Eigen::VectorXd aM(nm), hi(nm);  // the box is [0, hi]
+  for (Index q = 0; q < nm; ++q) {
+    aM[q] = d.a[d.band[q]];
+    hi[q] = p.cost[d.band[q]];
+  }
+  const Eigen::VectorXd target = rhs + A * aM;
+  std::vector<Index> free(static_cast<std::size_t>(nm));
+  for (Index q = 0; q < nm; ++q) free[q] = q;
+  for (int round = 0; round < kCertificateRounds && !free.empty(); ++round) {
+    const Index nf = static_cast<Index>(free.size());
+    Eigen::MatrixXd Af(k, nf);
+    for (Index f = 0; f < nf; ++f) Af.col(f) = A.col(free[f]);
+    const Eigen::VectorXd delta = Af.completeOrthogonalDecomposition().solve(target - A * aM);
+    if (!delta.allFinite()) break;
+    std::vector<Index> still;
+    for (Index f = 0; f < nf; ++f) {
+      const Index q = free[f];
+      const double v = aM[q] + delta[f];
+      aM[q] = std::min(std::max(v, 0.0), hi[q]);
+      if (v == aM[q]) still.push_back(q);
+    }
+    if (still.size() == free.size()) break;
+    free.swap(still);
+  }
+  for (Index q = 0; q < nm; ++q) d.a[d.band[q]] = aM[q];
+  return true;
+}
+
+// The dual objective at a, made feasible by the scalings above.
+template <class V>
+double hinge_dual_value(const V& X, const LinearProblem& p, const L1CdPenalty& pen,
+                        bool bias_penalized, const HingeDualPoint& d) {
+  double apos = 0.0, aneg = 0.0;
+  for (Index i = 0; i < X.rows; ++i) (p.y[i] > 0.0 ? apos : aneg) += d.a[i];
+  double tpos = 1.0, tneg = 1.0;
+  if (p.fit_intercept && !bias_penalized) {
     if (apos > aneg)
       tpos = aneg / apos;
     else if (aneg > 0.0)
       tneg = apos / aneg;
   }
-  double rmax = 0.0;
-  for (Index j = 0; j < m; ++j) rmax = std::max(rmax, std::fabs(tpos * rpos[j] - tneg * rneg[j]));
-  const double theta = rmax > l1 ? l1 / rmax : 1.0;
-  const double dual = theta * (tpos * apos + tneg * aneg);
-  const double gap = std::max(primal - dual, 0.0);
+  const double asum = tpos * apos + tneg * aneg;
+  if (pen.l2 == 0.0) {
+    double rmax = 0.0;
+    for (Index j = 0; j < X.cols; ++j)
+      rmax = std::max(rmax, std::fabs(tpos * d.rpos[j] - tneg * d.rneg[j]));
+    return (rmax > pen.l1 ? pen.l1 / rmax : 1.0) * asum;
+  }
+  double shrunk = 0.0;  // ||S_l1(r)||^2 (+ the bias's term)
+  for (Index j = 0; j < X.cols; ++j) {
+    const double t = std::fabs(tpos * d.rpos[j] - tneg * d.rneg[j]) - pen.l1;
+    if (t > 0.0) shrunk += t * t;
+  }
+  const double ay = p.intercept_scaling * (tpos * apos - tneg * aneg);
+  if (bias_penalized) shrunk += ay * ay;
+  return asum - shrunk / (2.0 * pen.l2);
+}
+
+template <class V>
+HingeCertificate hinge_certificate(const V& X, const LinearProblem& p, const L1CdPenalty& pen,
+                                   const std::vector<double>& sol, double sigma) {
+  HingeCertificate c;
+  const Index n = X.rows, m = X.cols;
+  const bool bias_penalized = p.fit_intercept && p.regularize_intercept && pen.l2 > 0.0;
+  const double beta = p.fit_intercept ? sol[static_cast<std::size_t>(m)] : 0.0;
+  HingeDualPoint d;
+  d.u.resize(static_cast<std::size_t>(n));
+  d.a.assign(static_cast<std::size_t>(n), 0.0);
+  d.rpos.resize(static_cast<std::size_t>(m));
+  d.rneg.resize(static_cast<std::size_t>(m));
+  matvec(X, sol.data(), d.u.data(), 1);
+  double primal = bias_penalized ? 0.5 * pen.l2 * beta * beta : 0.0;
+  for (Index j = 0; j < m; ++j)
+    primal += pen.l1 * std::fabs(sol[j]) + 0.5 * pen.l2 * sol[j] * sol[j];
+  const double band = kMarginBand * sigma;
+  for (Index i = 0; i < n; ++i) {
+    const double ui = 1.0 - p.y[i] * (d.u[i] + beta * p.intercept_scaling);
+    d.u[i] = ui;
+    primal += p.cost[i] * std::max(ui, 0.0);
+    if (p.cost[i] == 0.0) continue;
+    if (ui > band) {
+      d.a[i] = p.cost[i];
+    } else if (ui >= -band) {
+      d.a[i] = p.cost[i] * detail::mix_smooth_relu_d1(ui, sigma);
+      d.band.push_back(i);
+    }
+  }
+  c.primal = primal;
+  hinge_residual(X, p, d);
+  c.passes = 2;  // the margins, r
+  if (repair_band(X, p, pen, sol, bias_penalized, d)) {
+    hinge_residual(X, p, d);
+    ++c.passes;
+  }
+  const double gap = std::max(primal - hinge_dual_value(X, p, pen, bias_penalized, d), 0.0);
   c.gap = primal > 0.0 ? gap / primal : gap;
   return c;
 }
@@ -1134,8 +1185,6 @@ SolveResult run_hinge(const Cols& cols, const V& X, const std::vector<double>& c
   const Index nc = solution_size(p);
   const Index n = rows_of(p.X);
   const auto n_kept = static_cast<Index>(cost.size());
-  LinearProblem free_bias = p;  // as smsvm: the bias is never l1-penalized
-  free_bias.regularize_intercept = false;
   std::vector<double> w = w0 ? std::vector<double>(w0, w0 + nc) : std::vector<double>(nc, 0.0);
   SolveResult res;
   res.status = SolverStatus::converged;
@@ -1160,8 +1209,8 @@ SolveResult run_hinge(const Cols& cols, const V& X, const std::vector<double>& c
       return go;
     };
     Glmnet<Cols, RowCost, SmoothedHingeLoss> g(cols, RowCost{cost.data()}, SmoothedHingeLoss{sigma},
-                                               n_kept, nc, n, free_bias, pen, o, stage,
-                                               total_entries);
+                                               n_kept, nc, n, p, pen, o, stage, total_entries);
+    g.exempt_bias_from_l1();  // as smsvm: the bias is never l1-penalized
     SolveResult st = g.run(iters == 0 && !w0 ? nullptr : w.data());
     iters += st.iterations;
     passes += st.passes;
@@ -1172,7 +1221,7 @@ SolveResult run_hinge(const Cols& cols, const V& X, const std::vector<double>& c
                         st.status == SolverStatus::line_search_failed ||
                         st.status == SolverStatus::max_iter;
     if (usable) {
-      cert = hinge_certificate(X, p, pen.l1, w, sigma);
+      cert = hinge_certificate(X, p, pen, w, sigma);
       passes += cert.passes;
       if (!res.history.empty()) res.history.back().gap = cert.gap;
     }
@@ -1201,7 +1250,7 @@ SolveResult run_hinge(const Cols& cols, const V& X, const std::vector<double>& c
     last_gap = cert.gap;
     sigma /= kSmoothingFactor;
   }
-  if (std::isnan(cert.primal)) cert = hinge_certificate(X, p, pen.l1, w, sigma);
+  if (std::isnan(cert.primal)) cert = hinge_certificate(X, p, pen, w, sigma);
   res.objective = cert.primal;
   res.optimality = cert.gap;
   if (!std::isfinite(res.objective)) res.status = SolverStatus::numerical_error;
@@ -1282,10 +1331,6 @@ SolveResult solve_l1_cd(const LinearProblem& problem, const LossSpec& loss,
                               "'smoothed_hinge', 'gaussian_smoothed_hinge' and 'hinge' only, "
                               "got '") +
                   to_string(loss.kind) + "'");
-  if (loss.kind == LossKind::hinge && !(penalty.l2 == 0.0 && penalty.l1 > 0.0))
-    throw_invalid(
-        "l1_cd solves the hinge loss with the pure l1 penalty only (l2 = 0, l1 > 0); "
-        "its elastic net is dual_cd's");
   if (options.hinge_smoothing_min > options.hinge_smoothing)
     throw_invalid("l1_cd option 'hinge_smoothing_min' must be <= hinge_smoothing");
   if (!(penalty.l1 >= 0.0 && std::isfinite(penalty.l1) && penalty.l2 >= 0.0 &&

@@ -259,10 +259,11 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         more features than samples (scikit-learn's dual="auto"); logistic or smoothed_hinge +
         l2: "dual_cd" when n_features >= 10 n_samples, "tron" otherwise;
         squared_hinge, logistic or the smoothed hinges +
-        l1/elasticnet: "l1_cd"; hinge + elasticnet: "dual_cd" (l1_ratio < 1, not badly scaled
-        as above); hinge + l1 (or l1_ratio=1), not badly scaled: "l1_cd" (its smoothing
-        continuation; when that ends uncertified, "smsvm" finishes from its point and the
-        result_ entry says "finished_by"); the remaining hinge cases: "smsvm"; other losses:
+        l1/elasticnet: "l1_cd"; hinge + elasticnet (l1_ratio < 1, not badly scaled as
+        above): "l1_cd" on dense data with n_samples >= 25 n_features, "dual_cd" otherwise;
+        hinge + l1 (or l1_ratio=1), not badly scaled: "l1_cd" (its smoothing continuation;
+        when that ends uncertified, "smsvm" finishes from its point and the result_ entry
+        says "finished_by"); the remaining hinge cases: "smsvm"; other losses:
         "tron".
         With regularize_intercept=False dual_cd is never chosen (it regularizes the bias).
         SmSVM minimizes (1 - rho)/2 ||w||^2 + rho ||w||_1 + C sum_i s_i c_{y_i} hinge_i with
@@ -277,8 +278,9 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         "l1_cd" (coordinate descent with 1-D Newton steps, CDN of Yuan et al. 2010 =
         LIBLINEAR -s 5) for loss="squared_hinge", newGLMNET (Yuan, Ho, Lin 2012 = LIBLINEAR
         -s 6) for loss="logistic" and the smoothed hinges (psi_M, psi_G), with penalty "l1",
-        "elasticnet" or "l2"; and loss="hinge" with penalty="l1" (smsvm's problem, the bias
-        free): newGLMNET on phi_sigma for sigma = 0.1, 0.01, ... (solver_options
+        "elasticnet" or "l2"; and loss="hinge" with penalty="l1" or "elasticnet" (smsvm's
+        problem: the bias never l1-penalized, l2-penalized with "elasticnet" and
+        regularize_intercept): newGLMNET on phi_sigma for sigma = 0.1, 0.01, ... (solver_options
         hinge_smoothing, hinge_smoothing_min) until the relative duality gap at a repaired
         dual point is <= tol (a certificate). Otherwise it minimizes
         rho (||w||_1 + |b|) + (1 - rho)/2 (||w||^2 + b^2) + C sum_i s_i c_{y_i} loss_i (the b
