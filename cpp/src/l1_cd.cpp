@@ -659,8 +659,10 @@ class Glmnet {
         rng_(static_cast<std::uint64_t>(opt.seed)) {
     pen_l1_ = pen.l1;
     pen_l2_ = pen.l2;
-    free_bias_ = p.fit_intercept && !p.regularize_intercept;
+    const bool free_bias = p.fit_intercept && !p.regularize_intercept;
     has_bias_ = p.fit_intercept;
+    bias_l1_ = free_bias ? 0.0 : pen.l1;
+    bias_l2_ = free_bias ? 0.0 : pen.l2;
     Index pos = 0;
     for (Index i = 0; i < n_samples; ++i) pos += p.y[i] > 0.0 ? 1 : 0;
     balance_ = static_cast<double>(std::max<Index>(std::min(pos, n_samples - pos), 1)) /
@@ -683,13 +685,11 @@ class Glmnet {
   SolveResult run(const double* w0);
 
   // The hinge's problem (as smsvm's): the bias carries l2 as regularize_intercept says, never l1.
-  void exempt_bias_from_l1() { bias_l1_ = false; }
+  void exempt_bias_from_l1() { bias_l1_ = 0.0; }
 
  private:
-  double l1(Index j) const {
-    return (free_bias_ || !bias_l1_) && has_bias_ && j == nc_ - 1 ? 0.0 : pen_l1_;
-  }
-  double l2(Index j) const { return free_bias_ && j == nc_ - 1 ? 0.0 : pen_l2_; }
+  double l1(Index j) const { return has_bias_ && j == nc_ - 1 ? bias_l1_ : pen_l1_; }
+  double l2(Index j) const { return has_bias_ && j == nc_ - 1 ? bias_l2_ : pen_l2_; }
   // Margins z = (y .* X) w from scratch (one pass).
   void recompute_margins() {
     std::fill(z_.begin(), z_.end(), 0.0);
@@ -736,9 +736,8 @@ class Glmnet {
   double total_entries_;
   std::mt19937_64 rng_;
   double pen_l1_ = 0.0, pen_l2_ = 0.0, balance_ = 1.0;
-  bool free_bias_ = false;
   bool has_bias_ = false;
-  bool bias_l1_ = true;  // false: the bias carries no l1 term (exempt_bias_from_l1)
+  double bias_l1_ = 0.0, bias_l2_ = 0.0;  // the bias's own penalty weights
   // Per kept row: margin, sigmoid(-margin), cost * sigmoid(-margin) (minus the loss
   // derivative), the Hessian weight cost * p (1 - p), and (y .* X) d.
   std::vector<double> z_, q_, s_, dd_, xtd_;
@@ -1027,8 +1026,7 @@ struct HingeCertificate {
 // whatever the sets were.
 struct HingeDualPoint {
   std::vector<double> a;     // the dual variables
-  std::vector<double> u;     // the margins 1 - y_i (w.x_i + b s)
-  std::vector<Index> band;   // the samples with |u_i| <= kMarginBand * sigma
+  std::vector<Index> band;   // the samples with |1 - y_i (w.x_i + b s)| <= kMarginBand * sigma
   std::vector<double> rpos;  // sum over positive samples of a_i x_i
   std::vector<double> rneg;  // sum over negative samples of a_i x_i
 };
@@ -1142,18 +1140,17 @@ HingeCertificate hinge_certificate(const V& X, const LinearProblem& p, const L1C
   const bool bias_penalized = p.fit_intercept && p.regularize_intercept && pen.l2 > 0.0;
   const double beta = p.fit_intercept ? sol[static_cast<std::size_t>(m)] : 0.0;
   HingeDualPoint d;
-  d.u.resize(static_cast<std::size_t>(n));
   d.a.assign(static_cast<std::size_t>(n), 0.0);
   d.rpos.resize(static_cast<std::size_t>(m));
   d.rneg.resize(static_cast<std::size_t>(m));
-  matvec(X, sol.data(), d.u.data(), 1);
+  std::vector<double> z(static_cast<std::size_t>(n));
+  matvec(X, sol.data(), z.data(), 1);
   double primal = bias_penalized ? 0.5 * pen.l2 * beta * beta : 0.0;
   for (Index j = 0; j < m; ++j)
     primal += pen.l1 * std::fabs(sol[j]) + 0.5 * pen.l2 * sol[j] * sol[j];
   const double band = kMarginBand * sigma;
   for (Index i = 0; i < n; ++i) {
-    const double ui = 1.0 - p.y[i] * (d.u[i] + beta * p.intercept_scaling);
-    d.u[i] = ui;
+    const double ui = 1.0 - p.y[i] * (z[i] + beta * p.intercept_scaling);
     primal += p.cost[i] * std::max(ui, 0.0);
     if (p.cost[i] == 0.0) continue;
     if (ui > band) {
