@@ -233,6 +233,29 @@ def test_uncertified_continuation_is_finished_by_smsvm(forced) -> None:
     assert "finished_by" not in named.result_[0]
 
 
+def test_unrepaired_certificate_is_not_a_stall() -> None:
+    """On the first 16000 rows of sparse 20000 x 10000 the sigma = 0.01 stage's band system
+    (2735 band rows x 434 support columns) is above the repair's size limit, so its certificate
+    is the unrepaired smoothed point's (about 3%, as at sigma = 0.1). That is not a stall: the
+    continuation goes on to sigma = 0.001 and certifies, and solver="auto" needs no smsvm
+    finisher (which took 400 s there)."""
+    X, y = make_sparse_text_like(20000, 10000, density=0.005, label_noise=0.05, random_state=0)
+    X, y = sp.csr_matrix(X)[:16000], y[:16000]
+    clf = svmkit.LinearSVC(loss="hinge", penalty="l1").fit(X, y)
+    res = clf.result_[0]
+    assert clf.solver_ == "l1_cd"
+    assert "finished_by" not in res
+    assert res["status"] == _core.SolverStatus.converged
+    assert res["optimality"] <= 1e-4
+    gaps = np.asarray(res["history"]["gap"])
+    sigmas = np.asarray(res["history"]["smoothing"])[np.isfinite(gaps)]
+    stage_gaps = gaps[np.isfinite(gaps)]
+    # the first two stages' certificates are both a few % (no progress between them) ...
+    assert stage_gaps[1] > 0.5 * stage_gaps[0] > 1e-3
+    # ... and the continuation still went on to a smaller smoothing
+    assert sigmas.min() <= 1e-3
+
+
 def test_threads_do_not_change_the_result() -> None:
     X, y = text(2)
     one = svmkit.LinearSVC(loss="hinge", penalty="l1", n_jobs=1).fit(X, y)

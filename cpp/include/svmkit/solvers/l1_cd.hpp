@@ -54,8 +54,10 @@
 // net's dual has no constraint on X'a, so only the bias's needs scaling), and the run
 // ends (converged) as soon as its relative duality gap (P(w) - D(a)) / P(w) <= tol: the
 // objective is certified within tol of the optimum. Below hinge_smoothing_min, or when a
-// stage's gap is above half the previous stage's (degenerate data, where the smoothed optima
-// stop approaching the LP's: dna.scale stalls about 2e-4 above it), the run ends with status
+// stage's gap is above half the previous stage's, both repaired (degenerate data, where the
+// smoothed optima stop approaching the LP's: dna.scale stalls about 2e-4 above it; a band
+// system too large to repair leaves the smoothed point's gap, which is no evidence of a
+// stall), the run ends with status
 // max_iter (uncertified; optimality = the last gap; LinearSVC's solver="auto" then finishes
 // with smsvm from this point). objective = P(w), the hinge
 // objective; optimality = the gap; history records carry sigma as smoothing and the gap at
