@@ -341,8 +341,19 @@ def _gamma_scale(X) -> float:
 def _svmkit_solver(est) -> str:
     name = getattr(est, "solver_", None) or getattr(est, "solver", None) or type(est).__name__
     results = getattr(est, "result_", None) or []
-    statuses = sorted({str(r.get("status")) for r in results if isinstance(r, dict)})
+    statuses = sorted(
+        {
+            getattr(r.get("status"), "name", str(r.get("status")))
+            for r in results
+            if isinstance(r, dict)
+        }
+    )
     bad = [s for s in statuses if s != "converged"]
+    # solver="auto"'s finisher (a second solver that took over an uncertified run) is shown,
+    # so a row's time is not read as the first solver's alone
+    finished = [r["finished_by"] for r in results if isinstance(r, dict) and "finished_by" in r]
+    if finished:
+        name = f"{name} -> {finished[0]} ({len(finished)} of {len(results)} fits)"
     return f"{name} [{','.join(bad)}]" if bad else str(name)
 
 
