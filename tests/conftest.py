@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,13 @@ settings.register_profile("svmkit", derandomize=True, database=None)
 settings.load_profile("svmkit")
 
 REPO = Path(__file__).resolve().parents[1]
+
+# The Ctrl-C tests need SIGINT to reach Python. A shell that starts pytest as a background job
+# (`( pytest & )` in a non-interactive bash, some CI runners) starts it with SIGINT ignored, and
+# Python then installs no KeyboardInterrupt handler; install it here. The subprocesses the tests
+# start then begin with SIGINT at its default (exec resets a handled signal, not an ignored one).
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(autouse=True)
