@@ -1188,8 +1188,7 @@ SolveResult run_hinge(const Cols& cols, const V& X, const std::vector<double>& c
   SolveResult res;
   res.status = SolverStatus::converged;
   long long iters = 0, passes = 0, inner = 0;
-  double time0 = 0.0, sigma = opt.hinge_smoothing, last_gap = kNaN;
-  bool last_repaired = false;
+  double time0 = 0.0, sigma = opt.hinge_smoothing, last_gap = kNaN;  // NaN: no stall test
   HingeCertificate cert;
   for (;;) {
     L1CdOptions o = opt;
@@ -1244,15 +1243,14 @@ SolveResult run_hinge(const Cols& cols, const V& X, const std::vector<double>& c
     // system above kCertificateEntries, as at sigma = 0.01 on sparse 16000 x 10000, 2735 band
     // rows x 434 support columns) is the smoothed point's gap, a few % whatever the stage did,
     // and stopping there handed solver="auto" to the slow smsvm finisher (400 s against 4 s).
-    if (cert.repaired && last_repaired && cert.gap > kStallRatio * last_gap) {
+    if (cert.repaired && cert.gap > kStallRatio * last_gap) {
       res.status = SolverStatus::max_iter;
       res.message = "l1_cd: the hinge duality gap stalled at " + std::to_string(cert.gap) +
                     " (smoothing " + std::to_string(sigma) +
                     "): the stages do not identify the optimum's margin set";
       break;
     }
-    last_gap = cert.gap;
-    last_repaired = cert.repaired;
+    last_gap = cert.repaired ? cert.gap : kNaN;
     sigma /= kSmoothingFactor;
   }
   if (std::isnan(cert.primal)) cert = hinge_certificate(X, p, pen, w, sigma);
