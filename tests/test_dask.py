@@ -25,7 +25,7 @@ import svmkit  # noqa: E402
 import svmkit.dask as sd  # noqa: E402
 from distributed import Client, LocalCluster, wait  # noqa: E402
 from references import primal_svm  # noqa: E402
-from svmkit import _core  # noqa: E402
+from svmkit import SolverStatus, _core  # noqa: E402
 
 CLF_LOSSES = ["squared_hinge", "smoothed_hinge", "gaussian_smoothed_hinge", "logistic"]
 REG_LOSSES = ["squared_epsilon_insensitive", "smoothed_epsilon_insensitive"]
@@ -705,6 +705,39 @@ def test_tron_line_search_port_takes_the_cpp_steps(loss):
         assert res[key] == ref[key], key
     assert rel(res["objective"], ref["objective"]) <= 1e-12
     assert np.isnan(ref["history"]["radius"]).all()  # the line search has no region
+
+
+def test_tron_hand_over_port_takes_the_cpp_steps():
+    """The region's hand-over to the line search after its first rejected step (globalization
+    "auto", squared hinge; standardized digits 1 against the rest, where it happens) takes
+    tron.cpp's steps: same iterations, CG steps, passes, status and radii (NaN after it)."""
+    from sklearn.datasets import load_digits
+    from sklearn.preprocessing import StandardScaler
+    from svmkit.dask._tron import tron
+
+    X, y = load_digits(return_X_y=True)
+    X = StandardScaler().fit_transform(X)
+    yy = np.where(y == 1, 1.0, -1.0)
+    cost = np.ones(X.shape[0])
+    full = dict(_core.option_defaults("tron"), tol=1e-8)
+    ref = _core.fit_tron(X, yy, cost, "squared_hinge", 0.1, 0.0, True, 1.0, True, None, full, None)
+    res = tron(_LocalObjective(X, yy, cost, "squared_hinge"), X.shape[1] + 1, full)
+    accepted = np.asarray(ref["history"]["accepted"], dtype=bool)
+    k = int(np.argmin(accepted)) + 1  # the region's steps, the rejected one included
+    assert not accepted[k - 1]  # the hand-over happened
+    assert np.isnan(ref["history"]["radius"][k:]).all()
+    assert np.isnan(res["history"]["radius"][k:]).all()
+    np.testing.assert_allclose(
+        res["history"]["radius"][:k], ref["history"]["radius"][:k], rtol=1e-8
+    )
+    np.testing.assert_array_equal(
+        res["history"]["inner_iterations"][:k], ref["history"]["inner_iterations"][:k]
+    )
+    # After it the squared hinge's kinks (standardized pixels tie at many margins) let rounding
+    # in the order of the sums change a later CG run by a step; the optimum is the same.
+    assert res["status"] == ref["status"] == SolverStatus.converged
+    assert abs(res["iterations"] - ref["iterations"]) <= 2
+    assert rel(res["objective"], ref["objective"]) <= 1e-10
 
 
 def test_fit_errors_name_the_cause():

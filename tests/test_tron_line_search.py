@@ -9,7 +9,8 @@ import pytest
 import scipy.optimize
 import scipy.sparse as sp
 import svmkit
-from sklearn.datasets import load_breast_cancer, load_diabetes
+from sklearn.datasets import load_breast_cancer, load_diabetes, load_digits
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.preprocessing import StandardScaler
 from svmkit import SolverStatus, _core
 
@@ -130,6 +131,71 @@ def test_line_search_takes_fewer_newton_steps_on_the_smoothed_hinge() -> None:
     region = svmkit.LinearSVC(**kw, solver_options={"globalization": "trust_region"}).fit(X, y)
     line = svmkit.LinearSVC(**kw, solver_options=LS).fit(X, y)
     assert line.result_[0]["iterations"] < region.result_[0]["iterations"]
+
+
+def _standardized_digit_one():
+    """Standardized digits, 1 against the rest: the squared hinge's region stalls here."""
+    X, y = load_digits(return_X_y=True)
+    return StandardScaler().fit_transform(X), (y == 1).astype(int)
+
+
+def test_the_region_hands_over_to_the_line_search_where_its_model_fails() -> None:
+    # solvers/tron.hpp: after the region's first rejected step "auto" continues with the line
+    # search. On this bundled set the region alone rejects a step in three and ran into max_iter
+    # (1000 Newton steps) at the default tol; the hand-over converges in a few dozen.
+    X, y = _standardized_digit_one()
+    tol = 1e-4
+    auto = svmkit.LinearSVC(solver="tron", tol=tol).fit(X, y)
+    region = svmkit.LinearSVC(
+        solver="tron", tol=tol, solver_options={"globalization": "trust_region"}
+    ).fit(X, y)
+    res = auto.result_[0]
+    assert res["status"] == SolverStatus.converged
+    accepted = np.asarray(res["history"]["accepted"], dtype=bool)
+    radius = np.asarray(res["history"]["radius"])
+    first_rejected = int(np.argmin(accepted))
+    assert not accepted[first_rejected]
+    assert np.isfinite(radius[: first_rejected + 1]).all()  # the region's steps
+    assert np.isnan(radius[first_rejected + 1 :]).all()  # then the line search's
+    assert accepted[first_rejected + 1 :].all()
+    assert len(radius) == res["iterations"]
+    assert 10 * res["iterations"] < region.result_[0]["iterations"]
+    # The stopping rule, recomputed in numpy, and the same optimum as L-BFGS at a tight tol.
+    t = np.where(y == 1, 1.0, -1.0)
+    fg = _objective_and_gradient(X, t, 1.0, "squared_hinge", 0.1, regression=False)
+    g = fg(np.append(auto.coef_[0], auto.intercept_[0]))[1]
+    assert np.linalg.norm(g) <= tol * np.linalg.norm(fg(np.zeros(X.shape[1] + 1))[1])
+    tight = svmkit.LinearSVC(solver="tron", tol=1e-10).fit(X, y)
+    ref = _lbfgs_optimum(fg, X.shape[1] + 1)
+    ours = fg(np.append(tight.coef_[0], tight.intercept_[0]))[0]
+    assert ours == pytest.approx(ref.fun, rel=1e-7)
+    assert ours <= ref.fun * (1 + 1e-9)
+
+
+@pytest.mark.parametrize(
+    ("globalization", "loss", "expected"),
+    [
+        ("auto", "squared_hinge", True),
+        ("auto", "logistic", True),
+        ("auto", "smoothed_hinge", False),  # the line search from the start
+        ("auto", "squared_epsilon_insensitive", False),
+        ("auto", "smoothed_epsilon_insensitive", False),
+        ("trust_region", "squared_hinge", False),  # a named globalization is honoured
+        ("line_search", "squared_hinge", False),
+    ],
+)
+def test_the_hand_over_rule(globalization: str, loss: str, expected: bool) -> None:
+    assert _core.tron_hands_over_to_line_search(globalization, loss) is expected
+
+
+def test_a_named_region_never_hands_over() -> None:
+    X, y = _standardized_digit_one()
+    region = svmkit.LinearSVC(
+        solver="tron", max_iter=50, solver_options={"globalization": "trust_region"}
+    )
+    with pytest.warns(ConvergenceWarning, match="did not converge"):
+        region.fit(X, y)
+    assert np.isfinite(region.result_[0]["history"]["radius"]).all()
 
 
 @pytest.mark.parametrize("value", ["linesearch", "", "trust-region"])

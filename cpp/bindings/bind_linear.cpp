@@ -177,6 +177,17 @@ void bind_linear(py::module_& m) {
       "Whether TRON's globalization runs the line search for this loss (solvers/tron.hpp); "
       "the Dask port asks it so that the rule lives in one place.");
   m.def(
+      "tron_hands_over_to_line_search",
+      [](const std::string& globalization, const std::string& loss) {
+        TronOptions o;
+        o.globalization = globalization;
+        validate_options(o);
+        return tron_hands_over_to_line_search(o, loss_kind_from_string(loss));
+      },
+      py::arg("globalization"), py::arg("loss"),
+      "Whether TRON's region loop continues with the line search after its first rejected "
+      "step, for this loss (solvers/tron.hpp); the Dask port asks it too.");
+  m.def(
       "linear_decision_function",
       [](const py::object& X, const InArray<double>& coef, const InArray<double>& intercept,
          int n_threads) {

@@ -61,6 +61,7 @@ __all__: list[str] = [
     "read_svmlight_raw",
     "save_kernel_model",
     "save_linear_model",
+    "tron_hands_over_to_line_search",
     "tron_uses_line_search",
     "usable_cpus",
     "vec_exp",
@@ -531,6 +532,11 @@ def save_linear_model(
     classes: typing.Any,
     intercept_scaling: typing.SupportsFloat | typing.SupportsIndex,
 ) -> None: ...
+def tron_hands_over_to_line_search(globalization: str, loss: str) -> bool:
+    """
+    Whether TRON's region loop continues with the line search after its first rejected step, for this loss (solvers/tron.hpp); the Dask port asks it too.
+    """
+
 def tron_uses_line_search(globalization: str, loss: str) -> bool:
     """
     Whether TRON's globalization runs the line search for this loss (solvers/tron.hpp); the Dask port asks it so that the rule lives in one place.

@@ -231,7 +231,8 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         Per-class multipliers c_k of C.
     solver : str, default="auto"
         "tron" (trust-region Newton, paper 002; for the smoothed hinges a line search
-        replaces the region by default, solver_options "globalization") for the smooth
+        replaces the region by default, and the squared hinge and logistic loss hand over to
+        it after the region's first rejected step: solver_options "globalization") for the smooth
         losses. "sgd" (primal (stochastic) subgradient descent with momentum or
         AdaGrad/AdaDelta/Adam, paper 001;
         hinge, squared_hinge, smoothed_hinge; l2, l1, elasticnet; options via solver_options,

@@ -3,7 +3,8 @@
 A line-by-line port of cpp/src/tron.cpp (trust region of Lin and More as in LIBLINEAR, Steihaug CG
 with the diagonal preconditioner, the same constants, stopping rule and statuses) so that the
 distributed fit takes the same steps as the in-memory one; only the order in which the partitions'
-sums are added differs. With globalization "line_search" (the default for the smoothed hinges) the
+sums are added differs. With globalization "line_search" (the default for the smoothed hinges, and
+for the squared hinge and logistic loss after the region's first rejected step) the
 line search of tron.cpp runs on margins the workers keep: each trial step is one round of small
 tasks. The objective supplies F, grad F and diag H at a trial point (`fun_grad`), makes that point
 current (`accept`) and the product H s at the current point (`hess_vec`), each one map-reduce over
@@ -149,9 +150,12 @@ def _start(obj: Any, dim: int, w0: np.ndarray | None) -> tuple:
     return w, f, g, hdiag, gnorm0
 
 
-def _line_search_tron(obj, dim, opt, w0, callback, poll) -> dict:
-    """tron.cpp's line_search_core: Newton-CG with the line search (globalization)."""
-    start = time.perf_counter()
+def _line_search_tron(
+    obj, dim, opt, w0, callback, poll, history=None, it0=0, inner0=0, start=None
+) -> dict:
+    """tron.cpp's line_search_core: Newton-CG with the line search (globalization); a run the
+    region's loop hands over continues its history, counts and clock."""
+    start = time.perf_counter() if start is None else start
     w, f, g, hdiag, gnorm0 = _start(obj, dim, w0)
     gnorm = float(np.linalg.norm(g))
     aw = float(opt["preconditioner_weight"])
@@ -169,8 +173,8 @@ def _line_search_tron(obj, dim, opt, w0, callback, poll) -> dict:
         return SolverStatus.converged if gnorm <= stop else SolverStatus.max_iter
 
     status = status_here()
-    history: list[dict] = []
-    it = inner = 0
+    history = [] if history is None else history
+    it, inner = it0, inner0
     while status == SolverStatus.max_iter and it < int(opt["max_iter"]):
         it += 1
         s, _, cg_it, interrupted = _trust_region_cg(
@@ -216,6 +220,7 @@ def tron(
     passes, time, history, message)."""
     if _core.tron_uses_line_search(opt["globalization"], obj.loss[0]):
         return _line_search_tron(obj, dim, opt, w0, callback, poll)
+    hand_over = _core.tron_hands_over_to_line_search(opt["globalization"], obj.loss[0])
     start = time.perf_counter()
     w, f, g, hdiag, gnorm0 = _start(obj, dim, w0)
     gnorm = float(np.linalg.norm(g))
@@ -301,6 +306,8 @@ def tron(
         ):
             status = SolverStatus.line_search_failed
             break
+        if hand_over and not accepted and it < int(opt["max_iter"]):
+            return _line_search_tron(obj, dim, opt, w, callback, poll, history, it, inner, start)
     return _result(status, w, f, gnorm, it, inner, obj, start, history)
 
 

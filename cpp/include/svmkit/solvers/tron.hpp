@@ -17,8 +17,10 @@
 // globalization = "line_search" replaces the region by a line search along the CG direction
 // (LIBLINEAR 2.4x's newton.cpp; Galli and Lin, IEEE TNNLS 2021): CG runs unconstrained to
 // ||r|| <= cg_tol ||g||, and the step length minimizes F along it on the decision values.
-// "auto" (the default) takes it for psi_M and psi_G, the region otherwise (tron.cpp: why;
-// tron_uses_line_search below).
+// "auto" (the default) takes it for psi_M and psi_G, the region otherwise; for the squared hinge
+// and the logistic loss the region hands the run over to the line search after its first
+// rejected step (tron.cpp: why; tron_uses_line_search and tron_hands_over_to_line_search below).
+// A named globalization ("trust_region", "line_search") runs alone.
 //
 // Stopping rule: ||grad F(w)|| <= tol * ||grad F(0)|| (relative, so a warm start converges to
 // the same accuracy as a cold one) or ||grad F(w)|| <= abs_tol, or max_iter outer iterations.
@@ -54,7 +56,7 @@ namespace svmkit {
   X(double, sigma2, 0.5, above(0.0), below(1.0), "region shrink factor on a fair step")          \
   X(double, sigma3, 4.0, above(1.0), unbounded(), "region growth factor on a good step")         \
   X(std::string, globalization, "auto", unbounded(), unbounded(),                                \
-    "\"trust_region\", \"line_search\" or \"auto\" (the line search for the smoothed hinges)")   \
+    "\"trust_region\", \"line_search\" or \"auto\" (see above)")                                 \
   X(int, n_threads, 0, unbounded(), unbounded(),                                                 \
     "threads; <= 0 uses the default (svmkit/detail/parallel.hpp)")                                      \
   X(bool, record_history, true, unbounded(), unbounded(),                                        \
@@ -72,6 +74,10 @@ void validate_options(const TronOptions& options);
 
 // Whether options.globalization runs the line search for this loss ("auto": psi_M and psi_G).
 bool tron_uses_line_search(const TronOptions& options, LossKind kind);
+
+// Whether the region's loop ("auto": squared hinge, logistic loss) hands a run over to the line
+// search after its first rejected step (tron.cpp: why).
+bool tron_hands_over_to_line_search(const TronOptions& options, LossKind kind);
 
 // Solves the problem from w0 (length solution_size(problem); nullptr starts from 0).
 SolveResult solve_tron(const LinearProblem& problem, const LossSpec& loss,
