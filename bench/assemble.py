@@ -7,6 +7,7 @@ from harness import BENCH, RESULTS
 ORDER = [
     "regimes",
     "regimes_penalties",
+    "tron_hand_over",
     "linear",
     "reader",
     "smsvm",
