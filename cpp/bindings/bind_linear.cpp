@@ -165,28 +165,26 @@ void bind_linear(py::module_& m) {
         py::arg("n_threads"));
   register_tron_option_table();
   def_linear_loss_fit(m, "fit_tron", &tron_from_dict, [](auto&&... a) { return solve_tron(a...); });
-  m.def(
-      "tron_uses_line_search",
-      [](const std::string& globalization, const std::string& loss) {
-        TronOptions o;
-        o.globalization = globalization;
-        validate_options(o);
-        return tron_uses_line_search(o, loss_kind_from_string(loss));
-      },
-      py::arg("globalization"), py::arg("loss"),
-      "Whether TRON's globalization runs the line search for this loss (solvers/tron.hpp); "
-      "the Dask port asks it so that the rule lives in one place.");
-  m.def(
-      "tron_hands_over_to_line_search",
-      [](const std::string& globalization, const std::string& loss) {
-        TronOptions o;
-        o.globalization = globalization;
-        validate_options(o);
-        return tron_hands_over_to_line_search(o, loss_kind_from_string(loss));
-      },
-      py::arg("globalization"), py::arg("loss"),
-      "Whether TRON's region loop continues with the line search after its first rejected "
-      "step, for this loss (solvers/tron.hpp); the Dask port asks it too.");
+  // TRON's globalization rules (solvers/tron.hpp), which the Dask port asks so that each rule
+  // lives in one place.
+  const auto def_tron_rule = [&m](const char* name, bool (*rule)(const TronOptions&, LossKind),
+                                  const char* doc) {
+    m.def(
+        name,
+        [rule](const std::string& globalization, const std::string& loss) {
+          TronOptions o;
+          o.globalization = globalization;
+          validate_options(o);
+          return rule(o, loss_kind_from_string(loss));
+        },
+        py::arg("globalization"), py::arg("loss"), doc);
+  };
+  def_tron_rule("tron_uses_line_search", &tron_uses_line_search,
+                "Whether TRON's globalization runs the line search for this loss "
+                "(solvers/tron.hpp); the Dask port asks it so that the rule lives in one place.");
+  def_tron_rule("tron_hands_over_to_line_search", &tron_hands_over_to_line_search,
+                "Whether TRON's region loop continues with the line search after its first "
+                "rejected step, for this loss (solvers/tron.hpp); the Dask port asks it too.");
   m.def(
       "linear_decision_function",
       [](const py::object& X, const InArray<double>& coef, const InArray<double>& intercept,
