@@ -181,22 +181,37 @@ double line_search_step(Obj& obj, const std::vector<double>& w, const std::vecto
   return a;
 }
 
+// What the region's loop hands over to the line search (tron_core): the result so far (history,
+// CG steps), its iterations, the clock of its start and ||grad F(0)||, so that the continued run
+// keeps the same stopping rule without evaluating F at 0 again.
+struct HandOver {
+  SolveResult res;
+  long long iterations = 0;
+  Clock::time_point start;
+  double gnorm0 = 0.0;
+};
+
 // Newton-CG with a line search (globalization = "line_search"): the same CG (no region), the
-// same preconditioner and stopping rule as the trust-region loop below.
-// A run that the region's loop hands over (tron_core) continues in res from iteration iter0,
-// with the clock of its start.
+// same preconditioner and stopping rule as the trust-region loop below. With from, the run
+// continues one that the region's loop handed over at w0.
 template <class Obj>
 SolveResult line_search_core(Obj& obj, const TronOptions& opt, const Callbacks& cb,
-                             const double* w0, SolveResult res = {}, long long iter0 = 0,
-                             Clock::time_point start = Clock::now()) {
+                             const double* w0, HandOver* from = nullptr) {
+  const auto start = from ? from->start : Clock::now();
   const auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
   const std::size_t n = static_cast<std::size_t>(obj.dim());
+  SolveResult res = from ? std::move(from->res) : SolveResult{};
   std::vector<double> w(n, 0.0), g(n), hdiag(n), m(n, 1.0), s(n), r(n),
       dz(static_cast<std::size_t>(obj.n_samples()));
   obj.keep_decision_values();
-  double f = obj.fun_grad(w.data(), g.data(), hdiag.data());
-  obj.accept();
-  const double gnorm0 = norm(g);  // the reference is taken at w = 0, as in the region's loop
+  double gnorm0 = 0.0, f = 0.0;
+  if (from) {
+    gnorm0 = from->gnorm0;
+  } else {
+    f = obj.fun_grad(w.data(), g.data(), hdiag.data());
+    obj.accept();
+    gnorm0 = norm(g);  // the reference is taken at w = 0, as in the region's loop
+  }
   if (w0) {
     std::copy(w0, w0 + n, w.begin());
     f = obj.fun_grad(w.data(), g.data(), hdiag.data());
@@ -217,7 +232,7 @@ SolveResult line_search_core(Obj& obj, const TronOptions& opt, const Callbacks& 
     return gnorm <= stop ? SolverStatus::converged : SolverStatus::max_iter;
   };
   res.status = status_here();
-  long long iter = iter0;
+  long long iter = from ? from->iterations : 0;
   while (res.status == SolverStatus::max_iter && iter < opt.max_iter) {
     ++iter;
     bool boundary = false, interrupted = false;
@@ -357,8 +372,10 @@ SolveResult tron_core(Obj& obj, const TronOptions& opt, const Callbacks& cb, con
       }
     }
     res.status = status_after_step(f, gnorm, stop, actred, prered);
-    if (hand_over && !accepted && res.status == SolverStatus::max_iter && iter < opt.max_iter)
-      return line_search_core(obj, opt, cb, w.data(), std::move(res), iter, start);
+    if (hand_over && !accepted && res.status == SolverStatus::max_iter && iter < opt.max_iter) {
+      HandOver from{std::move(res), iter, start, gnorm0};
+      return line_search_core(obj, opt, cb, w.data(), &from);
+    }
   }
   finish(res, std::move(w), f, gnorm, iter, obj.passes(), elapsed());
   return res;

@@ -136,13 +136,16 @@ def _report(rec: dict, opt: dict, history: list, callback: Any) -> bool:
     return out is None or bool(out)
 
 
-def _start(obj: Any, dim: int, w0: np.ndarray | None) -> tuple:
-    """(w, F, grad, diag H, ||grad F(0)||): the reference gradient is taken at w = 0, then the
-    run starts from w0 when given (tron.cpp)."""
+def _start(obj: Any, dim: int, w0: np.ndarray | None, gnorm0: float | None = None) -> tuple:
+    """(w, F, grad, diag H, ||grad F(0)||): the reference gradient is taken at w = 0 (unless
+    gnorm0, handed over by the region's loop, is given), then the run starts from w0 when given
+    (tron.cpp)."""
     w = np.zeros(dim)
-    f, g, hdiag = obj.fun_grad(w)
-    obj.accept()
-    gnorm0 = float(np.linalg.norm(g))
+    f = g = hdiag = None
+    if gnorm0 is None:
+        f, g, hdiag = obj.fun_grad(w)
+        obj.accept()
+        gnorm0 = float(np.linalg.norm(g))
     if w0 is not None:
         w = np.array(w0, dtype=np.float64)
         f, g, hdiag = obj.fun_grad(w)
@@ -150,13 +153,12 @@ def _start(obj: Any, dim: int, w0: np.ndarray | None) -> tuple:
     return w, f, g, hdiag, gnorm0
 
 
-def _line_search_tron(
-    obj, dim, opt, w0, callback, poll, history=None, it0=0, inner0=0, start=None
-) -> dict:
-    """tron.cpp's line_search_core: Newton-CG with the line search (globalization); a run the
-    region's loop hands over continues its history, counts and clock."""
-    start = time.perf_counter() if start is None else start
-    w, f, g, hdiag, gnorm0 = _start(obj, dim, w0)
+def _line_search_tron(obj, dim, opt, w0, callback, poll, hand_over: dict | None = None) -> dict:
+    """tron.cpp's line_search_core: Newton-CG with the line search (globalization). hand_over
+    (from the region's loop: history, it, inner, start, gnorm0) continues that run at w0."""
+    h = hand_over or {}
+    start = h.get("start", time.perf_counter())
+    w, f, g, hdiag, gnorm0 = _start(obj, dim, w0, h.get("gnorm0"))
     gnorm = float(np.linalg.norm(g))
     aw = float(opt["preconditioner_weight"])
 
@@ -173,8 +175,8 @@ def _line_search_tron(
         return SolverStatus.converged if gnorm <= stop else SolverStatus.max_iter
 
     status = status_here()
-    history = [] if history is None else history
-    it, inner = it0, inner0
+    history = h.get("history", [])
+    it, inner = h.get("it", 0), h.get("inner", 0)
     while status == SolverStatus.max_iter and it < int(opt["max_iter"]):
         it += 1
         s, _, cg_it, interrupted = _trust_region_cg(
@@ -307,7 +309,8 @@ def tron(
             status = SolverStatus.line_search_failed
             break
         if hand_over and not accepted and it < int(opt["max_iter"]):
-            return _line_search_tron(obj, dim, opt, w, callback, poll, history, it, inner, start)
+            handed = dict(history=history, it=it, inner=inner, start=start, gnorm0=gnorm0)
+            return _line_search_tron(obj, dim, opt, w, callback, poll, handed)
     return _result(status, w, f, gnorm, it, inner, obj, start, history)
 
 
