@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "kept_columns.hpp"
 #include "row_solve.hpp"
 #include "svmkit/data.hpp"
 #include "svmkit/detail/parallel.hpp"
@@ -565,7 +566,10 @@ SolveResult solve_checked(const LinearProblem& problem, const LossSpec& loss,
       "dual_cd: out of memory for its work vectors (n_samples + n_features doubles) or, for "
       "column-major dense X, the row-major copy of X (pass X in C order to avoid it)",
       [&](const auto& X) {
-        return solve_view(X, problem, loss, options, callbacks, start, elastic);
+        return detail::solve_on_kept_columns(
+            X, nullptr, problem.fit_intercept ? 1 : 0, [&](const auto& V, const double*) {
+              return solve_view(V, problem, loss, options, callbacks, start, elastic);
+            });
       });
 }
 

@@ -63,6 +63,8 @@
 #include <utility>
 #include <vector>
 
+#include "kept_columns.hpp"
+
 namespace svmkit {
 namespace {
 
@@ -524,13 +526,16 @@ struct Snapshot {
 template <class V>
 class Nssvm {
  public:
-  Nssvm(const V& X, const double* y, const NssvmOptions& opt, const Callbacks& cb)
+  // n_features: the n of the paper's formulas (s0, the scaled tol): X's own, also when X is
+  // the view of its nonempty columns (solve_nssvm).
+  Nssvm(const V& X, const double* y, const NssvmOptions& opt, const Callbacks& cb, Index n_features)
       : X_(X),
         y_(y),
         opt_(opt),
         cb_(cb),
         m_(X.rows),
         n_(X.cols),
+        n_formula_(n_features),
         // Threads only pay off for long passes: on a busy machine every parallel region can
         // cost a scheduler time slice, which dominates short passes.
         threads_(X.rows >= opt.parallel_min_rows ? resolve_threads(opt.n_threads) : 1) {
@@ -539,7 +544,8 @@ class Nssvm {
     c_ = opt.c > 0.0 ? opt.c : opt.c_ratio * C_;
     if (!(c_ > 0.0) || c_ > C_) throw_invalid("nssvm: c must satisfy 0 < c <= C");
     eta_ = opt.eta > 0.0 ? opt.eta : std::min(1.0 / static_cast<double>(m_), opt.eta_max);
-    s_ = opt.s0 > 0 ? std::min<long long>(opt.s0, m_) : nssvm_default_s0(m_, n_, opt.s0_scale);
+    s_ = opt.s0 > 0 ? std::min<long long>(opt.s0, m_)
+                    : nssvm_default_s0(m_, n_formula_, opt.s0_scale);
     out_.s0 = s_;
     out_.eta = eta_;
     out_.c = c_;
@@ -795,7 +801,7 @@ class Nssvm {
   bool residual_small(double fnorm) const {
     if (fnorm <= opt_.tol) return true;  // a fixed point: nothing can change any more
     if (!opt_.scaled_tol) return false;
-    const double mn = static_cast<double>(m_) * static_cast<double>(n_);
+    const double mn = static_cast<double>(m_) * static_cast<double>(n_formula_);
     const double bound =
         opt_.tol * std::sqrt(static_cast<double>(T_.size())) * std::log10(static_cast<double>(m_));
     return iter_ >= 2 && fnorm * fnorm <= bound * mn &&
@@ -857,7 +863,7 @@ class Nssvm {
   const double* y_;
   const NssvmOptions& opt_;
   const Callbacks& cb_;
-  Index m_, n_;
+  Index m_, n_, n_formula_;
   int threads_;
   Index n_pos_ = 0, n_neg_ = 0;
   double C_ = 0.0, c_ = 0.0, eta_ = 0.0;
@@ -1034,8 +1040,12 @@ SolveResult solve_nssvm(const MatrixView& X, const double* y, const NssvmOptions
   if (y == nullptr) throw_invalid("nssvm: y is missing");
   return std::visit(
       [&](const auto& v) {
-        Nssvm<std::decay_t<decltype(v)>> solver(v, y, options, callbacks);
-        return solver.run();
+        // On sparse text with n >> m the nonempty columns (kept_columns.hpp) carry the whole
+        // problem; the formulas keep X's n.
+        return detail::solve_on_kept_columns(v, nullptr, 1, [&](const auto& kv, const double*) {
+          Nssvm<std::decay_t<decltype(kv)>> solver(kv, y, options, callbacks, cols_of(X));
+          return solver.run();
+        });
       },
       X);
 }

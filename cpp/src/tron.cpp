@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "kept_columns.hpp"
 #include "svmkit/objective.hpp"
 
 namespace svmkit {
@@ -433,16 +434,19 @@ SolveResult solve_tron(const LinearProblem& problem, const LossSpec& loss,
     throw_invalid(std::string("TRON needs a twice differentiable loss; '") + to_string(loss.kind) +
                   "' is not (use the smsvm or sgd solver)");
   const bool classification = !is_regression(loss.kind);
+  const auto solve = [&](const auto& X, const double* w_start) {
+    return visit_loss(loss, [&](const auto& L) {
+      LinearObjective<std::decay_t<decltype(X)>, std::decay_t<decltype(L)>> obj(
+          X, L, problem, classification, options.n_threads);
+      if (tron_uses_line_search(options, loss.kind))
+        return line_search_core(obj, options, callbacks, w_start);
+      return tron_core(obj, options, callbacks, w_start,
+                       tron_hands_over_to_line_search(options, loss.kind));
+    });
+  };
   return std::visit(
       [&](const auto& X) {
-        return visit_loss(loss, [&](const auto& L) {
-          LinearObjective<std::decay_t<decltype(X)>, std::decay_t<decltype(L)>> obj(
-              X, L, problem, classification, options.n_threads);
-          if (tron_uses_line_search(options, loss.kind))
-            return line_search_core(obj, options, callbacks, w0);
-          return tron_core(obj, options, callbacks, w0,
-                           tron_hands_over_to_line_search(options, loss.kind));
-        });
+        return detail::solve_on_kept_columns(X, w0, problem.fit_intercept ? 1 : 0, solve);
       },
       problem.X);
 }

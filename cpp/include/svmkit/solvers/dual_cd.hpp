@@ -28,8 +28,10 @@
 // shrunk; at convergence on the active set every coordinate is reactivated and one full
 // iteration must pass the test again. Warm start: the dual cannot be recovered from w, so a
 // w0 is ignored and the solve starts from a = 0. A column-major view is copied once to
-// row-major (n * d values of its own type; out_of_memory if that fails). The solve is
-// sequential; n_threads serves only the final primal objective pass, and the result does not
+// row-major (n * d values of its own type; out_of_memory if that fails); sparse X whose
+// nonempty columns are at most half of all is solved on those columns alone
+// (cpp/src/kept_columns.hpp: bit-identical results, one renumbered copy of the indices). The solve
+// is sequential; n_threads serves only the final primal objective pass, and the result does not
 // depend on it.
 //
 // Elastic net (solve_dual_cd_elastic_net; hinge and squared hinge): the primal

@@ -26,6 +26,9 @@
 // per iteration and per CG iteration. A non-finite step, objective or gradient stops with
 // numerical_error. Defaults: paper 003's Table 2 and listing (C = 0.25, c = C/100,
 // eta = min(1/m, 1e-4), s0 = ceil(n (ln(m/n))^2), tol = 1e-6 scaled, no tuning).
+//
+// Sparse X whose nonempty columns are at most half of all is solved on those columns alone
+// (cpp/src/kept_columns.hpp: one renumbered copy of the indices); n in the formulas stays X's.
 #pragma once
 
 #include <vector>

@@ -24,6 +24,9 @@
 //
 // Stopping rule: ||grad F(w)|| <= tol * ||grad F(0)|| (relative, so a warm start converges to
 // the same accuracy as a cold one) or ||grad F(w)|| <= abs_tol, or max_iter outer iterations.
+//
+// Sparse X whose nonempty columns are at most half of all is solved on those columns alone
+// (cpp/src/kept_columns.hpp: bit-identical results, one renumbered copy of the indices).
 #pragma once
 
 #include "svmkit/loss.hpp"
