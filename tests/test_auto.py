@@ -159,6 +159,9 @@ def test_named_solver_is_always_honoured(solver: str) -> None:
     ("loss", "regime", "expected"),
     [
         ("epsilon_insensitive", TALL, "dual_cd"),
+        ("epsilon_insensitive", VERY_TALL, "tron"),
+        ("epsilon_insensitive", (12_000, 200, False), "dual_cd"),  # only 60 samples per feature
+        ("epsilon_insensitive", (20_000, 10, True), "dual_cd"),  # sparse
         ("epsilon_insensitive", WIDE, "dual_cd"),
         ("squared_epsilon_insensitive", TALL, "tron"),
         ("squared_epsilon_insensitive", WIDE, "dual_cd"),
@@ -172,6 +175,26 @@ def test_auto_rule_linear_svr(loss, regime, expected) -> None:
     with _quiet():
         reg.fit(X, y)
     assert reg.solver_ == expected
+
+
+def test_auto_rule_linear_svr_epsilon_scale_and_intercept() -> None:
+    """Badly scaled dense data go to tron's continuation (dual_cd stalls at max_iter there),
+    an unregularized intercept to sgd (neither dual_cd nor tron's certificate has one)."""
+    X, _ = data(*TALL)
+    y = X @ rng.standard_normal(X.shape[1])
+    with _quiet():
+        scaled = svmkit.LinearSVR(max_iter=5).fit(X * 10.0, y)
+        plain = svmkit.LinearSVR(max_iter=5).fit(X, y)
+        free_bias = svmkit.LinearSVR(regularize_intercept=False, max_iter=5).fit(X, y)
+    assert (scaled.solver_, plain.solver_, free_bias.solver_) == ("tron", "dual_cd", "sgd")
+    n, d = X.shape
+    scale = hinge_dual_scale(X * 10.0, 1.0)
+    assert scale > HINGE_DUAL_SCALE
+    assert auto_solver_name("epsilon_insensitive", "l2", n, d, True, scale) == "tron"
+    assert auto_solver_name("epsilon_insensitive", "l2", n, d, True, None) == "dual_cd"
+    assert auto_solver_name("epsilon_insensitive", "l2", 10_000, 100, True, 1.0) == "tron"
+    assert auto_solver_name("epsilon_insensitive", "l2", 9_999, 10, True, 1.0) == "dual_cd"
+    assert auto_solver_name("epsilon_insensitive", "l2", 10_000, 100, True, None) == "dual_cd"
 
 
 def test_auto_is_deterministic() -> None:

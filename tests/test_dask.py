@@ -28,7 +28,7 @@ from references import primal_svm  # noqa: E402
 from svmkit import SolverStatus, _core  # noqa: E402
 
 CLF_LOSSES = ["squared_hinge", "smoothed_hinge", "gaussian_smoothed_hinge", "logistic"]
-REG_LOSSES = ["squared_epsilon_insensitive", "smoothed_epsilon_insensitive"]
+REG_LOSSES = ["squared_epsilon_insensitive", "smoothed_epsilon_insensitive", "epsilon_insensitive"]
 TOL = 1e-6  # tight enough that both fits end next to the optimum (objectives agree to 1e-8)
 
 
@@ -230,6 +230,25 @@ def test_dataframe_input_lazy_predict_and_to_local(client, tmp_path):
     path = tmp_path / "m.txt"
     svmkit.save_model(local, path)
     np.testing.assert_array_equal(svmkit.load_model(path).predict(X), local.predict(Xf))
+
+
+def test_linear_svr_default_is_the_epsilon_insensitive_model(client):
+    """svmkit.dask.LinearSVR() fits scikit-learn's model (the epsilon-insensitive loss) by
+    TRON's smoothing continuation, with the in-memory solver's stages and certificate."""
+    X, y = make_data(n=600, seed=41, regression=True)
+    Xd, yd, _ = to_dask(X, y, chunk=150)
+    dist = sd.LinearSVR(tol=TOL).fit(Xd, yd)
+    local = svmkit.LinearSVR(solver="tron", tol=TOL).fit(X, y)
+    assert dist.loss == "epsilon_insensitive" and dist.solver_ == "tron"
+    assert_same_fit(local, dist)
+    r_d, r_l = dist.result_[0], local.result_[0]
+    assert r_d["optimality"] <= TOL  # the certified relative duality gap
+    np.testing.assert_allclose(r_d["history"]["smoothing"], r_l["history"]["smoothing"])
+    assert r_d["iterations"] == r_l["iterations"] and r_d["passes"] == r_l["passes"]
+    f = 0.5 * (dist.coef_ @ dist.coef_ + dist.intercept_[0] ** 2) + np.sum(
+        np.abs(X @ dist.coef_ + dist.intercept_[0] - y)
+    )
+    assert rel(f, r_d["objective"]) <= 1e-12
 
 
 def test_regressor_lazy_score(client):
@@ -575,8 +594,8 @@ def test_input_errors(client):
         sd.LinearSVC(solver="smsvm").fit(Xd, yd)
     with pytest.raises(ValueError, match="penalty='l1' is not available on Dask with TRON"):
         sd.LinearSVC(penalty="l1").fit(Xd, yd)
-    with pytest.raises(ValueError, match="loss='epsilon_insensitive' is not available on Dask"):
-        sd.LinearSVR(loss="epsilon_insensitive").fit(Xd, yd)
+    with pytest.raises(ValueError, match="epsilon_insensitive loss .* only with a regularized"):
+        sd.LinearSVR(regularize_intercept=False).fit(Xd, yd)
     with pytest.raises(ValueError, match="smsvm option 'alpha_min' must be <= alpha0"):
         sd.LinearSVC(loss="hinge", solver_options={"alpha0": 1e-8}).fit(Xd, yd)
     for p in (dict(penalty="l1"), dict(penalty="elasticnet", l1_ratio=1.0)):

@@ -488,7 +488,10 @@ class LinearSVR(RegressorMixin, _BaseLinear):
 
     with loss "epsilon_insensitive" max(0, |r| - epsilon) (the default, as scikit-learn's
     LinearSVR; solved by "dual_cd", LIBLINEAR's -s 13 dual coordinate descent of Ho and Lin
-    2012, whose tol is relative: sum |PG| <= tol * its first value, default 1e-4),
+    2012, whose tol is relative: sum |PG| <= tol * its first value, default 1e-4; on dense
+    data that are very tall, at least 10,000 samples and 100 per feature, or badly scaled,
+    solver="auto" takes "tron"'s smoothing continuation instead, where tol bounds the
+    relative duality gap: the objective is certified within tol of the optimum),
     "squared_epsilon_insensitive" max(0, |r| - epsilon)^2 (solver="auto": "tron" when
     n_samples >= n_features, else "dual_cd" as -s 12), or "smoothed_epsilon_insensitive"
     psi_M(r - epsilon; sigma) + psi_M(-r - epsilon; sigma) ("tron"). With
@@ -553,7 +556,14 @@ class LinearSVR(RegressorMixin, _BaseLinear):
             y_numeric=True,
         )
         spec = pick_solver(
-            self.solver, self.loss, self.penalty, "LinearSVR", X.shape, self.regularize_intercept
+            self.solver,
+            self.loss,
+            self.penalty,
+            "LinearSVR",
+            X.shape,
+            self.regularize_intercept,
+            X=X,
+            C=float(self.C),
         )
         self.solver_ = spec.name
         y = np.asarray(y, dtype=np.float64)

@@ -16,10 +16,16 @@ from .._solvers import penalty_weights
 from .._status import check_status
 from .._validation import class_weight_vector
 from . import _tasks
-from ._cluster import DistributedObjective, TrafficMeter, resolve_client, tree_sum
+from ._cluster import (
+    DistributedObjective,
+    TrafficMeter,
+    resolve_client,
+    sum_over_runs,
+    tree_sum,
+)
 from ._data import as_dask_array, is_dask_frame, persist
 from ._smsvm import DistributedSmsvm, SmsvmData
-from ._tron import tron
+from ._tron import epsilon_insensitive_tron, tron
 
 _SOLVERS = ("auto", "tron", "smsvm")
 
@@ -62,6 +68,13 @@ class _DaskMixin:
             raise ValueError(
                 f"svmkit.dask.{estimator}: solver 'smsvm' solves loss='hinge', got "
                 f"loss={self.loss!r}"
+            )
+        free_bias = self.fit_intercept and not self.regularize_intercept
+        if self.loss == "epsilon_insensitive" and free_bias:
+            raise ValueError(
+                f"svmkit.dask.{estimator}: tron solves the epsilon_insensitive loss (by "
+                "smoothing, certified by a duality gap) only with a regularized intercept or "
+                "none; use regularize_intercept=True or fit_intercept=False"
             )
         if self.loss not in _core_tron_losses():
             raise ValueError(
@@ -122,29 +135,43 @@ class _DaskMixin:
         w0: np.ndarray | None,
         meter: TrafficMeter,
     ) -> dict:
-        obj = DistributedObjective(
-            client,
-            parts.blocks,
-            targets,
-            loss,
-            self.fit_intercept,
-            self.intercept_scaling,
-            self.regularize_intercept,
-            parts.n_features,
-            int(self.split_every),
-            meter,
-            parts.groups,
-            parts.group_workers,
-        )
+        def make_obj(loss: tuple) -> DistributedObjective:
+            return DistributedObjective(
+                client,
+                parts.blocks,
+                targets,
+                loss,
+                self.fit_intercept,
+                self.intercept_scaling,
+                self.regularize_intercept,
+                parts.n_features,
+                int(self.split_every),
+                meter,
+                parts.groups,
+                parts.group_workers,
+            )
+
         dim = parts.n_features + (1 if self.fit_intercept else 0)
-        try:
-            res = tron(
-                obj,
+        callback = make_callback("tron", self.verbose, self.callback)
+        if loss[0] == "epsilon_insensitive":
+            # tron.cpp's smoothing continuation (the in-memory solver="tron" for this loss).
+            owner = make_obj(loss)
+            tasks = {"moments": _tasks.target_moments, "gap": _tasks.epsilon_gap}
+            res = epsilon_insensitive_tron(
+                lambda sigma: make_obj(("smoothed_epsilon_insensitive", sigma, loss[2])),
+                lambda kind, *args: sum_over_runs(owner, tasks[kind], args),
                 dim,
+                parts.n_features,
+                bool(self.fit_intercept and self.regularize_intercept),
+                float(loss[2]),
                 self._tron_options(),
                 w0=w0,
-                callback=make_callback("tron", self.verbose, self.callback),
+                callback=callback,
             )
+            return self._checked(res, meter, "tron")
+        obj = make_obj(loss)
+        try:
+            res = tron(obj, dim, self._tron_options(), w0=w0, callback=callback)
         finally:
             obj.release()
         return self._checked(res, meter, "tron")
@@ -472,10 +499,13 @@ class LinearSVR(_DaskMixin, _LocalSVR):
     """svmkit.LinearSVR on a Dask cluster (same parameters, objective and fitted attributes).
 
     As svmkit.dask.LinearSVC: TRON over persisted row partitions, for the losses
-    "squared_epsilon_insensitive" and "smoothed_epsilon_insensitive" (the default
-    "epsilon_insensitive" is not smooth and is refused: pass one of those two). predict and
-    score are lazy; to_local() returns the fitted svmkit.LinearSVR. Extra parameter split_every
-    and attribute client as in svmkit.dask.LinearSVC.
+    "squared_epsilon_insensitive" and "smoothed_epsilon_insensitive", and for the default
+    "epsilon_insensitive" (scikit-learn's and svmkit.LinearSVR's model) its smoothing
+    continuation, certified by the duality gap (tol bounds the relative gap; the in-memory
+    LinearSVR(solver="tron") runs the same steps, while its solver="auto" takes dual_cd on
+    data that are not very tall; with an unregularized intercept the loss is refused, as in
+    memory). predict and score are lazy; to_local() returns the fitted svmkit.LinearSVR.
+    Extra parameter split_every and attribute client as in svmkit.dask.LinearSVC.
     """
 
     _local_class = _LocalSVR
@@ -484,7 +514,7 @@ class LinearSVR(_DaskMixin, _LocalSVR):
         self,
         *,
         epsilon: float = 0.0,
-        loss: str = "squared_epsilon_insensitive",
+        loss: str = "epsilon_insensitive",
         C: float = 1.0,
         tol: float | None = None,
         max_iter: int | None = None,

@@ -224,6 +224,34 @@ def sum_over_run(fn: Any, blocks: list, targets: list, slots: list, args: tuple,
     )
 
 
+def target_moments(block, targets, slot, intercept) -> np.ndarray:
+    """[count, sum, sum of squares] of the partition's targets of positive cost (the scale of
+    tron.cpp's first smoothing level)."""
+    y, cost = targets
+    yy = y[cost > 0.0]
+    return np.array([float(yy.size), float(np.sum(yy)), float(np.sum(yy * yy))])
+
+
+def epsilon_gap(block, targets, slot, w, epsilon, sigma, intercept) -> np.ndarray:
+    """The partition's sums of the duality gap of tron.cpp's epsilon-insensitive
+    continuation at w (two sweeps): [exact loss, beta.y - epsilon ||beta||_1, X~' beta] with
+    beta_i = -cost_i L_sigma'(u_i) of the smoothed loss. X~' beta is minus the smoothed loss
+    part's gradient, which the objective pass computes."""
+    y, cost = targets
+    u = _core.partition_margins(block[0], w, *intercept) - y
+    exact, _, _ = _core.loss_eval("epsilon_insensitive", np.ascontiguousarray(u), sigma, epsilon)
+    _, d1, _ = _core.loss_eval(
+        "smoothed_epsilon_insensitive", np.ascontiguousarray(u), sigma, epsilon
+    )
+    beta = -cost * d1
+    packed, _ = _core.partition_fun_grad(
+        block[0], y, cost, "smoothed_epsilon_insensitive", sigma, epsilon, *intercept, w,
+        want_hdiag=False, want_curvature=False, n_threads=1,
+    )  # fmt: skip
+    lin = float(beta @ y) - epsilon * float(np.sum(np.abs(beta)))
+    return np.concatenate([[float(cost @ exact), lin], -packed[1:]])
+
+
 def forget(fit: str) -> int:
     """Drops the cached curvature of a finished fit; returns the number of slots dropped."""
     with _LOCK:

@@ -353,3 +353,103 @@ def _history_columns(history: list[dict]) -> dict:
         dtype = np.int64 if k in _INT_FIELDS else (bool if k == "accepted" else np.float64)
         out[k] = np.array([h[k] for h in history], dtype=dtype)
     return out
+
+
+# tron.cpp's epsilon_insensitive_continuation (see the comment there for the method): stages
+# of TRON on the smoothed loss at sigma = sigma0, sigma0 / 10, ..., each ended by the duality
+# gap of the exact problem (one map-reduce round of two sweeps, _tasks.epsilon_gap).
+_STAGE_TOL = 1e-2
+_MIN_SMOOTHING = 1e-9
+
+
+def epsilon_insensitive_tron(
+    make_obj: Callable[[float], Any],
+    sums: Callable[..., np.ndarray],
+    dim: int,
+    n_features: int,
+    reg_b: bool,
+    epsilon: float,
+    opt: dict,
+    w0: np.ndarray | None = None,
+    callback: Callable[[dict], Any] | None = None,
+    poll: Callable[[], bool] = lambda: False,
+) -> dict:
+    """make_obj(sigma): a DistributedObjective of the smoothed loss at sigma (its release() is
+    called after the stage); sums(fn, args): the sum of a task over the partitions."""
+    start = time.perf_counter()
+    count, total, total2 = sums("moments")
+    mean = total / count if count > 0.0 else 0.0
+    spread = math.sqrt(max(total2 / count - mean * mean, 0.0)) if count > 0.0 else 0.0
+    sigma0 = 0.1 * spread if spread > 0.0 else 0.1
+    sigma = sigma0
+    w = np.zeros(dim) if w0 is None else np.array(w0, dtype=np.float64)
+    stage_opt = dict(opt, tol=float(opt["tol"]) * _STAGE_TOL, record_history=False)
+    history: list[dict] = []
+    done = {"it": 0, "inner": 0, "passes": 0}
+    status = SolverStatus.max_iter
+    objective = gap = math.nan
+    best = (math.inf, None, math.nan)  # (gap, w, objective)
+
+    def report(rec: dict) -> bool:
+        rec = dict(rec, iteration=rec["iteration"] + done["it"], smoothing=sigma)
+        rec["passes"] += done["passes"]
+        rec["time"] = time.perf_counter() - start
+        return _report(rec, opt, history, callback)
+
+    first = True
+    while True:
+        stage_opt["max_iter"] = int(opt["max_iter"]) - done["it"]
+        if stage_opt["max_iter"] <= 0 and not first:
+            break
+        first = False
+        obj = make_obj(sigma)
+        try:
+            r = tron(obj, dim, stage_opt, w0=w, callback=report, poll=poll)
+        finally:
+            obj.release()
+        w = np.asarray(r["solution"], dtype=np.float64)
+        done["it"] += r["iterations"]
+        done["inner"] += r["inner_iterations"]
+        done["passes"] += r["passes"]
+        if r["status"] in (SolverStatus.interrupted, SolverStatus.numerical_error):
+            status = r["status"]
+            break
+        tot = sums("gap", w, float(epsilon), float(sigma))
+        done["passes"] += 2
+        loss_sum, lin, v = float(tot[0]), float(tot[1]), tot[2:]
+        q = float(v[:n_features] @ v[:n_features])
+        reg = float(w[:n_features] @ w[:n_features])
+        if reg_b:
+            q += float(v[n_features] * v[n_features])
+            reg += float(w[n_features] * w[n_features])
+        t = min(1.0, max(0.0, lin / q)) if q > 0.0 else 1.0
+        dual = t * lin - 0.5 * t * t * q
+        objective = 0.5 * reg + loss_sum
+        gap = max(objective - dual, 0.0) / max(objective, 1e-300)
+        if opt["record_history"] and history:
+            history[-1]["gap"] = gap
+        if not math.isfinite(objective):
+            status = SolverStatus.numerical_error
+            break
+        if gap <= float(opt["tol"]):
+            status = SolverStatus.converged
+            break
+        if gap >= best[0]:
+            gap, w, objective = best[0], best[1], best[2]
+            break
+        best = (gap, w.copy(), objective)
+        sigma *= 0.1
+        if sigma < _MIN_SMOOTHING * sigma0:
+            break
+    return {
+        "status": status,
+        "message": "",
+        "solution": w,
+        "objective": objective,
+        "optimality": gap,
+        "iterations": done["it"],
+        "inner_iterations": done["inner"],
+        "passes": done["passes"],
+        "time": time.perf_counter() - start,
+        "history": _history_columns(history),
+    }

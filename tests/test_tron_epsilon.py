@@ -1,0 +1,117 @@
+"""TRON's smoothing continuation for the epsilon-insensitive loss (LinearSVR's default loss on
+very tall or badly scaled dense data): against the exact QP dual (clarabel) and LIBLINEAR."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+import svmkit
+from references import svm_dual
+from sklearn.datasets import load_diabetes
+from sklearn.preprocessing import StandardScaler
+from sklearn.svm import LinearSVR as SkLinearSVR
+
+
+def diabetes(n: int = 150):
+    X, y = load_diabetes(return_X_y=True)
+    X = StandardScaler().fit_transform(X)[:n]
+    y = ((y - y.mean()) / y.std())[:n]
+    return X, y
+
+
+def primal(X, y, w, b, cost, eps, bias_reg=True):
+    r = X @ w + b - y
+    return 0.5 * (w @ w + (b * b if bias_reg else 0.0)) + np.sum(
+        cost * np.maximum(0.0, np.abs(r) - eps)
+    )
+
+
+def exact_optimum(X, y, cost, eps, fit_intercept=True):
+    K = X @ X.T + (1.0 if fit_intercept else 0.0)
+    _, value = svm_dual(K, y, cost, regression=True, epsilon=eps, equality=False)
+    return -value  # strong duality: P* = -(min of the min-form dual)
+
+
+@pytest.mark.parametrize(
+    "C, eps, fit_intercept, weighted",
+    [(1.0, 0.0, True, False), (10.0, 0.1, True, True), (0.5, 0.3, False, False)],
+)
+def test_tron_epsilon_reaches_the_exact_optimum(C, eps, fit_intercept, weighted):
+    X, y = diabetes()
+    sw = np.random.default_rng(1).uniform(0.5, 2.0, y.size) if weighted else np.ones(y.size)
+    est = svmkit.LinearSVR(
+        solver="tron", C=C, epsilon=eps, fit_intercept=fit_intercept, tol=1e-8, max_iter=10000
+    ).fit(X, y, sample_weight=sw)
+    res = est.result_[0]
+    assert str(res["status"]).endswith("converged")
+    b = est.intercept_[0] if fit_intercept else 0.0
+    f = primal(X, y, est.coef_, b, C * sw, eps)
+    f_star = exact_optimum(X, y, C * sw, eps, fit_intercept)
+    assert res["objective"] == pytest.approx(f, rel=1e-12)
+    assert abs(f - f_star) <= 1e-6 * f_star
+
+
+def test_tron_epsilon_gap_certifies_the_default_tol():
+    """At the default tol the reported gap bounds the true relative suboptimality."""
+    X, y = diabetes()
+    est = svmkit.LinearSVR(solver="tron", epsilon=0.05).fit(X, y)
+    res = est.result_[0]
+    f = primal(X, y, est.coef_, est.intercept_[0], np.ones(y.size), 0.05)
+    f_star = exact_optimum(X, y, np.ones(y.size), 0.05)
+    assert 0.0 <= res["optimality"] <= 1e-4
+    assert (f - f_star) / f <= res["optimality"] + 1e-9
+    hist = res["history"]
+    sig = np.asarray(hist["smoothing"])
+    assert np.all(np.diff(sig) <= 0.0) and sig[0] > sig[-1]  # stages of decreasing sigma
+    gaps = np.asarray(hist["gap"])
+    assert np.isfinite(gaps).sum() >= 2  # one gap per stage end
+    assert gaps[-1] == pytest.approx(res["optimality"])
+
+
+def test_tron_epsilon_matches_liblinear():
+    X, y = diabetes(300)
+    ours = svmkit.LinearSVR(solver="tron", tol=1e-8, max_iter=10000).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ref = SkLinearSVR(tol=1e-8, max_iter=1_000_000, random_state=0).fit(X, y)
+    c = np.ones(y.size)
+    f = primal(X, y, ours.coef_, ours.intercept_[0], c, 0.0)
+    f_ref = primal(X, y, ref.coef_, ref.intercept_[0], c, 0.0)
+    assert f <= f_ref * (1 + 1e-6)
+    assert f >= f_ref * (1 - 1e-4)  # LIBLINEAR's own run stops near the optimum too
+
+
+def test_tron_epsilon_sparse_equals_dense():
+    import scipy.sparse as sp
+
+    X, y = diabetes()
+    X[np.abs(X) < 0.5] = 0.0
+    dense = svmkit.LinearSVR(solver="tron", tol=1e-6).fit(X, y)
+    sparse = svmkit.LinearSVR(solver="tron", tol=1e-6).fit(sp.csr_matrix(X), y)
+    for est in (dense, sparse):
+        assert str(est.result_[0]["status"]).endswith("converged")
+    assert sparse.result_[0]["objective"] == pytest.approx(dense.result_[0]["objective"], 2e-6)
+
+
+def test_tron_epsilon_refuses_an_unregularized_intercept():
+    X, y = diabetes()
+    with pytest.raises(ValueError, match="regularized intercept"):
+        svmkit.LinearSVR(solver="tron", regularize_intercept=False).fit(X, y)
+
+
+def test_tron_epsilon_callback_stops_the_run():
+    X, y = diabetes()
+    seen = []
+
+    def stop(rec):
+        seen.append(rec)
+        return len(seen) < 3
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        est = svmkit.LinearSVR(solver="tron", callback=stop, tol=1e-12).fit(X, y)
+    assert len(seen) == 3
+    assert str(est.result_[0]["status"]).endswith("interrupted")
+    assert all(np.isfinite(r["smoothing"]) for r in seen)
