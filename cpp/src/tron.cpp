@@ -453,16 +453,19 @@ SolveResult run_tron(const View& X, const LinearProblem& problem, const LossSpec
 //   D(beta) = -1/2 ||X~' beta||^2 + beta'y - eps ||beta||_1,
 // scaled by the t in [0, 1] that maximizes D(t beta) (two passes), and the run ends
 // (converged) once (P(w) - D) / P(w) <= tol: the objective is certified within tol. sigma0 is
-// 0.1 times the standard deviation of y (the residuals' scale); when a stage's gap is not
-// below the last one's (the Newton systems grow ill-conditioned as 1 / sigma; measured from
-// sigma ~ 1e-8 sigma0 on) or below kMinSmoothing * sigma0 the run ends uncertified
-// (max_iter) at the point of smallest gap. An unregularized intercept adds the dual constraint
-// sum beta_i = 0, which this dual point does not meet: it is refused. Measured (regime
-// matrix, LinearSVR() at tol 1e-4): tall dense 80,000 x 50 0.32 s against dual_cd's 12 s at
-// max_iter (whose objective was 0.6% higher), near-separable 16,000 x 20 0.08 s against
-// 0.64 s (35% higher); wide sparse data keep dual_cd (1,600 x 50,000: 8 ms against 0.5 s).
+// 0.1 times the standard deviation of y (the residuals' scale). A stage whose gap is not
+// below the last one's goes on at its sigma with a 100x tighter stage tol (at most
+// kStageRetries times in a run: near-separable data with features on scales 1-1000 need it
+// at sigma = 1e-3 sigma0); after that, or below kMinSmoothing * sigma0, the run ends
+// uncertified (max_iter) at the point of smallest gap (the Newton systems grow
+// ill-conditioned as 1 / sigma: measured from sigma ~ 1e-8 sigma0 on). An unregularized intercept
+// adds the dual constraint sum beta_i = 0, which this dual point does not meet: it is refused.
+// Measured (regime matrix, LinearSVR() at tol 1e-4): tall dense 80,000 x 50 0.32 s against
+// dual_cd's 12 s at max_iter (whose objective was 0.6% higher), near-separable 16,000 x 20 0.08 s
+// against 0.64 s (35% higher); wide sparse data keep dual_cd (1,600 x 50,000: 8 ms against 0.5 s).
 constexpr double kStageTol = 1e-2;
 constexpr double kMinSmoothing = 1e-9;
+constexpr int kStageRetries = 2;
 
 template <class View>
 SolveResult epsilon_insensitive_continuation(const View& X, const LinearProblem& p,
@@ -508,6 +511,7 @@ SolveResult epsilon_insensitive_continuation(const View& X, const LinearProblem&
   res.status = SolverStatus::max_iter;
   SolveResult best;  // the stage end of smallest gap so far
   best.optimality = std::numeric_limits<double>::infinity();
+  int retries = 0;
   for (bool first = true;; first = false) {
     // max_iter bounds the Newton steps of all stages (0: a single evaluation of the start).
     stage.max_iter = options.max_iter - res.iterations;
@@ -558,6 +562,13 @@ SolveResult epsilon_insensitive_continuation(const View& X, const LinearProblem&
     if (res.optimality <= options.tol) {
       res.status = SolverStatus::converged;
       break;
+    }
+    if (res.optimality >= best.optimality && retries < kStageRetries) {
+      // The stage ended too early for its dual point (its tol is relative to ||grad F(0)||,
+      // loose on badly scaled data): it goes on from here, at this sigma, 100x tighter.
+      ++retries;
+      stage.tol *= 1e-2;
+      continue;
     }
     if (res.optimality >= best.optimality) {
       // A smaller sigma no longer helps (the stage's Newton systems grow as ill-conditioned as

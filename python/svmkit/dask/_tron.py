@@ -360,6 +360,7 @@ def _history_columns(history: list[dict]) -> dict:
 # gap of the exact problem (one map-reduce round of two sweeps, _tasks.epsilon_gap).
 _STAGE_TOL = 1e-2
 _MIN_SMOOTHING = 1e-9
+_STAGE_RETRIES = 2
 
 
 def epsilon_insensitive_tron(
@@ -389,6 +390,7 @@ def epsilon_insensitive_tron(
     status = SolverStatus.max_iter
     objective = gap = math.nan
     best = (math.inf, None, math.nan)  # (gap, w, objective)
+    retries = 0
 
     def report(rec: dict) -> bool:
         rec = dict(rec, iteration=rec["iteration"] + done["it"], smoothing=sigma)
@@ -434,6 +436,10 @@ def epsilon_insensitive_tron(
         if gap <= float(opt["tol"]):
             status = SolverStatus.converged
             break
+        if gap >= best[0] and retries < _STAGE_RETRIES:
+            retries += 1
+            stage_opt["tol"] *= 1e-2
+            continue
         if gap >= best[0]:
             gap, w, objective = best[0], best[1], best[2]
             break
