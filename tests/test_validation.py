@@ -96,7 +96,7 @@ def test_bad_parameters_linear_svc(params, exc, match) -> None:
     [
         ({"epsilon": -0.1}, ValueError, "epsilon must be >= 0"),
         ({"loss": "hinge"}, ValueError, "loss must be one of"),
-        ({"solver": "tron", "loss": "epsilon_insensitive"}, ValueError, "does not handle loss"),
+        ({"solver": "smsvm", "loss": "epsilon_insensitive"}, ValueError, "does not handle loss"),
         ({"C": 0}, ValueError, "C must be > 0"),
     ],
 )
