@@ -66,6 +66,22 @@ class _BaseLinear(BaseEstimator):
     _estimator_kind = "classifier"
     _parameter_checks: dict = _LINEAR_CHECKS
 
+    def _pick_solver(self, X: Any) -> Any:
+        """The solver spec for validated X (solver="auto" reads its regime) and sets solver_."""
+        spec = pick_solver(
+            self.solver,
+            self.loss,
+            self.penalty,
+            type(self).__name__,
+            X.shape,
+            self.regularize_intercept,
+            X=X,
+            C=float(self.C),
+            l1_ratio=float(self.l1_ratio),
+        )
+        self.solver_ = spec.name
+        return spec
+
     def _check_common_params(self) -> None:
         """The shared rules alone (for subclasses with their own parameter set, e.g. dask's)."""
         for name, rule in _LINEAR_CHECKS.items():
@@ -376,18 +392,7 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         X, y = validate_X_y(
             self, X, y, accept_sparse="csr", dtype=[np.float64, np.float32], order=None
         )
-        spec = pick_solver(
-            self.solver,
-            self.loss,
-            self.penalty,
-            "LinearSVC",
-            X.shape,
-            self.regularize_intercept,
-            X=X,
-            C=float(self.C),
-            l1_ratio=float(self.l1_ratio),
-        )
-        self.solver_ = spec.name
+        spec = self._pick_solver(X)
         check_classification_y(y)
         classes, y_idx = np.unique(y, return_inverse=True)
         if classes.shape[0] < 2:
@@ -555,17 +560,7 @@ class LinearSVR(RegressorMixin, _BaseLinear):
             order=None,
             y_numeric=True,
         )
-        spec = pick_solver(
-            self.solver,
-            self.loss,
-            self.penalty,
-            "LinearSVR",
-            X.shape,
-            self.regularize_intercept,
-            X=X,
-            C=float(self.C),
-        )
-        self.solver_ = spec.name
+        spec = self._pick_solver(X)
         y = np.asarray(y, dtype=np.float64)
         sw = check_sample_weight(sample_weight, X.shape[0])
         cost = float(self.C) * sw

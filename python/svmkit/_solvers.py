@@ -512,8 +512,8 @@ def auto_solver_name(
         if not dual_ok:
             return "sgd"  # neither dual_cd nor tron's certificate has an unregularized intercept
         tall = n_samples >= EPS_TRON_MIN_SAMPLES and n_samples >= TALL_RATIO * n_features
-        dense = dual_scale is not None
-        return "tron" if dense and (tall or badly_scaled) else "dual_cd"
+        dense_tall = dual_scale is not None and tall  # badly_scaled implies dense
+        return "tron" if dense_tall or badly_scaled else "dual_cd"
     return None
 
 

@@ -155,7 +155,7 @@ class _DaskMixin:
         callback = make_callback("tron", self.verbose, self.callback)
         if loss[0] == "epsilon_insensitive":
             # tron.cpp's smoothing continuation (the in-memory solver="tron" for this loss).
-            owner = make_obj(loss)
+            owner = make_obj(loss)  # holds the fit's partitions for sum_over_runs only
             tasks = {"moments": _tasks.target_moments, "gap": _tasks.epsilon_gap}
             res = epsilon_insensitive_tron(
                 lambda sigma: make_obj(("smoothed_epsilon_insensitive", sigma, loss[2])),

@@ -234,9 +234,10 @@ def target_moments(block, targets, slot, intercept) -> np.ndarray:
 
 def epsilon_gap(block, targets, slot, w, epsilon, sigma, intercept) -> np.ndarray:
     """The partition's sums of the duality gap of tron.cpp's epsilon-insensitive
-    continuation at w (two sweeps): [exact loss, beta.y - epsilon ||beta||_1, X~' beta] with
+    continuation at w: [exact loss, beta.y - epsilon ||beta||_1, X~' beta] with
     beta_i = -cost_i L_sigma'(u_i) of the smoothed loss. X~' beta is minus the smoothed loss
-    part's gradient, which the objective pass computes."""
+    part's gradient, which the objective kernel computes (it sweeps for the margins again: three
+    sweeps where the C++ solver makes two, once per stage; counted as its two passes)."""
     y, cost = targets
     u = _core.partition_margins(block[0], w, *intercept) - y
     exact, _, _ = _core.loss_eval("epsilon_insensitive", np.ascontiguousarray(u), sigma, epsilon)
