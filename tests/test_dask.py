@@ -251,6 +251,29 @@ def test_linear_svr_default_is_the_epsilon_insensitive_model(client):
     assert rel(f, r_d["objective"]) <= 1e-12
 
 
+@pytest.mark.parametrize("sparse", [False, True])
+def test_linear_svr_band_repair_matches_in_memory(client, sparse):
+    """Near-separable targets on features of scales 1 to 1000 at C = 1000: only the band repair
+    of the dual point certifies the default tol (tron.cpp's repair_on_band); the partitions
+    replay it and the fit ends where the in-memory one does, certified."""
+    rng = np.random.default_rng(4)
+    X = rng.standard_normal((600, 10))
+    w = rng.standard_normal(10)
+    y = X @ w / np.linalg.norm(w) + 0.05 * rng.standard_normal(600)
+    X = X * np.logspace(0, 3, 10)
+    if sparse:
+        X[rng.random(X.shape) < 0.2] = 0.0
+        X = sp.csr_matrix(X)
+    Xd, yd, _ = to_dask(X, y, chunk=150)
+    dist = sd.LinearSVR(C=1000.0).fit(Xd, yd)
+    local = svmkit.LinearSVR(C=1000.0, solver="tron").fit(X, y)
+    assert_same_fit(local, dist)
+    r_d, r_l = dist.result_[0], local.result_[0]
+    assert str(r_d["status"]).endswith("converged") and r_d["optimality"] <= 1e-4
+    assert r_d["optimality"] == pytest.approx(r_l["optimality"], rel=1e-6)
+    assert r_d["iterations"] == r_l["iterations"] and r_d["passes"] == r_l["passes"]
+
+
 def test_regressor_lazy_score(client):
     X, y = make_data(seed=11, regression=True)
     Xd, yd, _ = to_dask(X, y)

@@ -156,7 +156,13 @@ class _DaskMixin:
         if loss[0] == "epsilon_insensitive":
             # tron.cpp's smoothing continuation (the in-memory solver="tron" for this loss).
             owner = make_obj(loss)  # holds the fit's partitions for sum_over_runs only
-            tasks = {"moments": _tasks.target_moments, "gap": _tasks.epsilon_gap}
+            tasks = {
+                "moments": _tasks.target_moments,
+                "gap": _tasks.epsilon_gap,
+                "band_setup": _tasks.epsilon_band_setup,
+                "band_round": _tasks.epsilon_band_round,
+                "band_dual": _tasks.epsilon_band_dual,
+            }
             res = epsilon_insensitive_tron(
                 lambda sigma: make_obj(("smoothed_epsilon_insensitive", sigma, loss[2])),
                 lambda kind, *args: sum_over_runs(owner, tasks[kind], args),

@@ -253,6 +253,89 @@ def epsilon_gap(block, targets, slot, w, epsilon, sigma, intercept) -> np.ndarra
     return np.concatenate([[float(cost @ exact), lin], -packed[1:]])
 
 
+def _band_state(block, targets, w, epsilon, sigma, intercept, steps) -> tuple:
+    """tron.cpp's repair_on_band on one partition, replayed from its start: the smoothed beta
+    put at the exact values off the band, then the band's moves by the driver's solutions
+    steps[0], steps[1], ... (delta = A s on the free band rows, clipped to the box; a clipped
+    row leaves the free set). Returns (X~'s band rows (dense), beta, free mask, X~_S' (the last
+    step's moves), rows the last step clipped)."""
+    X = _scipy_view(block[0])
+    y, cost = targets
+    fit_intercept, scaling = intercept
+    u = _core.partition_margins(block[0], w, *intercept) - y
+    _, d1, _ = _core.loss_eval(
+        "smoothed_epsilon_insensitive", np.ascontiguousarray(u), sigma, epsilon
+    )
+    beta = -cost * d1
+    a = np.abs(u) - epsilon
+    positive = cost > 0.0
+    on_band = positive & (np.abs(a) <= EPSILON_BAND_WIDTH * sigma)
+    off = positive & ~on_band
+    beta[off] = np.where(a[off] > 0.0, -np.copysign(cost[off], u[off]), 0.0)
+    band = np.flatnonzero(on_band)
+    rows = X[band]
+    rows = rows.toarray() if sp.issparse(rows) else np.asarray(rows, dtype=np.float64)
+    if fit_intercept:
+        rows = np.hstack([rows, np.full((band.size, 1), float(scaling))])
+    free = np.ones(band.size, dtype=bool)
+    moved_sum, clipped = np.zeros(rows.shape[1]), 0
+    for s in steps:
+        idx = np.flatnonzero(free)
+        b = beta[band[idx]] + rows[idx] @ s
+        c = cost[band[idx]]
+        bc = np.minimum(c, np.maximum(-c, b))
+        moved_sum = rows[idx].T @ (bc - beta[band[idx]])
+        beta[band[idx]] = bc
+        out = bc != b
+        free[idx[out]] = False
+        clipped = int(out.sum())
+    return rows, beta, free, moved_sum, clipped
+
+
+# tron.cpp's kBandWidth: the band of the repair is | |u_i| - epsilon | <= this many sigma.
+EPSILON_BAND_WIDTH = 10.0
+
+
+def epsilon_band_setup(block, targets, slot, w, epsilon, sigma, intercept) -> np.ndarray:
+    """[band rows, their Gram matrix X~_S' X~_S (dim x dim), -X~' beta] of the partition at the
+    start of the band repair (tron.cpp's repair_on_band)."""
+    rows, beta, _, _, _ = _band_state(block, targets, w, epsilon, sigma, intercept, [])
+    gram = (rows.T @ rows).ravel()
+    return np.concatenate([[float(rows.shape[0])], gram, -_tilde_t(block[0], beta, intercept)])
+
+
+def epsilon_band_round(block, targets, slot, w, epsilon, sigma, steps, intercept) -> np.ndarray:
+    """[rows the last step clipped, rows still free, X~_S' (the last step's moves), the free
+    band rows' Gram matrix] of the partition after the repair's steps."""
+    rows, _, free, moved_sum, clipped = _band_state(
+        block, targets, w, epsilon, sigma, intercept, steps
+    )
+    kept = rows[free]
+    return np.concatenate([[float(clipped), float(free.sum())], moved_sum, (kept.T @ kept).ravel()])
+
+
+def epsilon_band_dual(block, targets, slot, w, epsilon, sigma, steps, intercept) -> np.ndarray:
+    """[beta.y - epsilon ||beta||_1, X~' beta] of the partition at the repaired dual point."""
+    y, _ = targets
+    _, beta, _, _, _ = _band_state(block, targets, w, epsilon, sigma, intercept, steps)
+    lin = float(beta @ y) - epsilon * float(np.sum(np.abs(beta)))
+    return np.concatenate([[lin], _tilde_t(block[0], beta, intercept)])
+
+
+def _scipy_view(X: Any) -> Any:
+    """A block as numpy or scipy sees it (the core's CSR tuple wrapped, not copied)."""
+    if isinstance(X, tuple):
+        data, indices, indptr, n_rows, n_cols = X
+        return sp.csr_matrix((data, indices, indptr), shape=(n_rows, n_cols), copy=False)
+    return X
+
+
+def _tilde_t(X, beta, intercept) -> np.ndarray:
+    """X~' beta: X' beta and, with an intercept, intercept_scaling * sum(beta)."""
+    v = np.asarray(_scipy_view(X).T @ beta, dtype=np.float64).ravel()
+    return np.append(v, float(intercept[1]) * float(np.sum(beta))) if intercept[0] else v
+
+
 def forget(fit: str) -> int:
     """Drops the cached curvature of a finished fit; returns the number of slots dropped."""
     with _LOCK:

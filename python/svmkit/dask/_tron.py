@@ -357,10 +357,56 @@ def _history_columns(history: list[dict]) -> dict:
 
 # tron.cpp's epsilon_insensitive_continuation (see the comment there for the method): stages
 # of TRON on the smoothed loss at sigma = sigma0, sigma0 / 10, ..., each ended by the duality
-# gap of the exact problem (one map-reduce round of two sweeps, _tasks.epsilon_gap).
+# gap of the exact problem (one map-reduce round of two sweeps, _tasks.epsilon_gap; when that
+# gap is above tol, the band repair adds two to seven rounds of small sums, _band_repair).
 _STAGE_TOL = 1e-2
 _MIN_SMOOTHING = 1e-9
 _STAGE_RETRIES = 2
+# tron.cpp's repair_on_band: its flop budget and rounds.
+_REPAIR_FLOPS = float(1 << 23)
+_REPAIR_ROUNDS = 5
+
+
+def _scaled_dual(lin: float, v: np.ndarray) -> float:
+    """D(t beta) at the best t in [0, 1] from beta.y - eps ||beta||_1 and X~' beta."""
+    q = float(v @ v)
+    t = min(1.0, max(0.0, lin / q)) if q > 0.0 else 1.0
+    return t * lin - 0.5 * t * t * q
+
+
+def _band_repair(sums, w, dim: int, epsilon: float, sigma: float) -> tuple[float | None, int]:
+    """tron.cpp's repair_on_band over the partitions: the band's Gram system is reduced to the
+    driver, which solves it for each step s; the partitions replay the steps (stateless tasks:
+    a lost worker's partition is recomputed). Returns (the repaired scaled dual value or None,
+    the passes tron.cpp counts for it)."""
+    tot = sums("band_setup", w, epsilon, sigma)
+    n_band = int(tot[0])
+    gram = tot[1 : 1 + dim * dim].reshape(dim, dim)
+    if n_band == 0:
+        out = sums("band_dual", w, epsilon, sigma, [])
+        return _scaled_dual(float(out[0]), out[1:]), 1
+    if n_band * float(dim) * dim > _REPAIR_FLOPS:
+        return None, 0
+    r = w + tot[1 + dim * dim :]
+    steps: list[np.ndarray] = []
+    free, flops = n_band, 0.0
+    for k in range(_REPAIR_ROUNDS):
+        flops += free * float(dim) * dim
+        if free == 0 or (k > 0 and flops > _REPAIR_FLOPS):
+            break
+        ridge = 1e-12 * max(float(np.trace(gram)) / dim, 1e-300)
+        s = np.linalg.solve(gram + ridge * np.eye(dim), r)
+        if not np.all(np.isfinite(s)):
+            return None, 1
+        steps.append(s)
+        out = sums("band_round", w, epsilon, sigma, steps)
+        clipped, free = int(out[0]), int(out[1])
+        r = r - out[2 : 2 + dim]
+        gram = out[2 + dim :].reshape(dim, dim)
+        if clipped == 0:
+            break
+    out = sums("band_dual", w, epsilon, sigma, steps)
+    return _scaled_dual(float(out[0]), out[1:]), 2
 
 
 def epsilon_insensitive_tron(
@@ -418,15 +464,17 @@ def epsilon_insensitive_tron(
             break
         tot = sums("gap", w, float(epsilon), float(sigma))
         done["passes"] += 2
-        loss_sum, lin, v = float(tot[0]), float(tot[1]), tot[2:]
-        q = float(v[:n_features] @ v[:n_features])
+        loss_sum = float(tot[0])
+        dual = _scaled_dual(float(tot[1]), tot[2:])
         reg = float(w[:n_features] @ w[:n_features])
         if reg_b:
-            q += float(v[n_features] * v[n_features])
             reg += float(w[n_features] * w[n_features])
-        t = min(1.0, max(0.0, lin / q)) if q > 0.0 else 1.0
-        dual = t * lin - 0.5 * t * t * q
         objective = 0.5 * reg + loss_sum
+        if objective - dual > float(opt["tol"]) * objective:
+            repaired, passes = _band_repair(sums, w, dim, float(epsilon), float(sigma))
+            done["passes"] += passes
+            if repaired is not None:
+                dual = max(dual, repaired)
         gap = max(objective - dual, 0.0) / max(objective, 1e-300)
         if opt["record_history"] and history:
             history[-1]["gap"] = gap

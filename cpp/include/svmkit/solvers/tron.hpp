@@ -5,7 +5,8 @@
 // squared_hinge (generalized Hessian), logistic, squared_epsilon_insensitive and
 // smoothed_epsilon_insensitive; epsilon_insensitive (not differentiable) by a smoothing
 // continuation over smoothed_epsilon_insensitive, sigma divided by 10 per stage, ended when
-// the relative duality gap of the exact problem is <= tol (tron.cpp; objective = the exact
+// the relative duality gap of the exact problem (at the smoothed dual point or at that point
+// repaired on the tube's band) is <= tol (tron.cpp; objective = the exact
 // F, optimality = that gap, history records carry sigma as smoothing and the gap at each
 // stage's end; a regularized intercept or none).
 //
