@@ -33,7 +33,10 @@ def out(line: str = "") -> None:
     LINES.append(line)
 
 
-def make(n: int, d: int, chunks: int, seed: int = 0):
+REGRESSION_LOSSES = ("epsilon_insensitive", "squared_epsilon_insensitive")
+
+
+def make(n: int, d: int, chunks: int, seed: int = 0, regression: bool = False):
     import dask.array as da
 
     rows = -(-n // chunks)
@@ -41,6 +44,8 @@ def make(n: int, d: int, chunks: int, seed: int = 0):
     X = rs.standard_normal((n, d), chunks=(rows, d))
     w = np.random.default_rng(seed).standard_normal(d) / np.sqrt(d)
     noise = rs.standard_normal(n, chunks=rows)
+    if regression:
+        return X, X @ w + 0.5 * noise
     y = da.where(X @ w + 0.5 * noise > 0, 1, -1)
     return X, y
 
@@ -71,24 +76,29 @@ def timing(args) -> None:
     from distributed import Client, LocalCluster
 
     solver = "smsvm" if args.loss == "hinge" else "tron"
-    params = dict(loss=args.loss, C=args.C, tol=args.tol, solver=solver, penalty=args.penalty)
+    regression = args.loss in REGRESSION_LOSSES
+    params = dict(loss=args.loss, C=args.C, tol=args.tol, solver=solver)
+    if not regression:
+        params["penalty"] = args.penalty
+    InMemory = svmkit.LinearSVR if regression else svmkit.LinearSVC
+    Distributed = sd.LinearSVR if regression else sd.LinearSVC
     with (
         LocalCluster(
             n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
         ) as cluster,
         Client(cluster) as client,
     ):
-        X, y = make(args.n, args.d, args.chunks)
+        X, y = make(args.n, args.d, args.chunks, regression=regression)
         X, y = client.persist([X, y])
         Xn, yn = client.compute([X, y], sync=True)
         t_mem, t_dask = [], []
         for _ in range(args.repeats):
             t = time.perf_counter()
-            local = svmkit.LinearSVC(**params, n_jobs=2).fit(Xn, yn)
+            local = InMemory(**params, n_jobs=2).fit(Xn, yn)
             t_mem.append(time.perf_counter() - t)
             out0 = worker_out_bytes(client)
             t = time.perf_counter()
-            est = sd.LinearSVC(**params)
+            est = Distributed(**params)
             est.client = client
             dist = est.fit(X, y)
             t_dask.append(time.perf_counter() - t)
@@ -105,7 +115,8 @@ def timing(args) -> None:
         rounds = r_d["rounds"]
         out(
             f"data {args.n} x {args.d} float64 dense, {args.chunks} partitions, {args.loss}, "
-            f"penalty {args.penalty}, solver {solver}"
+            f"penalty {params.get('penalty', 'l2')}, solver {solver}"
+            + (f" (smoothing stages, certified gap {r_d['optimality']:.2e})" if regression else "")
         )
         out(
             f"in-memory 2 threads: best {min(t_mem):.3f} s  ({r_l['iterations']} it, "
@@ -172,10 +183,12 @@ def big(args) -> None:
         ) as cluster,
         Client(cluster) as client,
     ):
-        X, y = make(args.big_n, args.d, 2 * args.chunks, seed=1)
+        regression = args.loss in REGRESSION_LOSSES
+        X, y = make(args.big_n, args.d, 2 * args.chunks, seed=1, regression=regression)
         limit = client.run(lambda dask_worker: dask_worker.memory_manager.memory_limit)
         t = time.perf_counter()
-        est = sd.LinearSVC(loss=args.loss, C=args.C, tol=args.tol)
+        Distributed = sd.LinearSVR if regression else sd.LinearSVC
+        est = Distributed(loss=args.loss, C=args.C, tol=args.tol)
         est.client = client
         dist = est.fit(X, y)
         el = time.perf_counter() - t
@@ -194,19 +207,31 @@ def main() -> None:
     p.add_argument("--d", type=int, default=100)
     p.add_argument("--chunks", type=int, default=8)
     p.add_argument("--repeats", type=int, default=2)
-    p.add_argument("--loss", default="logistic", help="'hinge' runs SmSVM")
+    p.add_argument(
+        "--loss",
+        default="logistic",
+        help="'hinge' runs SmSVM; epsilon_insensitive / squared_epsilon_insensitive run LinearSVR",
+    )
     p.add_argument("--penalty", default="l2", help="l1 / elasticnet with --loss hinge")
     p.add_argument("--C", type=float, default=1.0)
     p.add_argument("--tol", type=float, default=1e-4)
     p.add_argument("--big-n", type=int, default=1_500_000)
     p.add_argument("--limit", default="1GiB")
     p.add_argument("--skip-big", action="store_true")
-    p.add_argument("--write", action="store_true", help="write bench/results/dask.md")
+    p.add_argument(
+        "--write",
+        nargs="?",
+        const="dask_measured.txt",
+        default=None,
+        help="write the lines to bench/results/<name> (default dask_measured.txt)",
+    )
     args = p.parse_args()
     out(
         f"Command: `python bench/bench_dask.py --n {args.n} --d {args.d} --chunks {args.chunks}"
         f" --repeats {args.repeats} --big-n {args.big_n} --limit {args.limit}"
-        f" --loss {args.loss} --penalty {args.penalty}`"
+        f" --loss {args.loss} --penalty {args.penalty}"
+        + (f" --write {args.write}" if args.write else "")
+        + "`"
         f" ({platform.node() or 'host'}, 2 cores shared with other jobs: timings are noisy)"
     )
     out()
@@ -214,7 +239,7 @@ def main() -> None:
     if not args.skip_big:
         big(args)
     if args.write:
-        path = Path(__file__).resolve().parent / "results" / "dask_measured.txt"
+        path = Path(__file__).resolve().parent / "results" / args.write
         path.write_text("\n".join(LINES) + "\n")
         print(f"wrote {path}")
 

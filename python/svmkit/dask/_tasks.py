@@ -296,9 +296,18 @@ def _band_state(block, targets, w, epsilon, sigma, intercept, steps) -> tuple:
 EPSILON_BAND_WIDTH = 10.0
 
 
-def epsilon_band_setup(block, targets, slot, w, epsilon, sigma, intercept) -> np.ndarray:
+def epsilon_band_setup(block, targets, slot, w, epsilon, sigma, budget, intercept) -> np.ndarray:
     """[band rows, their Gram matrix X~_S' X~_S (dim x dim), -X~' beta] of the partition at the
-    start of the band repair (tron.cpp's repair_on_band)."""
+    start of the band repair (tron.cpp's repair_on_band). A band whose Gram system alone costs
+    more than budget flops (the repair's, which the driver then refuses) is only counted."""
+    y, cost = targets
+    dim = w.shape[0]
+    u = _core.partition_margins(block[0], w, *intercept) - y
+    n_band = int(
+        np.count_nonzero((cost > 0.0) & (np.abs(np.abs(u) - epsilon) <= EPSILON_BAND_WIDTH * sigma))
+    )
+    if n_band * float(dim) * dim > budget:
+        return np.concatenate([[float(n_band)], np.zeros(dim * dim + dim)])
     rows, beta, _, _, _ = _band_state(block, targets, w, epsilon, sigma, intercept, [])
     gram = (rows.T @ rows).ravel()
     return np.concatenate([[float(rows.shape[0])], gram, -_tilde_t(block[0], beta, intercept)])

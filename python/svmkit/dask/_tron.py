@@ -379,7 +379,7 @@ def _band_repair(sums, w, dim: int, epsilon: float, sigma: float) -> tuple[float
     driver, which solves it for each step s; the partitions replay the steps (stateless tasks:
     a lost worker's partition is recomputed). Returns (the repaired scaled dual value or None,
     the passes tron.cpp counts for it)."""
-    tot = sums("band_setup", w, epsilon, sigma)
+    tot = sums("band_setup", w, epsilon, sigma, _REPAIR_FLOPS)
     n_band = int(tot[0])
     gram = tot[1 : 1 + dim * dim].reshape(dim, dim)
     if n_band == 0:
