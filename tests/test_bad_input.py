@@ -283,6 +283,26 @@ def test_wrong_feature_count_at_predict(Est) -> None:
         model.predict(X[:, :2])
 
 
+@pytest.mark.parametrize("Est", ALL, ids=ids)
+@pytest.mark.parametrize(
+    ("value", "match"), [(np.nan, "Input X contains NaN"), (np.inf, "Input X contains infinity")]
+)
+def test_non_finite_sparse_X(Est, value, match) -> None:
+    """CSR input takes validate_X_y's fast path; a non-finite entry leaves it for scikit-learn's
+    checks, which name the problem."""
+    with pytest.raises(ValueError, match=match):
+        Est().fit(sp.csr_matrix(with_value(X, (5, 1), value)), target(Est))
+    model = Est().fit(sp.csr_matrix(X), target(Est))
+    assert model.n_features_in_ == X.shape[1]
+    with pytest.raises(ValueError, match=match):
+        model.predict(sp.csr_matrix(with_value(X, (0, 2), value)))
+    with pytest.raises(ValueError, match=f"X has 2 features, but {Est.__name__} is expecting 3"):
+        model.predict(sp.csr_matrix(X[:, :2]))
+    # Integer CSR is converted (scikit-learn's path), as dense integer input is.
+    Xi = sp.csr_matrix(np.rint(X * 3).astype(np.int64))
+    np.testing.assert_array_equal(model.predict(Xi), model.predict(Xi.astype(np.float64)))
+
+
 @pytest.mark.parametrize("Est", [svmkit.SVC, svmkit.SVR], ids=ids)
 def test_huge_values_overflow_gamma_scale(Est) -> None:
     # Before: gamma = 1 / inf = 0 reached C++ ("kernel gamma must be a positive finite number").

@@ -109,16 +109,57 @@ def _fast_y(y: Any, n: int) -> bool:
     )
 
 
+_INDEX_DTYPES = (np.dtype(np.int32), np.dtype(np.int64))
+
+
+def _fast_csr(estimator: Any, X: Any, reset: bool, kwargs: dict) -> Any:
+    """X itself when it is a CSR matrix of finite float32/float64 values the caller accepts
+    as it is, after the structure check and validate_data's bookkeeping (n_features_in_);
+    None otherwise (scikit-learn's path). validate_data's generic dispatch costs about 0.5 ms
+    a call on CSR input (its dataframe probes), a tenth of a 5 ms fit on sparse data."""
+    if type(X) not in (sp.csr_matrix, sp.csr_array):
+        return None
+    accept = kwargs.get("accept_sparse", False)
+    if not (accept is True or accept == "csr" or (isinstance(accept, list) and "csr" in accept)):
+        return None
+    dtype = kwargs.get("dtype", "numeric")
+    if X.dtype not in _FLOAT_DTYPES:
+        return None
+    if not (
+        (isinstance(dtype, str) and dtype == "numeric")
+        or (isinstance(dtype, list) and X.dtype in [np.dtype(t) for t in dtype])
+    ):
+        return None
+    if X.indices.dtype not in _INDEX_DTYPES or X.indptr.dtype not in _INDEX_DTYPES:
+        return None
+    if X.shape[0] < 1 or X.shape[1] < 1 or hasattr(estimator, "feature_names_in_"):
+        return None
+    if not reset:
+        expected = getattr(estimator, "n_features_in_", None)
+        if expected is not None and expected != X.shape[1]:
+            return None
+    check_sparse_structure(X)
+    if not _all_finite(X.data):
+        return None
+    if reset:
+        estimator.n_features_in_ = X.shape[1]
+    return X
+
+
 def validate_X_y(estimator: Any, X: Any, y: Any = _NO_Y, **kwargs: Any) -> Any:
     """scikit-learn's validate_data, after the sparse structure check (the one entry point).
 
     Returns X, or (X, y) when y is given, exactly as validate_data does. A finite float
-    ndarray already in the wanted layout (the common case) takes a fast path that does what
-    validate_data does to it, without its generic dispatch (about 100 us per call).
+    ndarray already in the wanted layout, or a finite float CSR matrix (the common cases),
+    takes a fast path that does what validate_data does to it, without its generic dispatch
+    (about 100 us per call on ndarrays, 500 us on CSR).
     """
     no_y = isinstance(y, str) and y == _NO_Y
     if kwargs.keys() <= _FAST_KWARGS:
-        Xf = _fast_X(estimator, X, kwargs.get("reset", True), kwargs.get("order"))
+        reset = kwargs.get("reset", True)
+        Xf = _fast_X(estimator, X, reset, kwargs.get("order"))
+        if Xf is None:
+            Xf = _fast_csr(estimator, X, reset, kwargs)
         if Xf is not None and (no_y or _fast_y(y, Xf.shape[0])):
             return Xf if no_y else (Xf, y)
     from sklearn.utils.validation import validate_data
