@@ -444,29 +444,6 @@ SolveResult run_tron(const View& X, const LinearProblem& problem, const LossSpec
   });
 }
 
-// The epsilon-insensitive loss max(0, |u| - eps) (LinearSVR's default) is not differentiable;
-// TRON solves it by a smoothing continuation, as l1_cd does the hinge. Each stage minimizes
-// the primal with psi_M(u - eps) + psi_M(-u - eps) (smoothed_epsilon_insensitive) for sigma =
-// sigma0, sigma0 / 10, ..., warm started from the last stage and run to kStageTol * tol
-// (a loose stage leaves a poor dual point: near-separable data with features on scales 1-1000
-// took 12 stages at tol, 5 at tol / 100). After each stage beta_i = -cost_i L_sigma'(u_i)
-// (|beta_i| <= cost_i) is a point of the exact problem's dual
-//   D(beta) = -1/2 ||X~' beta||^2 + beta'y - eps ||beta||_1,
-// scaled by the t in [0, 1] that maximizes D(t beta) (two passes); when that leaves a gap above
-// tol, also the point repaired on the tube's band (repair_on_band, two more passes). The run
-// ends (converged) once (P(w) - D) / P(w) <= tol: the objective is certified within tol. sigma0 is
-// 0.1 times the standard deviation of y (the residuals' scale). A stage whose gap is not
-// below the last one's goes on at its sigma with a 100x tighter stage tol (at most
-// kStageRetries times in a run: near-separable data with features on scales 1-1000 need it
-// at sigma = 1e-3 sigma0); after that, or below kMinSmoothing * sigma0, the run ends
-// uncertified (max_iter) at the point of smallest gap (the Newton systems grow
-// ill-conditioned as 1 / sigma: measured from sigma ~ 1e-8 sigma0 on). An unregularized intercept
-// adds the dual constraint sum beta_i = 0, which this dual point does not meet: it is refused.
-// Measured (regime matrix, LinearSVR() at tol 1e-4): tall dense 80,000 x 50 0.32 s against
-// dual_cd's 12 s at max_iter (whose objective was 0.6% higher); wide sparse data keep dual_cd
-// (1,600 x 50,000: 8 ms against 0.5 s). Near-separable 16,000 x 20 (scales 1-1000, C = 100 and
-// 1000): without the band repair 0.19 / 0.09 s ending uncertified (gap 2e-4 / 1.2e-4, status
-// max_iter); with it 0.055 / 0.052 s, certified at 5.7e-6 after 4 stages.
 // D(t beta) for the t in [0, 1] that maximizes it (beta feasible: |beta_i| <= cost_i, so every
 // t beta is), D(beta) = beta'y - eps ||beta||_1 - 1/2 ||X~' beta||^2. One pass (v = X' beta).
 template <class View>
@@ -586,6 +563,29 @@ EpsilonRepair repair_on_band(const View& X, const LinearProblem& p, double epsil
   return out;
 }
 
+// The epsilon-insensitive loss max(0, |u| - eps) (LinearSVR's default) is not differentiable;
+// TRON solves it by a smoothing continuation, as l1_cd does the hinge. Each stage minimizes
+// the primal with psi_M(u - eps) + psi_M(-u - eps) (smoothed_epsilon_insensitive) for sigma =
+// sigma0, sigma0 / 10, ..., warm started from the last stage and run to kStageTol * tol
+// (a loose stage leaves a poor dual point: near-separable data with features on scales 1-1000
+// took 12 stages at tol, 5 at tol / 100). After each stage beta_i = -cost_i L_sigma'(u_i)
+// (|beta_i| <= cost_i) is a point of the exact problem's dual
+//   D(beta) = -1/2 ||X~' beta||^2 + beta'y - eps ||beta||_1,
+// scaled by the t in [0, 1] that maximizes D(t beta) (two passes); when that leaves a gap above
+// tol, also the point repaired on the tube's band (repair_on_band, two more passes). The run
+// ends (converged) once (P(w) - D) / P(w) <= tol: the objective is certified within tol. sigma0 is
+// 0.1 times the standard deviation of y (the residuals' scale). A stage whose gap is not
+// below the last one's goes on at its sigma with a 100x tighter stage tol (at most
+// kStageRetries times in a run: near-separable data with features on scales 1-1000 need it
+// at sigma = 1e-3 sigma0); after that, or below kMinSmoothing * sigma0, the run ends
+// uncertified (max_iter) at the point of smallest gap (the Newton systems grow
+// ill-conditioned as 1 / sigma: measured from sigma ~ 1e-8 sigma0 on). An unregularized intercept
+// adds the dual constraint sum beta_i = 0, which this dual point does not meet: it is refused.
+// Measured (regime matrix, LinearSVR() at tol 1e-4): tall dense 80,000 x 50 0.32 s against
+// dual_cd's 12 s at max_iter (whose objective was 0.6% higher); wide sparse data keep dual_cd
+// (1,600 x 50,000: 8 ms against 0.5 s). Near-separable 16,000 x 20 (scales 1-1000, C = 100 and
+// 1000): without the band repair 0.19 / 0.09 s ending uncertified (gap 2e-4 / 1.2e-4, status
+// max_iter); with it 0.055 / 0.052 s, certified at 5.7e-6 after 4 stages.
 constexpr double kStageTol = 1e-2;
 constexpr double kMinSmoothing = 1e-9;
 constexpr int kStageRetries = 2;
