@@ -115,8 +115,8 @@ _INDEX_DTYPES = (np.dtype(np.int32), np.dtype(np.int64))
 def _fast_csr(estimator: Any, X: Any, reset: bool, kwargs: dict) -> Any:
     """X itself when it is a CSR matrix of finite float32/float64 values the caller accepts
     as it is, after the structure check and validate_data's bookkeeping (n_features_in_);
-    None otherwise (scikit-learn's path). validate_data's generic dispatch costs about 0.5 ms
-    a call on CSR input (its dataframe probes), a tenth of a 5 ms fit on sparse data."""
+    None otherwise (scikit-learn's path). validate_data's generic dispatch costs about 0.2 ms
+    a call on CSR input (its dataframe probes; 38 us here on 2000 x 50000), 4% of a 5 ms fit."""
     if type(X) not in (sp.csr_matrix, sp.csr_array):
         return None
     accept = kwargs.get("accept_sparse", False)
@@ -152,7 +152,7 @@ def validate_X_y(estimator: Any, X: Any, y: Any = _NO_Y, **kwargs: Any) -> Any:
     Returns X, or (X, y) when y is given, exactly as validate_data does. A finite float
     ndarray already in the wanted layout, or a finite float CSR matrix (the common cases),
     takes a fast path that does what validate_data does to it, without its generic dispatch
-    (about 100 us per call on ndarrays, 500 us on CSR).
+    (about 100 us per call on ndarrays, 165 us on CSR).
     """
     no_y = isinstance(y, str) and y == _NO_Y
     if kwargs.keys() <= _FAST_KWARGS:

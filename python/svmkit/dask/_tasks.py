@@ -253,25 +253,32 @@ def epsilon_gap(block, targets, slot, w, epsilon, sigma, intercept) -> np.ndarra
     return np.concatenate([[float(cost @ exact), lin], -packed[1:]])
 
 
-def _band_state(block, targets, w, epsilon, sigma, intercept, steps) -> tuple:
-    """tron.cpp's repair_on_band on one partition, replayed from its start: the smoothed beta
-    put at the exact values off the band, then the band's moves by the driver's solutions
-    steps[0], steps[1], ... (delta = A s on the free band rows, clipped to the box; a clipped
-    row leaves the free set). Returns (X~'s band rows (dense), beta, free mask, X~_S' (the last
-    step's moves), rows the last step clipped)."""
+def _band_margins(block, targets, w, intercept) -> np.ndarray:
+    """u_i = w.x~_i - y_i on the partition (one sweep)."""
+    return _core.partition_margins(block[0], w, *intercept) - targets[0]
+
+
+def _on_band(u, cost, epsilon, sigma) -> np.ndarray:
+    """The repair's band: positive cost and | |u_i| - epsilon | <= kBandWidth sigma."""
+    return (cost > 0.0) & (np.abs(np.abs(u) - epsilon) <= EPSILON_BAND_WIDTH * sigma)
+
+
+def _band_state(block, targets, u, epsilon, sigma, intercept, steps) -> tuple:
+    """tron.cpp's repair_on_band on one partition at margins u, replayed from its start: the
+    smoothed beta put at the exact values off the band, then the band's moves by the driver's
+    solutions steps[0], steps[1], ... (delta = A s on the free band rows, clipped to the box; a
+    clipped row leaves the free set). Returns (X~'s band rows (dense), beta, free mask, X~_S'
+    (the last step's moves), rows the last step clipped)."""
     X = _scipy_view(block[0])
-    y, cost = targets
+    _, cost = targets
     fit_intercept, scaling = intercept
-    u = _core.partition_margins(block[0], w, *intercept) - y
     _, d1, _ = _core.loss_eval(
         "smoothed_epsilon_insensitive", np.ascontiguousarray(u), sigma, epsilon
     )
     beta = -cost * d1
-    a = np.abs(u) - epsilon
-    positive = cost > 0.0
-    on_band = positive & (np.abs(a) <= EPSILON_BAND_WIDTH * sigma)
-    off = positive & ~on_band
-    beta[off] = np.where(a[off] > 0.0, -np.copysign(cost[off], u[off]), 0.0)
+    on_band = _on_band(u, cost, epsilon, sigma)
+    off = (cost > 0.0) & ~on_band
+    beta[off] = np.where(np.abs(u[off]) > epsilon, -np.copysign(cost[off], u[off]), 0.0)
     band = np.flatnonzero(on_band)
     rows = X[band]
     rows = rows.toarray() if sp.issparse(rows) else np.asarray(rows, dtype=np.float64)
@@ -300,24 +307,22 @@ def epsilon_band_setup(block, targets, slot, w, epsilon, sigma, budget, intercep
     """[band rows, their Gram matrix X~_S' X~_S (dim x dim), -X~' beta] of the partition at the
     start of the band repair (tron.cpp's repair_on_band). A band whose Gram system alone costs
     more than budget flops (the repair's, which the driver then refuses) is only counted."""
-    y, cost = targets
     dim = w.shape[0]
-    u = _core.partition_margins(block[0], w, *intercept) - y
-    n_band = int(
-        np.count_nonzero((cost > 0.0) & (np.abs(np.abs(u) - epsilon) <= EPSILON_BAND_WIDTH * sigma))
-    )
+    u = _band_margins(block, targets, w, intercept)
+    n_band = int(np.count_nonzero(_on_band(u, targets[1], epsilon, sigma)))
     if n_band * float(dim) * dim > budget:
         return np.concatenate([[float(n_band)], np.zeros(dim * dim + dim)])
-    rows, beta, _, _, _ = _band_state(block, targets, w, epsilon, sigma, intercept, [])
+    rows, beta, _, _, _ = _band_state(block, targets, u, epsilon, sigma, intercept, [])
     gram = (rows.T @ rows).ravel()
-    return np.concatenate([[float(rows.shape[0])], gram, -_tilde_t(block[0], beta, intercept)])
+    return np.concatenate([[float(n_band)], gram, -_tilde_t(block[0], beta, intercept)])
 
 
 def epsilon_band_round(block, targets, slot, w, epsilon, sigma, steps, intercept) -> np.ndarray:
     """[rows the last step clipped, rows still free, X~_S' (the last step's moves), the free
     band rows' Gram matrix] of the partition after the repair's steps."""
+    u = _band_margins(block, targets, w, intercept)
     rows, _, free, moved_sum, clipped = _band_state(
-        block, targets, w, epsilon, sigma, intercept, steps
+        block, targets, u, epsilon, sigma, intercept, steps
     )
     kept = rows[free]
     return np.concatenate([[float(clipped), float(free.sum())], moved_sum, (kept.T @ kept).ravel()])
@@ -326,7 +331,8 @@ def epsilon_band_round(block, targets, slot, w, epsilon, sigma, steps, intercept
 def epsilon_band_dual(block, targets, slot, w, epsilon, sigma, steps, intercept) -> np.ndarray:
     """[beta.y - epsilon ||beta||_1, X~' beta] of the partition at the repaired dual point."""
     y, _ = targets
-    _, beta, _, _, _ = _band_state(block, targets, w, epsilon, sigma, intercept, steps)
+    u = _band_margins(block, targets, w, intercept)
+    _, beta, _, _, _ = _band_state(block, targets, u, epsilon, sigma, intercept, steps)
     lin = float(beta @ y) - epsilon * float(np.sum(np.abs(beta)))
     return np.concatenate([[lin], _tilde_t(block[0], beta, intercept)])
 
