@@ -1,5 +1,6 @@
 """The SMO solver's fast paths against scikit-learn (LIBSVM): the feature-major copy for
-low-dimensional data and the general kernel-row path beside it, the thread team (results must
+low-dimensional sparse data whose kernel matrix exceeds the cache, and the general kernel-row
+path beside it, the thread team (results must
 not depend on the number of threads), and the deferred kernel-cache swaps under shrinking."""
 
 from __future__ import annotations
@@ -38,9 +39,10 @@ def test_results_do_not_depend_on_threads():
     ["dense", "float32", "sparse", "wide", "laplacian", "tiny_cache", "poly", "no_shrinking"],
 )
 def test_kernel_row_paths_match_libsvm(kind):
-    """The same problem through each way of computing kernel rows: feature-major copy (dense,
-    float32 and sparse input, polynomial), the per-sample path (more than 128 features; the
-    laplacian kernel; a cache too small to hold the copy), with and without shrinking."""
+    """The same problem through each way of computing kernel rows (dense, float32 and sparse
+    input, more than 128 features, the laplacian and polynomial kernels, a tiny cache), with
+    and without shrinking. The 360 samples' kernel matrix fits the cache, so none of these
+    builds the feature-major copy; test_feature_major_copy covers it."""
     X, y = load_digits(n_class=2, return_X_y=True)
     X = X / 16.0
     params = {"C": 10.0, "gamma": 0.02, "tol": 1e-5}
@@ -77,3 +79,33 @@ def test_kernel_row_paths_match_libsvm(kind):
     assert np.array_equal(np.sort(mine.support_), np.sort(ref.support_)) or (
         abs(len(mine.support_) - len(ref.support_)) <= 2
     )
+
+
+@pytest.mark.parametrize("kernel", ["rbf", "poly"])
+@pytest.mark.parametrize("regression", [False, True], ids=["svc", "svr"])
+def test_feature_major_copy(kernel, regression):
+    """The feature-major copy is built for sparse input with at most 128 features whose kernel
+    matrix is at least 4x the cache (1797^2 floats = 12.9 MB against cache_size=2 MB; the
+    0.9 MB copy within half of it), and never for dense input or where the matrix fits the
+    cache (smo.cpp, use_feature_major); either way the fit matches LIBSVM's."""
+    X, y = load_digits(return_X_y=True)
+    X = X / 16.0
+    params = {"C": 10.0, "gamma": 0.02, "tol": 1e-5, "kernel": kernel}
+    if kernel == "poly":
+        params.update(degree=2, coef0=1.0)
+    if regression:
+        y = X[:, 20] + 0.5 * X[:, 43]  # a target the model can fit
+        X = np.delete(X, [20, 43], axis=1)
+        mine_cls, ref_cls = svmkit.SVR, sksvm.SVR
+    else:
+        y = y % 2
+        mine_cls, ref_cls = svmkit.SVC, sksvm.SVC
+    ref = ref_cls(**params).fit(X, y)
+    ref_out = ref.predict(X) if regression else ref.decision_function(X)
+    cases = [(sp.csr_matrix(X), 2.0, True), (X, 2.0, False), (sp.csr_matrix(X), 200.0, False)]
+    for Xin, cache, copied in cases:
+        mine = mine_cls(cache_size=cache, **params).fit(Xin, y)
+        result = mine.result_[0] if isinstance(mine.result_, list) else mine.result_
+        assert result["feature_major"] is copied, (type(Xin), cache)
+        out = mine.predict(Xin) if regression else mine.decision_function(Xin)
+        np.testing.assert_allclose(out, ref_out, atol=2e-3)

@@ -234,6 +234,7 @@ void add_extras(py::dict& d, const SolveResult&, const SmoExtras& e) {
   d["kernel_rows"] = e.kernel_rows;
   d["cache_hits"] = e.cache_hits;
   d["cache_peak_mb"] = e.cache_peak_mb;
+  d["feature_major"] = e.feature_major;
   d["nu_r"] = e.nu_r;
 }
 void add_extras(py::dict& d, const SolveResult& r, const HomotopyExtras& e) {

@@ -33,6 +33,7 @@ struct SmoExtras {
   long long kernel_rows = 0;      // kernel rows computed (cache misses)
   long long cache_hits = 0;       // kernel rows served from the cache
   double cache_peak_mb = 0.0;     // peak kernel-cache memory used, MB
+  bool feature_major = false;     // kernel rows came from a feature-major copy of X (smo.cpp)
   // solve_smo_nu only (solvers/smo_nu.hpp): the multiplier r of the e^T a constraint
   // (nu-SVC's scale, nu-SVR's -epsilon, one-class's rho); NaN for solve_smo.
   double nu_r = std::numeric_limits<double>::quiet_NaN();
