@@ -119,12 +119,45 @@ struct DualState {
   // descent direction the derivative is -|g| + the integral of the slope, which is
   // sum c_j^2 / l2 over the entries with |r_j + delta c_j| > l1 (c_j = y_i x_ij), plus the
   // bias's and D_ii; it changes at the sorted breakpoints where an |r_j| crosses l1.
+  // Most steps end before the first breakpoint (every step, once the signs of w settle), so
+  // a first sweep finds the slope at 0 and the first breakpoint without storing or sorting
+  // any; the breakpoints are sorted only when the root lies beyond the first one. Both paths
+  // do the same arithmetic: the results are identical.
   double elastic_next(Index i, double ai, double g) {
-    const double l1 = elastic->l1, inv = 1.0 / elastic->l2, yi = y[i];
     const double dir = g < 0.0 ? 1.0 : -1.0;
     const double tmax = dir > 0.0 ? upper(i) - ai : ai;
+    const double h0 = -std::fabs(g);  // derivative along t at t = 0
+    double first = kInf;
+    const double slope0 =
+        elastic_breakpoints(i, dir, [&](double tk, double) { first = std::min(first, tk); });
+    double step = tmax;
+    if (first >= tmax) {
+      if (slope0 > 0.0) step = std::min(0.0 - h0 / slope0, tmax);
+    } else if (slope0 > 0.0 && 0.0 - h0 / slope0 <= first) {
+      step = std::min(0.0 - h0 / slope0, tmax);
+    } else {
+      events.clear();
+      double slope =
+          elastic_breakpoints(i, dir, [&](double tk, double dq) { events.emplace_back(tk, dq); });
+      std::sort(events.begin(), events.end());
+      double t = 0.0, h = h0;  // derivative along t, nondecreasing
+      for (const auto& [tk, dq] : events) {
+        if (tk >= tmax) break;
+        if (slope > 0.0 && t - h / slope <= tk) break;  // the root lies in this segment
+        h += slope * (tk - t);
+        t = tk;
+        slope += dq;
+      }
+      if (slope > 0.0) step = std::min(t - h / slope, tmax);
+    }
+    return std::min(std::max(ai + dir * std::max(step, 0.0), 0.0), upper(i));
+  }
+  // The slope at t = 0 of coordinate i's subproblem along dir (elastic_next); calls
+  // event(t_k, change of the slope) for each breakpoint of the row.
+  template <class Event>
+  double elastic_breakpoints(Index i, double dir, Event&& event) const {
+    const double l1 = elastic->l1, inv = 1.0 / elastic->l2, yi = y[i];
     double slope = (scale * scale) * inv + diag_of(i);
-    events.clear();
     for_each_in_row(X, i, [&](Index j, double x) {
       const double v = dir * yi * x;  // rate of r_j along t
       if (v == 0.0) return;
@@ -134,30 +167,19 @@ struct DualState {
         if (rj >= l1) slope += q;
         if (rj < -l1) {
           slope += q;
-          events.emplace_back((-l1 - rj) / v, -q);  // leaves the active region at -l1
+          event((-l1 - rj) / v, -q);  // leaves the active region at -l1
         }
-        if (rj < l1) events.emplace_back((l1 - rj) / v, q);  // enters it at +l1
+        if (rj < l1) event((l1 - rj) / v, q);  // enters it at +l1
       } else {
         if (rj <= -l1) slope += q;
         if (rj > l1) {
           slope += q;
-          events.emplace_back((l1 - rj) / v, -q);  // leaves at +l1
+          event((l1 - rj) / v, -q);  // leaves at +l1
         }
-        if (rj > -l1) events.emplace_back((-l1 - rj) / v, q);  // enters at -l1
+        if (rj > -l1) event((-l1 - rj) / v, q);  // enters at -l1
       }
     });
-    std::sort(events.begin(), events.end());
-    double t = 0.0, h = -std::fabs(g);  // derivative along t, nondecreasing
-    double step = tmax;
-    for (const auto& [tk, dq] : events) {
-      if (tk >= tmax) break;
-      if (slope > 0.0 && t - h / slope <= tk) break;  // the root lies in this segment
-      h += slope * (tk - t);
-      t = tk;
-      slope += dq;
-    }
-    if (slope > 0.0) step = std::min(t - h / slope, tmax);
-    return std::min(std::max(ai + dir * std::max(step, 0.0), 0.0), upper(i));
+    return slope;
   }
   // A coordinate whose row is zero (Qbar_ii = 0: no intercept, non-squared loss) has a linear
   // subproblem: set it to its optimum, which leaves w unchanged, and never visit it again.
