@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <new>
 #include <random>
@@ -121,7 +122,7 @@ struct DualState {
   // bias's and D_ii; it changes at the sorted breakpoints where an |r_j| crosses l1.
   // Most steps end before the first breakpoint (every step, once the signs of w settle), so
   // a first sweep finds the slope at 0 and the first breakpoint without storing or sorting
-  // any; the breakpoints are sorted only when the root lies beyond the first one. Both paths
+  // any; the breakpoints are ordered only when the root lies beyond the first one. Both paths
   // do the same arithmetic: the results are identical.
   double elastic_next(Index i, double ai, double g) {
     const double dir = g < 0.0 ? 1.0 : -1.0;
@@ -139,14 +140,20 @@ struct DualState {
       events.clear();
       double slope =
           elastic_breakpoints(i, dir, [&](double tk, double dq) { events.emplace_back(tk, dq); });
-      std::sort(events.begin(), events.end());
+      // In increasing order through a min-heap: the root usually lies within the first few
+      // breakpoints, so most of them are never ordered (the order is std::sort's: by t_k,
+      // then by the slope change).
+      const std::greater<std::pair<double, double>> later;
+      std::make_heap(events.begin(), events.end(), later);
       double t = 0.0, h = h0;  // derivative along t, nondecreasing
-      for (const auto& [tk, dq] : events) {
+      for (auto end = events.end(); end != events.begin(); --end) {
+        const auto [tk, dq] = events.front();
         if (tk >= tmax) break;
         if (slope > 0.0 && t - h / slope <= tk) break;  // the root lies in this segment
         h += slope * (tk - t);
         t = tk;
         slope += dq;
+        std::pop_heap(events.begin(), end, later);
       }
       if (slope > 0.0) step = std::min(t - h / slope, tmax);
     }
