@@ -113,10 +113,11 @@ class FeatureMajor {
 };
 
 // Whether the feature-major copy applies; returns the cache budget left for rows.
-// Measured (bench_regimes cells, SVC/SVR defaults, best of 7): on dense input it gains
-// nothing (5,000 x 50: 0.113 s with it, 0.106 s without; 20,000 x 50: 1.32 s, 1.29 s), since
-// dense rows are already contiguous; on sparse input it gains 1.38x on a9a (32,561 x 123:
-// 2.04 s against 2.81 s, the cache full either way) and 10-20% on mushrooms and covtype.5000.
+// Measured (bench_regimes cells, SVC/SVR defaults): on dense input it gains nothing (5,000 x
+// 50: 0.113 s with it, 0.106 s without, best of 7; 20,000 x 50: 1.32 s, 1.29 s, best of 2),
+// since dense rows are already contiguous; on sparse input it gains 1.38x on a9a (32,561 x
+// 123: 2.04 s against 2.81 s, one fit each, the cache full either way) and 10-20% on
+// mushrooms and covtype.5000 (best of 7).
 // Where the kernel matrix fits the cache the copy is memory on top of the cached rows (2 to
 // 7 MB above LIBSVM's peak on those two sets), so it is built only when the matrix is at
 // least kMinMatrixToCache times the budget: the cache then fills and bounds the peak anyway.
