@@ -18,6 +18,7 @@ Timings are noisy on a shared 2-core machine; compare ratios measured in one run
 from __future__ import annotations
 
 import argparse
+import contextlib
 import platform
 import time
 from pathlib import Path
@@ -50,6 +51,24 @@ def make(n: int, d: int, chunks: int, seed: int = 0, regression: bool = False):
     return X, y
 
 
+@contextlib.contextmanager
+def cluster_with_data(n: int, d: int, chunks: int, regression: bool):
+    """A fresh LocalCluster (2 workers x 1 thread, processes) with make()'s data persisted on
+    it: yields (client, X, y, Xn, yn), the dask collections and their in-memory copies."""
+    from distributed import Client, LocalCluster
+
+    with (
+        LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        Client(cluster) as client,
+    ):
+        X, y = make(n, d, chunks, regression=regression)
+        X, y = client.persist([X, y])
+        Xn, yn = client.compute([X, y], sync=True)
+        yield client, X, y, Xn, yn
+
+
 def worker_out_bytes(client) -> int:
     def total(dask_worker):
         return int(getattr(dask_worker, "transfer_outgoing_bytes_total", 0))
@@ -73,7 +92,6 @@ def empty_round(client, n_tasks: int, reps=20) -> float:
 def timing(args) -> None:
     import svmkit
     import svmkit.dask as sd
-    from distributed import Client, LocalCluster
 
     solver = "smsvm" if args.loss == "hinge" else "tron"
     regression = args.loss in REGRESSION_LOSSES
@@ -82,15 +100,7 @@ def timing(args) -> None:
         params["penalty"] = args.penalty
     InMemory = svmkit.LinearSVR if regression else svmkit.LinearSVC
     Distributed = sd.LinearSVR if regression else sd.LinearSVC
-    with (
-        LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-        ) as cluster,
-        Client(cluster) as client,
-    ):
-        X, y = make(args.n, args.d, args.chunks, regression=regression)
-        X, y = client.persist([X, y])
-        Xn, yn = client.compute([X, y], sync=True)
+    with cluster_with_data(args.n, args.d, args.chunks, regression) as (client, X, y, Xn, yn):
         t_mem, t_dask = [], []
         for _ in range(args.repeats):
             t = time.perf_counter()

@@ -16,7 +16,7 @@ import argparse
 import collections
 import time
 
-from bench_dask import REGRESSION_LOSSES, make
+from bench_dask import REGRESSION_LOSSES, cluster_with_data
 
 
 def main() -> None:
@@ -30,21 +30,12 @@ def main() -> None:
     import distributed
     import svmkit
     import svmkit.dask as sd
-    from distributed import Client, LocalCluster
 
     regression = args.loss in REGRESSION_LOSSES
     InMemory = svmkit.LinearSVR if regression else svmkit.LinearSVC
     Distributed = sd.LinearSVR if regression else sd.LinearSVC
     params = {"loss": args.loss}
-    with (
-        LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-        ) as cluster,
-        Client(cluster) as client,
-    ):
-        X, y = make(args.n, args.d, args.chunks, regression=regression)
-        X, y = client.persist([X, y])
-        Xn, yn = client.compute([X, y], sync=True)
+    with cluster_with_data(args.n, args.d, args.chunks, regression) as (client, X, y, Xn, yn):
         t = time.perf_counter()
         InMemory(**params, n_jobs=2).fit(Xn, yn)
         t_mem = time.perf_counter() - t
