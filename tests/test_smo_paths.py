@@ -1,7 +1,7 @@
 """The SMO solver's fast paths against scikit-learn (LIBSVM): the feature-major copy for
 low-dimensional sparse data whose kernel matrix exceeds the cache, and the general kernel-row
-path beside it, the thread team (results must
-not depend on the number of threads), and the deferred kernel-cache swaps under shrinking."""
+path beside it, the thread team (results must not depend on the number of threads), and the
+deferred kernel-cache swaps under shrinking."""
 
 from __future__ import annotations
 
