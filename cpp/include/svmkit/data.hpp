@@ -120,12 +120,23 @@ template <class T>
 inline double row_dot(const DenseRowMajorView<T>& X, Index i, const double* w) {
   return dense_dot(X.data + i * X.ld, w, X.cols);
 }
+// Sparse rows too: four accumulators (dna.scale's 45-nonzero rows: the single chain's add
+// latency was half of dual_cd's time).
 template <class T, class I>
 inline double row_dot(const CsrView<T, I>& X, Index i, const double* w) {
-  double s = 0.0;
-  for (I k = X.indptr[i]; k < X.indptr[i + 1]; ++k)
-    s += static_cast<double>(X.data[k]) * w[X.indices[k]];
-  return s;
+  const T* x = X.data;
+  const I* idx = X.indices;
+  I k = X.indptr[i];
+  const I end = X.indptr[i + 1];
+  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+  for (; k + 4 <= end; k += 4) {
+    s0 += static_cast<double>(x[k]) * w[idx[k]];
+    s1 += static_cast<double>(x[k + 1]) * w[idx[k + 1]];
+    s2 += static_cast<double>(x[k + 2]) * w[idx[k + 2]];
+    s3 += static_cast<double>(x[k + 3]) * w[idx[k + 3]];
+  }
+  for (; k < end; ++k) s0 += static_cast<double>(x[k]) * w[idx[k]];
+  return (s0 + s1) + (s2 + s3);
 }
 // Column-major rows are strided; used only where a single row is needed.
 template <class T>
