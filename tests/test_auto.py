@@ -12,7 +12,9 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import LinearSVR as SkLinearSVR
 from svmkit._solvers import (
     HINGE_DUAL_SCALE,
+    HINGE_TRON_MIN_SAMPLES,
     LINEAR_SOLVERS,
+    TALL_RATIO,
     auto_solver_name,
     hinge_dual_scale,
 )
@@ -39,7 +41,8 @@ SPARSE_TALL_TEXT = (3000, 2000, True)  # n > d but too many features to be "tall
 
 CASES = [
     # (loss, penalty, regime, extra params, expected solver)
-    ("hinge", "l2", VERY_TALL, {}, "smsvm"),
+    ("hinge", "l2", VERY_TALL, {}, "tron"),
+    ("hinge", "l2", VERY_TALL, {"regularize_intercept": False}, "smsvm"),
     ("hinge", "l2", TALL, {}, "dual_cd"),
     ("hinge", "l2", WIDE, {}, "dual_cd"),
     ("hinge", "l2", SPARSE_WIDE, {}, "dual_cd"),
@@ -86,9 +89,10 @@ def test_auto_rule_for_each_regime(loss, penalty, regime, params, expected) -> N
     assert auto_solver_name(loss, penalty, n, d, reg, scale, l1_ratio=rho) in (expected, None)
 
 
-def test_auto_hinge_large_scale_dense_uses_smsvm() -> None:
-    """Dense hinge problems with C * mean ||x||^2 above HINGE_DUAL_SCALE and n >= d go to SmSVM
-    (the dual stalls there); wide, sparse or moderately scaled ones stay on dual_cd."""
+def test_auto_hinge_large_scale_dense_uses_tron() -> None:
+    """Dense hinge problems with C * mean ||x||^2 above HINGE_DUAL_SCALE and n >= d go to TRON's
+    certified continuation (the dual stalls there); wide, sparse or moderately scaled ones stay
+    on dual_cd. The elastic-net hinge keeps SmSVM there."""
     X, y = data(*TALL)  # standard normal, 20 features: mean ||x||^2 ~ 20
     scale = hinge_dual_scale(X, 1.0)
     assert 10.0 < scale < HINGE_DUAL_SCALE
@@ -118,15 +122,16 @@ def test_auto_hinge_large_scale_dense_uses_smsvm() -> None:
         assert clf.solver_ == expected, (C, expected)
     assert picks == {
         "tall C=1": "dual_cd",
-        "tall C=100": "smsvm",
-        "tall scaled features": "smsvm",
+        "tall C=100": "tron",
+        "tall scaled features": "tron",
         "wide C=100": "dual_cd",
         "sparse C=1000": "dual_cd",
     }
     # The rule itself, at the threshold: strictly above it is "badly scaled".
     n, d = X.shape
     assert auto_solver_name("hinge", "l2", n, d, True, HINGE_DUAL_SCALE) == "dual_cd"
-    assert auto_solver_name("hinge", "l2", n, d, True, 2 * HINGE_DUAL_SCALE) == "smsvm"
+    assert auto_solver_name("hinge", "l2", n, d, True, 2 * HINGE_DUAL_SCALE) == "tron"
+    assert auto_solver_name("hinge", "l2", n, d, False, 2 * HINGE_DUAL_SCALE) == "smsvm"
     assert auto_solver_name("hinge", "l2", d, n, True, 2 * HINGE_DUAL_SCALE) == "dual_cd"
     assert hinge_dual_scale(sp.csr_matrix(X), 1.0) is None
     assert hinge_dual_scale(X, float("inf")) is None
@@ -136,6 +141,21 @@ def test_auto_hinge_large_scale_dense_uses_smsvm() -> None:
     with _quiet():
         clf.fit(X, y)
     assert clf.solver_ == "dual_cd"
+
+
+def test_auto_hinge_dense_tall_threshold() -> None:
+    """Dense hinge data with n >= HINGE_TRON_MIN_SAMPLES and n >= TALL_RATIO d go to TRON (dual_cd
+    runs into max_iter there); one sample fewer, a wider shape or sparse X keep dual_cd."""
+    n, scale = HINGE_TRON_MIN_SAMPLES, 10.0
+    assert auto_solver_name("hinge", "l2", n, n // TALL_RATIO, True, scale) == "tron"
+    assert auto_solver_name("hinge", "l2", n - 1, 10, True, scale) == "dual_cd"
+    assert auto_solver_name("hinge", "l2", n, n // TALL_RATIO + 1, True, scale) == "dual_cd"
+    assert auto_solver_name("hinge", "l2", n, 10, True, None) == "dual_cd"  # sparse
+    X = rng.standard_normal((n, 5))
+    y = (X[:, 0] + 0.3 * rng.standard_normal(n) > 0).astype(int)
+    clf = svmkit.LinearSVC(loss="hinge").fit(X, y)
+    assert clf.solver_ == "tron"
+    assert str(clf.result_[0]["status"]).endswith("converged")
 
 
 def test_auto_l1_squared_hinge_uses_the_l1_solver_when_present() -> None:

@@ -233,7 +233,8 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
     tol : float or None, default=None
         Stopping tolerance of the solver; None uses the solver's own default
         (`svmkit.solver_defaults(name)["tol"]`). For TRON it is relative:
-        ||grad F(w)|| <= tol * ||grad F(0)||. For "dual_cd" the default is scikit-learn's
+        ||grad F(w)|| <= tol * ||grad F(0)|| (for loss="hinge" the relative duality gap, so
+        (F(w) - F*) / F(w) <= tol). For "dual_cd" the default is scikit-learn's
         1e-4 with LIBLINEAR's meaning (max - min projected gradient <= tol, absolute).
     max_iter : int or None, default=None
         Maximum number of outer iterations; None uses the solver's default.
@@ -249,8 +250,10 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         "tron" (trust-region Newton, paper 002; for the smoothed hinges a line search
         replaces the region by default, and the squared hinge and logistic loss hand over to
         it after the region's first rejected step: solver_options "globalization") for the smooth
-        losses. "sgd" (primal (stochastic) subgradient descent with momentum or
-        AdaGrad/AdaDelta/Adam, paper 001;
+        losses, and for loss="hinge" with penalty "l2" a smoothing continuation: stages on
+        psi_M (sigma = 0.1, 0.01, ...) until the relative duality gap at a band-repaired dual
+        point is <= tol (a certificate; a regularized intercept or none). "sgd" (primal
+        (stochastic) subgradient descent with momentum or AdaGrad/AdaDelta/Adam, paper 001;
         hinge, squared_hinge, smoothed_hinge; l2, l1, elasticnet; options via solver_options,
         see svmkit.solver_defaults("sgd")). "homotopy" (paper 004's homotopic subgradient
         method, hinge loss; hard margin with C=inf: stops on a margin-gap certificate
@@ -269,9 +272,11 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         random_state orders the coordinates; warm_start is ignored (starts from alpha = 0).
         "auto" (the default) picks by a deterministic rule on the loss, the penalty and the
         shape of X (svmkit._solvers.auto_solver_name; the fitted solver_ names the choice):
-        hinge + l2: "smsvm" on very tall data (n_samples >= 100,000 and >= 100 n_features)
-        and on dense data with n_samples >= n_features and C * mean ||x_i||^2 > 200 (large C
-        or large feature scales, where the dual stalls), "dual_cd" otherwise;
+        hinge + l2: "tron" on very tall data (n_samples >= 100,000 and >= 100 n_features),
+        on dense data with n_samples >= 20,000 and >= 100 n_features, and on dense data with
+        n_samples >= n_features and C * mean ||x_i||^2 > 200 (large C or large feature
+        scales, where the dual stalls), "smsvm" with regularize_intercept=False, "dual_cd"
+        otherwise;
         squared_hinge + l2: "tron" when n_samples >= n_features, "dual_cd" when there are
         more features than samples (scikit-learn's dual="auto"); logistic or smoothed_hinge +
         l2: "dual_cd" when n_features >= 10 n_samples, "tron" otherwise;

@@ -290,12 +290,13 @@ LINEAR_SOLVERS: dict[str, SolverSpec] = {
                 "squared_epsilon_insensitive",
                 "smoothed_epsilon_insensitive",
                 "epsilon_insensitive",
+                "hinge",
             }
         ),
         penalties=frozenset({"l2"}),
         fit=_fit_tron,
-        description="trust-region Newton with conjugate gradients (paper 002); the "
-        "epsilon-insensitive loss by a smoothing continuation certified by its duality gap",
+        description="trust-region Newton with conjugate gradients (paper 002); the hinge and "
+        "epsilon-insensitive losses by a smoothing continuation certified by its duality gap",
     ),
     "sgd": SolverSpec(
         name="sgd",
@@ -372,6 +373,26 @@ LINEAR_SOLVERS: dict[str, SolverSpec] = {
 # slower on a9a (7.3 s against 0.2 s), dna (0.37 against 0.06 s, max_iter) and covtype.5000.
 TALL_MIN_SAMPLES = 100_000  # "very tall": at least this many samples
 TALL_RATIO = 100  # and n_samples >= TALL_RATIO * n_features
+
+# The hinge loss (penalty "l2") on very tall, dense tall or badly scaled data goes to TRON's
+# smoothing continuation (psi_M stages certified by a band-repaired duality gap, as for the
+# epsilon-insensitive loss), which replaced SmSVM there: SmSVM's l2 stop is an estimate (the
+# near-separable cell below ended 5.9e-4 above the optimum, reported converged) and its Newton
+# levels are slower. Measured at the defaults (tol 1e-4, objective against the best of the three):
+#   two_gaussians 200,000 x 50: tron 0.38 s, smsvm 2.24 s, dual_cd 3.8 s (max_iter);
+#     the same as CSR 0.63 / 2.49 / 9.6 s; 150,000 x 20: 0.15 / 0.45 / 1.16 s (max_iter);
+#   80,000 x 50: tron 0.17 s exact, dual_cd 1.0 s at max_iter 1.6e-4 above the optimum;
+#   40,000 x 20: 0.065 s against dual_cd's 0.10 s (max_iter); 20,000 x 50: 0.128 s against
+#     0.086 s (max_iter, 1.2e-4 above), hence the threshold below;
+#   near-separable 16,000 x 20, scales 1-1000 (bench_regimes._separable): C = 100 0.056 s
+#     against smsvm's 0.164 s (5.9e-4 above), C = 1 0.056 against 0.30 s; 800-6,400 rows
+#     8-24 ms against 14-290 ms (smsvm up to 9.3e-4 above);
+#   sparse text 200,000 x 1,000 (20 nonzeros/row): tron 1.65 s, dual_cd 0.47 s (max_iter,
+#     5e-8 above), smsvm did not finish in 100 s.
+# Slower only on small badly scaled sets (raw breast_cancer 455 x 30: 21-28 ms against
+# smsvm's 6-12 ms, both within 1e-4). Dense data below the threshold keep dual_cd: the 26-class
+# 16,000 x 16 set 0.85 s against 0.52 s (max_iter), digits 0.85 s against 0.06 s.
+HINGE_TRON_MIN_SAMPLES = 20_000
 
 
 # Dense hinge-loss problems with a badly scaled dual: when C * mean_i ||x_i||^2 (the dual's
@@ -463,9 +484,11 @@ def auto_solver_name(
       the estimator lets smsvm finish when it stalls uncertified), smsvm otherwise (badly
       scaled dense data: unscaled breast_cancer's dual stalls at max_iter with 61% accuracy
       where smsvm takes 0.02 s).
-    - penalty "l2", hinge loss: smsvm on tall data, and on dense data with n_samples >=
-      n_features and C * mean ||x_i||^2 > HINGE_DUAL_SCALE (large C or large feature scales:
-      the dual is badly scaled), dual_cd otherwise.
+    - penalty "l2", hinge loss: tron's smoothing continuation on very tall data, on dense data
+      with n_samples >= HINGE_TRON_MIN_SAMPLES and >= TALL_RATIO * n_features, and on dense
+      data with n_samples >= n_features and C * mean ||x_i||^2 > HINGE_DUAL_SCALE (large C or
+      large feature scales: the dual is badly scaled); smsvm with an unregularized intercept;
+      dual_cd otherwise.
     - penalty "l2", squared hinge / squared epsilon-insensitive: tron when n_samples >=
       n_features, dual_cd when there are more features than samples (scikit-learn's
       dual="auto" rule).
@@ -500,8 +523,15 @@ def auto_solver_name(
             return "l1_cd"
         return "smsvm" if loss == "hinge" else None
     if loss == "hinge":
-        if is_tall(n_samples, n_features) or not dual_ok or badly_scaled:
-            return "smsvm"
+        if not dual_ok:
+            return "smsvm"  # the only hinge solver with an unregularized intercept
+        dense_tall = (
+            dual_scale is not None
+            and n_samples >= HINGE_TRON_MIN_SAMPLES
+            and n_samples >= TALL_RATIO * n_features
+        )
+        if is_tall(n_samples, n_features) or badly_scaled or dense_tall:
+            return "tron"
         return "dual_cd"
     if loss in ("squared_hinge", "squared_epsilon_insensitive"):
         return "dual_cd" if dual_ok and n_features > n_samples else "tron"

@@ -42,7 +42,7 @@ class _DaskMixin:
     def _dask_solver(self, estimator: str) -> str:
         """The solver the fit runs: "smsvm" for the hinge loss, "tron" for the smooth losses
         (solver "auto" picks by the loss alone, unlike the in-memory rule, which may pick
-        dual_cd for the hinge loss)."""
+        dual_cd or tron's continuation for the hinge loss)."""
         if not isinstance(self.solver, str):
             raise TypeError("solver must be a string")
         if self.solver not in _SOLVERS:

@@ -3,12 +3,12 @@
 // Problem: min_w F(w) = 1/2 ||w||^2 + sum_i C_i loss(u_i) (problem.hpp) for a twice
 // (generalized) differentiable loss: smoothed_hinge (psi_M), gaussian_smoothed_hinge (psi_G),
 // squared_hinge (generalized Hessian), logistic, squared_epsilon_insensitive and
-// smoothed_epsilon_insensitive; epsilon_insensitive (not differentiable) by a smoothing
-// continuation over smoothed_epsilon_insensitive, sigma divided by 10 per stage, ended when
-// the relative duality gap of the exact problem (at the smoothed dual point or at that point
-// repaired on the tube's band) is <= tol (tron.cpp; objective = the exact
-// F, optimality = that gap, history records carry sigma as smoothing and the gap at each
-// stage's end; a regularized intercept or none).
+// smoothed_epsilon_insensitive; epsilon_insensitive and hinge (not differentiable) by a
+// smoothing continuation over smoothed_epsilon_insensitive / smoothed_hinge (psi_M), sigma
+// divided by 10 per stage, ended when the relative duality gap of the exact problem (at the
+// smoothed dual point or at that point repaired on the kink's band) is <= tol (tron.cpp; objective
+// = the exact F, optimality = that gap, history records carry sigma as smoothing and the gap at
+// each stage's end; a regularized intercept or none).
 //
 // Method: paper 002 (Luo, Qiao, Zhang, "Learning with Smooth Hinge Losses"), Algorithms 1
 // (trust-region framework) and 2 (CG on the trust-region subproblem, stopped when
