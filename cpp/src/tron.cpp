@@ -482,7 +482,7 @@ constexpr double kBandWidth = 10.0;
 constexpr double kRepairFlops = 1 << 23;
 constexpr int kRepairRounds = 5;
 
-struct EpsilonRepair {
+struct BandRepair {
   bool repaired = false;
   long long passes = 0;
 };
@@ -507,10 +507,10 @@ struct KinkGeometry {
 };
 
 template <class View>
-EpsilonRepair repair_on_band(const View& X, const LinearProblem& p, const KinkGeometry& kink,
-                             double sigma, bool reg_b, const std::vector<double>& w,
-                             const std::vector<double>& u, std::vector<double>& beta) {
-  EpsilonRepair out;
+BandRepair repair_on_band(const View& X, const LinearProblem& p, const KinkGeometry& kink,
+                          double sigma, bool reg_b, const std::vector<double>& w,
+                          const std::vector<double>& u, std::vector<double>& beta) {
+  BandRepair out;
   const Index n = X.rows, d = X.cols;
   const Index dim = d + (reg_b ? 1 : 0);
   const double s = p.intercept_scaling;
@@ -586,9 +586,8 @@ EpsilonRepair repair_on_band(const View& X, const LinearProblem& p, const KinkGe
 // Each stage minimizes the primal with psi_M(u - eps) + psi_M(-u - eps)
 // (smoothed_epsilon_insensitive) for sigma = sigma0, sigma0 / 10, ..., warm started from the last
 // stage and run to kStageTol * tol (a loose stage leaves a poor dual point: near-separable data
-// with features on scales 1-1000 took 12 stages at tol, 5 at tol / 100). After each stage beta_i =
-// -cost_i L_sigma'(u_i)
-// (|beta_i| <= cost_i) is a point of the exact problem's dual
+// with features on scales 1-1000 took 12 stages at tol, 5 at tol / 100). After each stage
+// beta_i = -cost_i L_sigma'(u_i) (|beta_i| <= cost_i) is a point of the exact problem's dual
 //   D(beta) = -1/2 ||X~' beta||^2 + beta'y - eps ||beta||_1,
 // scaled by the t in [0, 1] that maximizes D(t beta) (two passes); when that leaves a gap above
 // tol, also the point repaired on the tube's band (repair_on_band, two more passes). The run
@@ -723,7 +722,7 @@ SolveResult kink_continuation(const View& X, const LinearProblem& p, const LossS
     double dual = scaled_dual_value(X, p, kink.epsilon, reg_b, beta, v, threads, buf);
     passes += 2;
     if (res.objective - dual > options.tol * res.objective) {
-      const EpsilonRepair rep = repair_on_band(X, p, kink, sigma, reg_b, w, z, beta);
+      const BandRepair rep = repair_on_band(X, p, kink, sigma, reg_b, w, z, beta);
       passes += rep.passes;
       if (rep.repaired) {
         dual = std::max(dual, scaled_dual_value(X, p, kink.epsilon, reg_b, beta, v, threads, buf));
