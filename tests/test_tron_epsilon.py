@@ -101,8 +101,16 @@ def test_tron_epsilon_refuses_an_unregularized_intercept():
         svmkit.LinearSVR(solver="tron", regularize_intercept=False).fit(X, y)
 
 
-def test_tron_epsilon_callback_stops_the_run():
+@pytest.mark.parametrize("loss", ["epsilon_insensitive", "hinge"])
+def test_tron_continuation_callback_stops_the_run(loss):
+    """Both kinks' continuations (tron.cpp kink_continuation) report every Newton step with its
+    stage's smoothing and stop when the callback says so."""
     X, y = diabetes()
+    if loss == "hinge":
+        y = np.where(y > 0, 1, -1)
+        make = svmkit.LinearSVC
+    else:
+        make = svmkit.LinearSVR
     seen = []
 
     def stop(rec):
@@ -111,7 +119,7 @@ def test_tron_epsilon_callback_stops_the_run():
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        est = svmkit.LinearSVR(solver="tron", callback=stop, tol=1e-12).fit(X, y)
+        est = make(loss=loss, solver="tron", callback=stop, tol=1e-12).fit(X, y)
     assert len(seen) == 3
     assert str(est.result_[0]["status"]).endswith("interrupted")
     assert all(np.isfinite(r["smoothing"]) for r in seen)

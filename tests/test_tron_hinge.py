@@ -114,19 +114,3 @@ def test_tron_hinge_refuses_an_unregularized_intercept():
     X, y = breast_cancer()
     with pytest.raises(ValueError, match="tron solves the hinge loss .* smsvm solver"):
         svmkit.LinearSVC(loss="hinge", solver="tron", regularize_intercept=False).fit(X, y)
-
-
-def test_tron_hinge_callback_stops_the_run():
-    X, y = breast_cancer()
-    seen = []
-
-    def stop(rec):
-        seen.append(rec)
-        return len(seen) < 3
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        est = svmkit.LinearSVC(loss="hinge", solver="tron", callback=stop, tol=1e-12).fit(X, y)
-    assert len(seen) == 3
-    assert str(est.result_[0]["status"]).endswith("interrupted")
-    assert all(np.isfinite(r["smoothing"]) for r in seen)
