@@ -404,7 +404,9 @@ HINGE_TRON_MIN_SAMPLES = 20_000
 # at 25-55, C = 1 on standardized data, it is within 1e-4). SmSVM's Newton steps do not care
 # about the scaling: it converges in 40-100 iterations on all of them. On wide data (fewer
 # samples than features) the dual is small and converges at any scale; sparse data keep
-# dual_cd (SmSVM's sparse paths are not the ones measured here).
+# dual_cd (SmSVM's sparse paths are not the ones measured here). The l2 hinge now takes TRON's
+# certified continuation there (HINGE_TRON_MIN_SAMPLES' comment); the l1 / elastic-net hinge
+# keeps SmSVM.
 HINGE_DUAL_SCALE = 200.0
 
 
