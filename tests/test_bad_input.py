@@ -250,13 +250,14 @@ def test_bad_sample_weight(Est, sw, match) -> None:
     ("Xb", "yb", "match"),
     [
         (X[:, 0], None, "Expected 2D array, got 1D array"),
+        (np.array(3.0), None, "Expected 2D array, got scalar array"),
         (X[:, :, None], None, "Found array with dim 3"),
         (X[:0], slice(0, 0), r"0 sample\(s\)"),
         (X[:, :0], None, r"0 feature\(s\)"),
         (X, slice(0, 39), "inconsistent numbers of samples"),
         (X.astype(complex), None, "Complex data not supported"),
     ],
-    ids=["1d", "3d", "empty", "no_features", "length", "complex"],
+    ids=["1d", "scalar", "3d", "empty", "no_features", "length", "complex"],
 )
 def test_bad_shapes(Est, Xb, yb, match) -> None:
     yy = target(Est) if yb is None else target(Est)[yb]

@@ -157,7 +157,8 @@ def validate_X_y(estimator: Any, X: Any, y: Any = _NO_Y, **kwargs: Any) -> Any:
     no_y = isinstance(y, str) and y == _NO_Y
     # y first: a fast X with a y that needs scikit-learn's path would have X checked twice
     # (the CSR structure check is a pass over the indices).
-    rows = getattr(X, "shape", (None,))[0]
+    shape = getattr(X, "shape", None)
+    rows = shape[0] if shape else None  # no shape, or a 0-d array: scikit-learn's message
     if kwargs.keys() <= _FAST_KWARGS and (no_y or _fast_y(y, rows)):
         reset = kwargs.get("reset", True)
         Xf = _fast_X(estimator, X, reset, kwargs.get("order"))
