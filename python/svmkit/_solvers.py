@@ -524,28 +524,23 @@ def auto_solver_name(
         if loss == "hinge" and pure_l1 and not badly_scaled:
             return "l1_cd"
         return "smsvm" if loss == "hinge" else None
-    if loss == "hinge":
-        if not dual_ok:
-            return "smsvm"  # the only hinge solver with an unregularized intercept
-        dense_tall = (
-            dual_scale is not None
-            and n_samples >= HINGE_TRON_MIN_SAMPLES
-            and n_samples >= TALL_RATIO * n_features
-        )
-        if is_tall(n_samples, n_features) or badly_scaled or dense_tall:
-            return "tron"
-        return "dual_cd"
     if loss in ("squared_hinge", "squared_epsilon_insensitive"):
         return "dual_cd" if dual_ok and n_features > n_samples else "tron"
     if loss in ("logistic", "smoothed_hinge"):
         wide = n_features >= SMOOTH_DUAL_RATIO * n_samples
         return "dual_cd" if dual_ok and wide else "tron"
-    if loss == "epsilon_insensitive":
+    if loss in ("hinge", "epsilon_insensitive"):
+        # The two kinks: tron's certified continuation on tall dense or badly scaled data (and
+        # for the hinge on very tall sparse data), dual_cd otherwise.
+        hinge = loss == "hinge"
         if not dual_ok:
-            return "sgd"  # neither dual_cd nor tron's certificate has an unregularized intercept
-        tall = n_samples >= EPS_TRON_MIN_SAMPLES and n_samples >= TALL_RATIO * n_features
+            # Neither dual_cd nor tron's certificate has an unregularized intercept.
+            return "smsvm" if hinge else "sgd"
+        min_n = HINGE_TRON_MIN_SAMPLES if hinge else EPS_TRON_MIN_SAMPLES
+        tall = n_samples >= min_n and n_samples >= TALL_RATIO * n_features
         dense_tall = dual_scale is not None and tall  # badly_scaled implies dense
-        return "tron" if dense_tall or badly_scaled else "dual_cd"
+        very_tall = hinge and is_tall(n_samples, n_features)
+        return "tron" if dense_tall or badly_scaled or very_tall else "dual_cd"
     return None
 
 
