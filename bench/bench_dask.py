@@ -1,9 +1,10 @@
 """svmkit.dask against the in-memory fit, and the traffic of a distributed TRON fit.
 
 Runs (each a fresh LocalCluster, processes, 1 thread per worker):
-  1. timing: svmkit.LinearSVC(solver="tron" or "smsvm" for --loss hinge, n_jobs=2) in memory beside
-     svmkit.dask.LinearSVC on 2 workers x 1 thread, same data (generated on the workers by a
-     seeded generator, then gathered once for the in-memory fit), alternately, best of R;
+  1. timing: svmkit.LinearSVC(solver=the Dask estimator's choice or --solver, n_jobs=2) in
+     memory beside svmkit.dask.LinearSVC on 2 workers x 1 thread, same data (generated on the
+     workers by a seeded generator, then gathered once for the in-memory fit), alternately,
+     best of R;
   2. per-round overhead: an empty map-reduce with the tasks of one pass (one per run of
      partitions, i.e. per worker thread), best of 20;
   3. traffic: bytes the driver sends (pickled task arguments) and receives (reduced vectors)
@@ -93,7 +94,10 @@ def timing(args) -> None:
     import svmkit
     import svmkit.dask as sd
 
-    solver = "smsvm" if args.loss == "hinge" else "tron"
+    # The Dask estimators' "auto": smsvm for the hinge with the l1 / elastic-net penalties,
+    # tron otherwise (the hinge with l2 by its smoothing continuation).
+    auto = "smsvm" if args.loss == "hinge" and args.penalty != "l2" else "tron"
+    solver = auto if args.solver == "auto" else args.solver
     regression = args.loss in REGRESSION_LOSSES
     params = dict(loss=args.loss, C=args.C, tol=args.tol, solver=solver)
     if not regression:
@@ -126,7 +130,11 @@ def timing(args) -> None:
         out(
             f"data {args.n} x {args.d} float64 dense, {args.chunks} partitions, {args.loss}, "
             f"penalty {params.get('penalty', 'l2')}, solver {solver}"
-            + (f" (smoothing stages, certified gap {r_d['optimality']:.2e})" if regression else "")
+            + (
+                f" (smoothing stages, certified gap {r_d['optimality']:.2e})"
+                if solver == "tron" and args.loss in ("hinge", "epsilon_insensitive")
+                else ""
+            )
         )
         out(
             f"in-memory 2 threads: best {min(t_mem):.3f} s  ({r_l['iterations']} it, "
@@ -220,9 +228,16 @@ def main() -> None:
     p.add_argument(
         "--loss",
         default="logistic",
-        help="'hinge' runs SmSVM; epsilon_insensitive / squared_epsilon_insensitive run LinearSVR",
+        help="'hinge' runs tron's continuation (l2) or SmSVM; epsilon_insensitive / "
+        "squared_epsilon_insensitive run LinearSVR",
     )
     p.add_argument("--penalty", default="l2", help="l1 / elasticnet with --loss hinge")
+    p.add_argument(
+        "--solver",
+        default="auto",
+        choices=("auto", "tron", "smsvm"),
+        help="auto: the Dask estimator's choice (smsvm for hinge with l1 / elasticnet, else tron)",
+    )
     p.add_argument("--C", type=float, default=1.0)
     p.add_argument("--tol", type=float, default=1e-4)
     p.add_argument("--big-n", type=int, default=1_500_000)
@@ -239,7 +254,8 @@ def main() -> None:
     out(
         f"Command: `python bench/bench_dask.py --n {args.n} --d {args.d} --chunks {args.chunks}"
         f" --repeats {args.repeats} --big-n {args.big_n} --limit {args.limit}"
-        f" --loss {args.loss} --penalty {args.penalty}"
+        f" --loss {args.loss} --penalty {args.penalty} --solver {args.solver}"
+        + (" --skip-big" if args.skip_big else "")
         + (f" --write {args.write}" if args.write else "")
         + "`"
         f" ({platform.node() or 'host'}, 2 cores shared with other jobs: timings are noisy)"

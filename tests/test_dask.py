@@ -274,6 +274,60 @@ def test_linear_svr_band_repair_matches_in_memory(client, sparse):
     assert r_d["iterations"] == r_l["iterations"] and r_d["passes"] == r_l["passes"]
 
 
+@pytest.mark.parametrize("sparse", [False, True], ids=["dense", "csr"])
+def test_hinge_default_is_the_certified_continuation(client, sparse):
+    """svmkit.dask.LinearSVC(loss="hinge") runs tron's smoothing continuation (as the in-memory
+    solver="tron"): the same stages, the exact objective, and a certified duality gap."""
+    X, y = make_data(n=600, seed=43, sparse=sparse)
+    sw = np.random.default_rng(44).uniform(0.5, 2.0, y.shape[0])
+    Xd, yd, swd = to_dask(X, y, chunk=150, sw=sw)
+    dist = sd.LinearSVC(loss="hinge", tol=TOL).fit(Xd, yd, sample_weight=swd)
+    local = svmkit.LinearSVC(loss="hinge", solver="tron", tol=TOL).fit(X, y, sample_weight=sw)
+    assert dist.solver_ == "tron"
+    assert_same_fit(local, dist)
+    r_d, r_l = dist.result_[0], local.result_[0]
+    assert str(r_d["status"]).endswith("converged") and r_d["optimality"] <= TOL
+    np.testing.assert_allclose(r_d["history"]["smoothing"], r_l["history"]["smoothing"])
+    yy = np.where(y == dist.classes_[1], 1.0, -1.0)
+    w, b = dist.coef_[0], dist.intercept_[0]
+    f = 0.5 * (w @ w + b * b) + np.sum(sw * np.maximum(0.0, 1.0 - yy * (X @ w + b)))
+    assert rel(f, r_d["objective"]) <= 1e-12
+
+
+@pytest.mark.parametrize("sparse", [False, True], ids=["dense", "csr"])
+def test_hinge_band_repair_matches_in_memory(client, sparse):
+    """Near-separable classes on features of scales 1 to 1000 at C = 100: the band repair of
+    the dual point (margin band, box [0, C] in a) certifies the default tol on the partitions
+    as in memory, within tol of clarabel's optimum."""
+    rng = np.random.default_rng(5)
+    X = rng.standard_normal((600, 6))
+    w = rng.standard_normal(6)
+    y = np.where(X @ w + 0.05 * rng.standard_normal(600) > 0, 1, -1)
+    X = X * np.logspace(0, 3, 6)
+    if sparse:
+        X[rng.random(X.shape) < 0.2] = 0.0
+        X = sp.csr_matrix(X)
+    Xd, yd, _ = to_dask(X, y, chunk=150)
+    dist = sd.LinearSVC(loss="hinge", C=100.0).fit(Xd, yd)
+    local = svmkit.LinearSVC(loss="hinge", C=100.0, solver="tron").fit(X, y)
+    assert_same_fit(local, dist)
+    r_d = dist.result_[0]
+    assert str(r_d["status"]).endswith("converged") and r_d["optimality"] <= 1e-4
+    _, _, best = primal_svm(X, y.astype(float), 100.0)
+    assert r_d["objective"] - best <= 1e-4 * best
+
+
+def test_hinge_continuation_one_vs_rest_without_intercept(client):
+    X, y = make_data(n=450, classes=3, seed=45)
+    Xd, yd, _ = to_dask(X, y, chunk=150)
+    p = dict(loss="hinge", tol=TOL, fit_intercept=False, class_weight={0: 2.0, 2: 0.5})
+    dist = sd.LinearSVC(**p).fit(Xd, yd)
+    local = svmkit.LinearSVC(solver="tron", **p).fit(X, y)
+    assert dist.solver_ == "tron" and dist.coef_.shape == (3, X.shape[1])
+    assert_same_fit(local, dist)
+    assert all(r["optimality"] <= TOL for r in dist.result_)
+
+
 def test_regressor_lazy_score(client):
     X, y = make_data(seed=11, regression=True)
     Xd, yd, _ = to_dask(X, y)
@@ -475,7 +529,11 @@ def test_runs_of_partitions_send_fewer_tasks_to_the_same_answer(client, loss, mo
 
     X, y = make_data(n=800, seed=6)
     Xd, yd, _ = to_dask(X, y, chunk=100)
-    p = dict(loss=loss, tol=TOL) if loss == "logistic" else dict(loss=loss, **SMSVM_L2)
+    p = (
+        dict(loss=loss, tol=TOL)
+        if loss == "logistic"
+        else dict(loss=loss, solver="smsvm", **SMSVM_L2)
+    )
     grouped = sd.LinearSVC(**p).fit(Xd, yd).result_[0]
     monkeypatch.setattr(_data, "partition_groups", lambda n, k: [[p] for p in range(n)])
     single = sd.LinearSVC(**p).fit(Xd, yd).result_[0]
@@ -516,8 +574,12 @@ def test_worker_killed_during_fit(client):
     client.wait_for_workers(2, timeout=60)
 
 
-@pytest.mark.parametrize("loss", ["logistic", "hinge"], ids=["tron", "smsvm"])
-def test_worker_killed_while_a_task_runs(client, loss):
+@pytest.mark.parametrize(
+    "loss, solver",
+    [("logistic", "tron"), ("hinge", "smsvm"), ("hinge", "tron")],
+    ids=["tron", "smsvm", "tron-hinge"],
+)
+def test_worker_killed_while_a_task_runs(client, loss, solver):
     """A worker SIGKILLed while one of its pass tasks is running (held by the test hook of
     svmkit.dask._tasks): the task and the worker's partitions are recomputed from the source
     elsewhere and the fit ends with the undisturbed fit's result."""
@@ -527,8 +589,9 @@ def test_worker_killed_while_a_task_runs(client, loss):
 
     X, y = make_data(n=600, seed=31)
     Xd, yd, _ = to_dask(X, y, chunk=100)
-    params = dict(loss=loss, tol=TOL)
+    params = dict(loss=loss, solver=solver, tol=TOL)
     clean = sd.LinearSVC(**params).fit(Xd, yd)
+    assert clean.solver_ == solver
     client.wait_for_workers(2, timeout=60)
     pids = client.run(os.getpid)
     victim = sorted(pids)[0]
@@ -611,8 +674,9 @@ def test_input_errors(client):
         sd.LinearSVC().fit(X, y)
     with pytest.raises(ValueError, match="solver 'dual_cd' is not available on Dask"):
         sd.LinearSVC(loss="hinge", solver="dual_cd").fit(Xd, yd)
-    with pytest.raises(ValueError, match="solver 'tron' needs a smooth loss"):
-        sd.LinearSVC(loss="hinge", solver="tron").fit(Xd, yd)
+    for p in (dict(regularize_intercept=False), dict(penalty="elasticnet")):
+        with pytest.raises(ValueError, match="solver 'tron' solves the hinge loss .* only with"):
+            sd.LinearSVC(loss="hinge", solver="tron", **p).fit(Xd, yd)
     with pytest.raises(ValueError, match="solver 'smsvm' solves loss='hinge'"):
         sd.LinearSVC(solver="smsvm").fit(Xd, yd)
     with pytest.raises(ValueError, match="penalty='l1' is not available on Dask with TRON"):
@@ -620,12 +684,14 @@ def test_input_errors(client):
     with pytest.raises(ValueError, match="epsilon_insensitive loss .* only with a regularized"):
         sd.LinearSVR(regularize_intercept=False).fit(Xd, yd)
     with pytest.raises(ValueError, match="smsvm option 'alpha_min' must be <= alpha0"):
-        sd.LinearSVC(loss="hinge", solver_options={"alpha0": 1e-8}).fit(Xd, yd)
+        sd.LinearSVC(loss="hinge", solver="smsvm", solver_options={"alpha0": 1e-8}).fit(Xd, yd)
     for p in (dict(penalty="l1"), dict(penalty="elasticnet", l1_ratio=1.0)):
         with pytest.raises(ValueError, match="pure l1 penalty is not distributed"):
             sd.LinearSVC(loss="hinge", **p).fit(Xd, yd)
     with pytest.raises(ValueError, match="only the dense Newton path is distributed"):
-        sd.LinearSVC(loss="hinge", solver_options={"max_dense_block": 3}).fit(Xd, yd)
+        sd.LinearSVC(loss="hinge", solver="smsvm", solver_options={"max_dense_block": 3}).fit(
+            Xd, yd
+        )
     with pytest.raises(ValueError, match="y has 99 entries but X has 100 rows"):
         sd.LinearSVC().fit(Xd, yd[:99])
     Xbad = X.copy()
@@ -836,13 +902,13 @@ def assert_same_smsvm(local, dist):
     ids=["csr-l2", "dense-l1l2"],
 )
 def test_smsvm_matches_in_memory(client, params, sparse):
-    """loss="hinge" runs SmSVM; the in-memory reference is LinearSVC(solver="smsvm") (its
-    "auto" may pick dual_cd)."""
+    """solver="smsvm" (the elastic net's auto choice); the in-memory reference is
+    LinearSVC(solver="smsvm") (its "auto" may pick dual_cd or tron)."""
     X, y = make_data(sparse=sparse, seed=21)
     sw = np.random.default_rng(22).uniform(0.5, 2.0, y.shape[0])
     Xd, yd, swd = to_dask(X, y, sw=sw)
-    p = dict(loss="hinge", **params)
-    local = svmkit.LinearSVC(solver="smsvm", **p).fit(X, y, sample_weight=sw)
+    p = dict(loss="hinge", solver="smsvm", **params)
+    local = svmkit.LinearSVC(**p).fit(X, y, sample_weight=sw)
     dist = sd.LinearSVC(**p).fit(Xd, yd, sample_weight=swd)
     assert_same_smsvm(local, dist)
 
@@ -872,8 +938,8 @@ def test_smsvm_one_vs_rest_weights(client):
     X, y = make_data(n=300, classes=3, seed=23)
     sw = np.random.default_rng(24).uniform(0.2, 3.0, y.shape[0])
     Xd, yd, swd = to_dask(X, y, chunk=150, sw=sw)
-    p = dict(loss="hinge", C=1.5, class_weight={0: 2.0, 2: 0.5}, **SMSVM_L2)
-    local = svmkit.LinearSVC(solver="smsvm", **p).fit(X, y, sample_weight=sw)
+    p = dict(loss="hinge", solver="smsvm", C=1.5, class_weight={0: 2.0, 2: 0.5}, **SMSVM_L2)
+    local = svmkit.LinearSVC(**p).fit(X, y, sample_weight=sw)
     dist = sd.LinearSVC(**p).fit(Xd, yd, sample_weight=swd)
     assert dist.coef_.shape == (3, X.shape[1])
     assert_same_smsvm(local, dist)
@@ -894,14 +960,17 @@ def test_smsvm_warm_start_and_intercept(client):
     assert_same_smsvm(local, dist)
 
 
-def test_smsvm_matches_clarabel(client):
-    """An independent reference: the hinge l2 problem as a QP solved by clarabel."""
+@pytest.mark.parametrize("solver, tol", [("smsvm", 1e-10), ("tron", 1e-8)])
+def test_hinge_matches_clarabel(client, solver, tol):
+    """An independent reference: the hinge l2 problem as a QP solved by clarabel, for both
+    distributed hinge solvers (tron's continuation certifies its gap down to about 1e-8)."""
     import clarabel  # a test-extra dependency: no skip
 
     X, y = make_data(n=120, d=5, seed=26)
     Xd, yd, _ = to_dask(X, y, chunk=40)
     C = 0.7
-    dist = sd.LinearSVC(loss="hinge", C=C, tol=1e-10).fit(Xd, yd)
+    dist = sd.LinearSVC(loss="hinge", solver=solver, C=C, tol=tol).fit(Xd, yd)
+    assert dist.solver_ == solver
     n, d = X.shape
     yy = np.where(y == 1, 1.0, -1.0)
     # variables (w, b, xi): min 1/2 ||w||^2 + 1/2 b^2 + C sum xi, xi >= 0, xi >= 1 - y (Xw + b)

@@ -25,7 +25,7 @@ from ._cluster import (
 )
 from ._data import as_dask_array, is_dask_frame, persist
 from ._smsvm import DistributedSmsvm, SmsvmData
-from ._tron import epsilon_insensitive_tron, tron
+from ._tron import kink_tron, tron
 
 _SOLVERS = ("auto", "tron", "smsvm")
 
@@ -40,22 +40,32 @@ class _DaskMixin:
     client: Any = None
 
     def _dask_solver(self, estimator: str) -> str:
-        """The solver the fit runs: "smsvm" for the hinge loss, "tron" for the smooth losses
-        (solver "auto" picks by the loss alone, unlike the in-memory rule, which may pick
-        dual_cd or tron's continuation for the hinge loss)."""
+        """The solver the fit runs. solver "auto" picks by the loss and the penalty alone: for
+        the hinge loss with the l2 penalty and a regularized intercept (or none) tron's
+        certified smoothing continuation (the in-memory rule's choice on very tall data, where
+        distributed data lie; in memory smaller data may take dual_cd, which has no
+        distributed form), smsvm for the l1 / elastic-net penalties and a free intercept; tron
+        for the smooth losses."""
         if not isinstance(self.solver, str):
             raise TypeError("solver must be a string")
         if self.solver not in _SOLVERS:
             raise ValueError(
                 f"svmkit.dask.{estimator}: solver {self.solver!r} is not available on Dask; "
-                "available: 'auto', 'tron' (the smooth losses), 'smsvm' (the hinge loss)"
+                "available: 'auto', 'tron' (the smooth losses; the hinge loss with penalty='l2' "
+                "and a regularized intercept), 'smsvm' (the hinge loss)"
             )
+        free_bias = self.fit_intercept and not self.regularize_intercept
         if self.loss == "hinge":
-            if self.solver == "tron":
+            tron_fits = self.penalty == "l2" and not free_bias
+            if self.solver == "tron" and not tron_fits:
                 raise ValueError(
-                    f"svmkit.dask.{estimator}: solver 'tron' needs a smooth loss; the hinge "
-                    "loss is solved by 'smsvm'"
+                    f"svmkit.dask.{estimator}: solver 'tron' solves the hinge loss (by "
+                    "smoothing, certified by a duality gap) only with penalty='l2' and a "
+                    "regularized intercept or none; use regularize_intercept=True, "
+                    "fit_intercept=False, or solver='smsvm'"
                 )
+            if self.solver == "tron" or (self.solver == "auto" and tron_fits):
+                return "tron"
             if penalty_weights(self.penalty, self.l1_ratio)[0] == 0.0:
                 raise ValueError(
                     f"svmkit.dask.{estimator}: SmSVM with a pure l1 penalty is not distributed "
@@ -69,7 +79,6 @@ class _DaskMixin:
                 f"svmkit.dask.{estimator}: solver 'smsvm' solves loss='hinge', got "
                 f"loss={self.loss!r}"
             )
-        free_bias = self.fit_intercept and not self.regularize_intercept
         if self.loss == "epsilon_insensitive" and free_bias:
             raise ValueError(
                 f"svmkit.dask.{estimator}: tron solves the epsilon_insensitive loss (by "
@@ -153,23 +162,25 @@ class _DaskMixin:
 
         dim = parts.n_features + (1 if self.fit_intercept else 0)
         callback = make_callback("tron", self.verbose, self.callback)
-        if loss[0] == "epsilon_insensitive":
-            # tron.cpp's smoothing continuation (the in-memory solver="tron" for this loss).
+        if loss[0] in ("epsilon_insensitive", "hinge"):
+            # tron.cpp's smoothing continuation (the in-memory solver="tron" for these losses).
             owner = make_obj(loss)  # holds the fit's partitions for sum_over_runs only
             tasks = {
                 "moments": _tasks.target_moments,
-                "gap": _tasks.epsilon_gap,
-                "band_setup": _tasks.epsilon_band_setup,
-                "band_round": _tasks.epsilon_band_round,
-                "band_dual": _tasks.epsilon_band_dual,
+                "gap": _tasks.kink_gap,
+                "band_setup": _tasks.kink_band_setup,
+                "band_round": _tasks.kink_band_round,
+                "band_dual": _tasks.kink_band_dual,
             }
-            res = epsilon_insensitive_tron(
-                lambda sigma: make_obj(("smoothed_epsilon_insensitive", sigma, loss[2])),
+            hinge = loss[0] == "hinge"
+            smooth = "smoothed_hinge" if hinge else "smoothed_epsilon_insensitive"
+            res = kink_tron(
+                lambda sigma: make_obj((smooth, sigma, loss[2])),
                 lambda kind, *args: sum_over_runs(owner, tasks[kind], args),
                 dim,
                 parts.n_features,
                 bool(self.fit_intercept and self.regularize_intercept),
-                float(loss[2]),
+                ("hinge", 0.0) if hinge else ("epsilon_insensitive", float(loss[2])),
                 self._tron_options(),
                 w0=w0,
                 callback=callback,
@@ -306,17 +317,23 @@ class LinearSVC(_DaskMixin, _LocalSVC):
     worker threads. The runs are fixed for the fit, so its summation order is too.
     One-vs-rest runs the binary problems concurrently.
 
-    Solvers (solver_ names the one used; "auto" picks by the loss alone):
+    Solvers (solver_ names the one used; "auto" picks by the loss and the penalty alone):
 
     * "tron" for the smooth losses (squared_hinge, smoothed_hinge, gaussian_smoothed_hinge,
       logistic), penalty "l2": passes F and grad F with diag H, and H s (the per-row
       curvature stays on the workers). Takes the in-memory TRON's steps.
-    * "smsvm" for loss="hinge", penalty "l2", "l1" or "elasticnet": a port of the in-memory
+    * "tron" also for loss="hinge" with penalty "l2" and a regularized intercept (or none):
+      the in-memory TRON's smoothing continuation (stages over psi_M, each ended by the
+      duality gap of the exact problem at a dual point repaired on the margin band; status
+      converged certifies the objective within tol). The in-memory solver="auto" takes it on
+      very tall data and may pick dual_cd on smaller data; compare with
+      LinearSVC(loss="hinge", solver="tron").
+    * "smsvm" for loss="hinge" with penalty "l1" or "elasticnet", or an unregularized
+      intercept (and when asked for by name): a port of the in-memory
       SmSVM (svmkit._solvers "smsvm", paper 000) whose gradient pass also assembles the
       active Hessian block X~_A^T D X~_A on each partition (summed by the tree, factored on
       the client); the Armijo line search runs on the margins the workers keep (one round
-      per trial, no sweep over X). The in-memory LinearSVC(loss="hinge") with solver="auto"
-      may pick dual_cd instead; compare with LinearSVC(loss="hinge", solver="smsvm"). Only
+      per trial, no sweep over X). Compare with LinearSVC(loss="hinge", solver="smsvm"). Only
       SmSVM's dense Newton path is distributed: an active block the in-memory solver would
       solve matrix-free (over max_dense_block or newton_memory_mb) raises ValueError.
       Elasticnet runs end with the in-memory solver's final polish (solver_options

@@ -232,53 +232,95 @@ def target_moments(block, targets, slot, intercept) -> np.ndarray:
     return np.array([float(yy.size), float(np.sum(yy)), float(np.sum(yy * yy))])
 
 
-def epsilon_gap(block, targets, slot, w, epsilon, sigma, intercept) -> np.ndarray:
-    """The partition's sums of the duality gap of tron.cpp's epsilon-insensitive
-    continuation at w: [exact loss, beta.y - epsilon ||beta||_1, X~' beta] with
-    beta_i = -cost_i L_sigma'(u_i) of the smoothed loss. X~' beta is minus the smoothed loss
-    part's gradient, which the objective kernel computes (it sweeps for the margins again: three
-    sweeps where the C++ solver makes two, once per stage; counted as its two passes)."""
+# The kinked losses of tron.cpp's continuation (its KinkGeometry), as the tasks' kink argument:
+# ("hinge", 0.0) with u_i = 1 - y_i z_i, y_i beta_i in [0, C_i], kink at u_i = 0; or
+# ("epsilon_insensitive", eps) with u_i = z_i - y_i, |beta_i| <= C_i, kink at |u_i| = eps.
+# In beta (beta_i = y_i a_i for the hinge) both duals read D = beta'y - eps ||beta||_1 -
+# 1/2 ||X~' beta||^2.
+
+
+def _is_hinge(kink: tuple) -> bool:
+    return kink[0] == "hinge"
+
+
+def _kink_margins(block, targets, w, kink, intercept) -> np.ndarray:
+    """u_i of the kink at w on the partition (one sweep)."""
+    z = _core.partition_margins(block[0], w, *intercept)
+    return 1.0 - targets[0] * z if _is_hinge(kink) else z - targets[0]
+
+
+def _beyond(u, kink) -> np.ndarray:
+    """The distance of u from the kink (positive: in the loss's linear part)."""
+    return u if _is_hinge(kink) else np.abs(u) - kink[1]
+
+
+def _smoothed_beta(u, targets, kink, sigma) -> np.ndarray:
+    """beta_i = -cost_i L_sigma'(.) of the smoothed loss (psi_M of the margin 1 - u for the
+    hinge, times y_i)."""
     y, cost = targets
-    u = _core.partition_margins(block[0], w, *intercept) - y
-    exact, _, _ = _core.loss_eval("epsilon_insensitive", np.ascontiguousarray(u), sigma, epsilon)
+    if _is_hinge(kink):
+        _, d1, _ = _core.loss_eval("smoothed_hinge", np.ascontiguousarray(1.0 - u), sigma, 0.0)
+        return -y * cost * d1
     _, d1, _ = _core.loss_eval(
-        "smoothed_epsilon_insensitive", np.ascontiguousarray(u), sigma, epsilon
+        "smoothed_epsilon_insensitive", np.ascontiguousarray(u), sigma, kink[1]
     )
-    beta = -cost * d1
+    return -cost * d1
+
+
+def _box(targets, kink) -> tuple[np.ndarray, np.ndarray]:
+    """The bounds of beta."""
+    y, cost = targets
+    if _is_hinge(kink):
+        return np.where(y > 0.0, 0.0, -cost), np.where(y > 0.0, cost, 0.0)
+    return -cost, cost
+
+
+def _dual_linear(beta, targets, kink) -> float:
+    """beta'y - eps ||beta||_1."""
+    return float(beta @ targets[0]) - kink[1] * float(np.sum(np.abs(beta)))
+
+
+def kink_gap(block, targets, slot, w, kink, sigma, intercept) -> np.ndarray:
+    """The partition's sums of the duality gap of tron.cpp's kink continuation at w:
+    [exact loss, beta'y - eps ||beta||_1, X~' beta] at the smoothed dual point. X~' beta is
+    minus the smoothed loss part's gradient, which the objective kernel computes (it sweeps
+    for the margins again: three sweeps where the C++ solver makes two, once per stage;
+    counted as its two passes)."""
+    y, cost = targets
+    u = _kink_margins(block, targets, w, kink, intercept)
+    exact = cost @ np.maximum(_beyond(u, kink), 0.0)
+    beta = _smoothed_beta(u, targets, kink, sigma)
+    smooth = "smoothed_hinge" if _is_hinge(kink) else "smoothed_epsilon_insensitive"
     packed, _ = _core.partition_fun_grad(
-        block[0], y, cost, "smoothed_epsilon_insensitive", sigma, epsilon, *intercept, w,
+        block[0], y, cost, smooth, sigma, kink[1], *intercept, w,
         want_hdiag=False, want_curvature=False, n_threads=1,
     )  # fmt: skip
-    lin = float(beta @ y) - epsilon * float(np.sum(np.abs(beta)))
-    return np.concatenate([[float(cost @ exact), lin], -packed[1:]])
+    return np.concatenate([[float(exact), _dual_linear(beta, targets, kink)], -packed[1:]])
 
 
-def _band_margins(block, targets, w, intercept) -> np.ndarray:
-    """u_i = w.x~_i - y_i on the partition (one sweep)."""
-    return _core.partition_margins(block[0], w, *intercept) - targets[0]
+def _on_band(u, cost, kink, sigma) -> np.ndarray:
+    """The repair's band: positive cost and |beyond(u_i)| <= kBandWidth sigma."""
+    return (cost > 0.0) & (np.abs(_beyond(u, kink)) <= KINK_BAND_WIDTH * sigma)
 
 
-def _on_band(u, cost, epsilon, sigma) -> np.ndarray:
-    """The repair's band: positive cost and | |u_i| - epsilon | <= kBandWidth sigma."""
-    return (cost > 0.0) & (np.abs(np.abs(u) - epsilon) <= EPSILON_BAND_WIDTH * sigma)
-
-
-def _band_state(block, targets, u, epsilon, sigma, intercept, steps) -> tuple:
-    """tron.cpp's repair_on_band on one partition at margins u, replayed from its start: the
-    smoothed beta put at the exact values off the band, then the band's moves by the driver's
-    solutions steps[0], steps[1], ... (delta = A s on the free band rows, clipped to the box; a
-    clipped row leaves the free set). Returns (X~'s band rows (dense), beta, free mask, X~_S'
-    (the last step's moves), rows the last step clipped)."""
+def _band_state(block, targets, u, kink, sigma, intercept, steps) -> tuple:
+    """tron.cpp's repair_on_band on one partition at u, replayed from its start: the smoothed
+    beta put at the exact values off the band, then the band's moves by the driver's solutions
+    steps[0], steps[1], ... (delta = A s on the free band rows, clipped to the box; a clipped
+    row leaves the free set). Returns (X~'s band rows (dense), beta, free mask, X~_S' (the
+    last step's moves), rows the last step clipped)."""
     X = _scipy_view(block[0])
-    _, cost = targets
+    y, cost = targets
     fit_intercept, scaling = intercept
-    _, d1, _ = _core.loss_eval(
-        "smoothed_epsilon_insensitive", np.ascontiguousarray(u), sigma, epsilon
-    )
-    beta = -cost * d1
-    on_band = _on_band(u, cost, epsilon, sigma)
+    beta = _smoothed_beta(u, targets, kink, sigma)
+    on_band = _on_band(u, cost, kink, sigma)
     off = (cost > 0.0) & ~on_band
-    beta[off] = np.where(np.abs(u[off]) > epsilon, -np.copysign(cost[off], u[off]), 0.0)
+    if _is_hinge(kink):
+        linear = np.copysign(cost[off], y[off])
+    else:
+        linear = -np.copysign(cost[off], u[off])
+    beta[off] = np.where(_beyond(u[off], kink) > 0.0, linear, 0.0)
+    lo, hi = _box(targets, kink)
     band = np.flatnonzero(on_band)
     rows = X[band]
     rows = rows.toarray() if sp.issparse(rows) else np.asarray(rows, dtype=np.float64)
@@ -288,53 +330,53 @@ def _band_state(block, targets, u, epsilon, sigma, intercept, steps) -> tuple:
     moved_sum, clipped = np.zeros(rows.shape[1]), 0
     for s in steps:
         idx = np.flatnonzero(free)
-        b = beta[band[idx]] + rows[idx] @ s
-        c = cost[band[idx]]
-        bc = np.minimum(c, np.maximum(-c, b))
-        moved_sum = rows[idx].T @ (bc - beta[band[idx]])
-        beta[band[idx]] = bc
+        at = band[idx]
+        b = beta[at] + rows[idx] @ s
+        bc = np.minimum(hi[at], np.maximum(lo[at], b))
+        moved_sum = rows[idx].T @ (bc - beta[at])
+        beta[at] = bc
         out = bc != b
         free[idx[out]] = False
         clipped = int(out.sum())
     return rows, beta, free, moved_sum, clipped
 
 
-# tron.cpp's kBandWidth: the band of the repair is | |u_i| - epsilon | <= this many sigma.
-EPSILON_BAND_WIDTH = 10.0
+# tron.cpp's kBandWidth: the band of the repair is |beyond(u_i)| <= this many sigma.
+KINK_BAND_WIDTH = 10.0
 
 
-def epsilon_band_setup(block, targets, slot, w, epsilon, sigma, budget, intercept) -> np.ndarray:
+def kink_band_setup(block, targets, slot, w, kink, sigma, budget, intercept) -> np.ndarray:
     """[band rows, their Gram matrix X~_S' X~_S (dim x dim), -X~' beta] of the partition at the
     start of the band repair (tron.cpp's repair_on_band). A band whose Gram system alone costs
     more than budget flops (the repair's, which the driver then refuses) is only counted."""
     dim = w.shape[0]
-    u = _band_margins(block, targets, w, intercept)
-    n_band = int(np.count_nonzero(_on_band(u, targets[1], epsilon, sigma)))
+    u = _kink_margins(block, targets, w, kink, intercept)
+    n_band = int(np.count_nonzero(_on_band(u, targets[1], kink, sigma)))
     if n_band * float(dim) * dim > budget:
         return np.concatenate([[float(n_band)], np.zeros(dim * dim + dim)])
-    rows, beta, _, _, _ = _band_state(block, targets, u, epsilon, sigma, intercept, [])
+    rows, beta, _, _, _ = _band_state(block, targets, u, kink, sigma, intercept, [])
     gram = (rows.T @ rows).ravel()
     return np.concatenate([[float(n_band)], gram, -_tilde_t(block[0], beta, intercept)])
 
 
-def epsilon_band_round(block, targets, slot, w, epsilon, sigma, steps, intercept) -> np.ndarray:
+def kink_band_round(block, targets, slot, w, kink, sigma, steps, intercept) -> np.ndarray:
     """[rows the last step clipped, rows still free, X~_S' (the last step's moves), the free
     band rows' Gram matrix] of the partition after the repair's steps."""
-    u = _band_margins(block, targets, w, intercept)
+    u = _kink_margins(block, targets, w, kink, intercept)
     rows, _, free, moved_sum, clipped = _band_state(
-        block, targets, u, epsilon, sigma, intercept, steps
+        block, targets, u, kink, sigma, intercept, steps
     )
     kept = rows[free]
     return np.concatenate([[float(clipped), float(free.sum())], moved_sum, (kept.T @ kept).ravel()])
 
 
-def epsilon_band_dual(block, targets, slot, w, epsilon, sigma, steps, intercept) -> np.ndarray:
-    """[beta.y - epsilon ||beta||_1, X~' beta] of the partition at the repaired dual point."""
-    y, _ = targets
-    u = _band_margins(block, targets, w, intercept)
-    _, beta, _, _, _ = _band_state(block, targets, u, epsilon, sigma, intercept, steps)
-    lin = float(beta @ y) - epsilon * float(np.sum(np.abs(beta)))
-    return np.concatenate([[lin], _tilde_t(block[0], beta, intercept)])
+def kink_band_dual(block, targets, slot, w, kink, sigma, steps, intercept) -> np.ndarray:
+    """[beta'y - eps ||beta||_1, X~' beta] of the partition at the repaired dual point."""
+    u = _kink_margins(block, targets, w, kink, intercept)
+    _, beta, _, _, _ = _band_state(block, targets, u, kink, sigma, intercept, steps)
+    return np.concatenate(
+        [[_dual_linear(beta, targets, kink)], _tilde_t(block[0], beta, intercept)]
+    )
 
 
 def _scipy_view(X: Any) -> Any:

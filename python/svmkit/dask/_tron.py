@@ -355,10 +355,11 @@ def _history_columns(history: list[dict]) -> dict:
     return out
 
 
-# tron.cpp's epsilon_insensitive_continuation (see the comment there for the method): stages
-# of TRON on the smoothed loss at sigma = sigma0, sigma0 / 10, ..., each ended by the duality
-# gap of the exact problem (one map-reduce round of two sweeps, _tasks.epsilon_gap; when that
-# gap is above tol, the band repair adds two to seven rounds of small sums, _band_repair).
+# tron.cpp's kink_continuation (see the comment there for the method): for the hinge and the
+# epsilon-insensitive loss, stages of TRON on the smoothed loss at sigma = sigma0, sigma0 / 10,
+# ..., each ended by the duality gap of the exact problem (one map-reduce round of two sweeps,
+# _tasks.kink_gap; when that gap is above tol, the band repair adds two to seven rounds of small
+# sums, _band_repair).
 _STAGE_TOL = 1e-2
 _MIN_SMOOTHING = 1e-9
 _STAGE_RETRIES = 2
@@ -374,16 +375,16 @@ def _scaled_dual(lin: float, v: np.ndarray) -> float:
     return t * lin - 0.5 * t * t * q
 
 
-def _band_repair(sums, w, dim: int, epsilon: float, sigma: float) -> tuple[float | None, int]:
+def _band_repair(sums, w, dim: int, kink: tuple, sigma: float) -> tuple[float | None, int]:
     """tron.cpp's repair_on_band over the partitions: the band's Gram system is reduced to the
     driver, which solves it for each step s; the partitions replay the steps (stateless tasks:
     a lost worker's partition is recomputed). Returns (the repaired scaled dual value or None,
     the passes tron.cpp counts for it)."""
-    tot = sums("band_setup", w, epsilon, sigma, _REPAIR_FLOPS)
+    tot = sums("band_setup", w, kink, sigma, _REPAIR_FLOPS)
     n_band = int(tot[0])
     gram = tot[1 : 1 + dim * dim].reshape(dim, dim)
     if n_band == 0:
-        out = sums("band_dual", w, epsilon, sigma, [])
+        out = sums("band_dual", w, kink, sigma, [])
         return _scaled_dual(float(out[0]), out[1:]), 1
     if n_band * float(dim) * dim > _REPAIR_FLOPS:
         return None, 0
@@ -399,35 +400,39 @@ def _band_repair(sums, w, dim: int, epsilon: float, sigma: float) -> tuple[float
         if not np.all(np.isfinite(s)):
             return None, 1
         steps.append(s)
-        out = sums("band_round", w, epsilon, sigma, steps)
+        out = sums("band_round", w, kink, sigma, steps)
         clipped, free = int(out[0]), int(out[1])
         r = r - out[2 : 2 + dim]
         gram = out[2 + dim :].reshape(dim, dim)
         if clipped == 0:
             break
-    out = sums("band_dual", w, epsilon, sigma, steps)
+    out = sums("band_dual", w, kink, sigma, steps)
     return _scaled_dual(float(out[0]), out[1:]), 2
 
 
-def epsilon_insensitive_tron(
+def kink_tron(
     make_obj: Callable[[float], Any],
     sums: Callable[..., np.ndarray],
     dim: int,
     n_features: int,
     reg_b: bool,
-    epsilon: float,
+    kink: tuple,
     opt: dict,
     w0: np.ndarray | None = None,
     callback: Callable[[dict], Any] | None = None,
     poll: Callable[[], bool] = lambda: False,
 ) -> dict:
-    """make_obj(sigma): a DistributedObjective of the smoothed loss at sigma (its release() is
+    """kink: ("hinge", 0.0) or ("epsilon_insensitive", epsilon) (svmkit.dask._tasks);
+    make_obj(sigma): a DistributedObjective of the smoothed loss at sigma (its release() is
     called after the stage); sums(fn, args): the sum of a task over the partitions."""
     start = time.perf_counter()
-    count, total, total2 = sums("moments")
-    mean = total / count if count > 0.0 else 0.0
-    spread = math.sqrt(max(total2 / count - mean * mean, 0.0)) if count > 0.0 else 0.0
-    sigma0 = 0.1 * spread if spread > 0.0 else 0.1
+    if kink[0] == "hinge":
+        sigma0 = 0.1  # tron.cpp's initial_smoothing: the margins are on the scale 1
+    else:
+        count, total, total2 = sums("moments")
+        mean = total / count if count > 0.0 else 0.0
+        spread = math.sqrt(max(total2 / count - mean * mean, 0.0)) if count > 0.0 else 0.0
+        sigma0 = 0.1 * spread if spread > 0.0 else 0.1
     sigma = sigma0
     w = np.zeros(dim) if w0 is None else np.array(w0, dtype=np.float64)
     stage_opt = dict(opt, tol=float(opt["tol"]) * _STAGE_TOL, record_history=False)
@@ -462,7 +467,7 @@ def epsilon_insensitive_tron(
         if r["status"] in (SolverStatus.interrupted, SolverStatus.numerical_error):
             status = r["status"]
             break
-        tot = sums("gap", w, float(epsilon), float(sigma))
+        tot = sums("gap", w, kink, float(sigma))
         done["passes"] += 2
         loss_sum = float(tot[0])
         dual = _scaled_dual(float(tot[1]), tot[2:])
@@ -471,7 +476,7 @@ def epsilon_insensitive_tron(
             reg += float(w[n_features] * w[n_features])
         objective = 0.5 * reg + loss_sum
         if objective - dual > float(opt["tol"]) * objective:
-            repaired, passes = _band_repair(sums, w, dim, float(epsilon), float(sigma))
+            repaired, passes = _band_repair(sums, w, dim, kink, float(sigma))
             done["passes"] += passes
             if repaired is not None:
                 dual = max(dual, repaired)
