@@ -42,12 +42,12 @@ SPARSE_TALL_TEXT = (3000, 2000, True)  # n > d but too many features to be "tall
 CASES = [
     # (loss, penalty, regime, extra params, expected solver)
     ("hinge", "l2", VERY_TALL, {}, "tron"),
-    ("hinge", "l2", VERY_TALL, {"regularize_intercept": False}, "smsvm"),
+    ("hinge", "l2", VERY_TALL, {"regularize_intercept": False}, "tron"),
     ("hinge", "l2", TALL, {}, "dual_cd"),
     ("hinge", "l2", WIDE, {}, "dual_cd"),
     ("hinge", "l2", SPARSE_WIDE, {}, "dual_cd"),
     ("hinge", "l2", SPARSE_TALL_TEXT, {}, "dual_cd"),
-    ("hinge", "l2", WIDE, {"regularize_intercept": False}, "smsvm"),
+    ("hinge", "l2", WIDE, {"regularize_intercept": False}, "tron"),
     ("squared_hinge", "l2", TALL, {}, "tron"),
     ("squared_hinge", "l2", SPARSE_TALL_TEXT, {}, "tron"),
     ("squared_hinge", "l2", WIDE, {}, "dual_cd"),
@@ -131,7 +131,8 @@ def test_auto_hinge_large_scale_dense_uses_tron() -> None:
     n, d = X.shape
     assert auto_solver_name("hinge", "l2", n, d, True, HINGE_DUAL_SCALE) == "dual_cd"
     assert auto_solver_name("hinge", "l2", n, d, True, 2 * HINGE_DUAL_SCALE) == "tron"
-    assert auto_solver_name("hinge", "l2", n, d, False, 2 * HINGE_DUAL_SCALE) == "smsvm"
+    assert auto_solver_name("hinge", "l2", n, d, False, 2 * HINGE_DUAL_SCALE) == "tron"
+    assert auto_solver_name("hinge", "l2", d, n, False, None) == "tron"
     assert auto_solver_name("hinge", "l2", d, n, True, 2 * HINGE_DUAL_SCALE) == "dual_cd"
     assert hinge_dual_scale(sp.csr_matrix(X), 1.0) is None
     assert hinge_dual_scale(X, float("inf")) is None
@@ -199,14 +200,16 @@ def test_auto_rule_linear_svr(loss, regime, expected) -> None:
 
 def test_auto_rule_linear_svr_epsilon_scale_and_intercept() -> None:
     """Badly scaled dense data go to tron's continuation (dual_cd stalls at max_iter there),
-    an unregularized intercept to sgd (neither dual_cd nor tron's certificate has one)."""
+    an unregularized intercept to tron too (dual_cd has none; the continuation's certificate
+    handles the free bias's dual constraint)."""
     X, _ = data(*TALL)
     y = X @ rng.standard_normal(X.shape[1])
     with _quiet():
         scaled = svmkit.LinearSVR(max_iter=5).fit(X * 10.0, y)
         plain = svmkit.LinearSVR(max_iter=5).fit(X, y)
         free_bias = svmkit.LinearSVR(regularize_intercept=False, max_iter=5).fit(X, y)
-    assert (scaled.solver_, plain.solver_, free_bias.solver_) == ("tron", "dual_cd", "sgd")
+    assert (scaled.solver_, plain.solver_, free_bias.solver_) == ("tron", "dual_cd", "tron")
+    assert auto_solver_name("epsilon_insensitive", "l2", 100, 5000, False, None) == "tron"
     n, d = X.shape
     scale = hinge_dual_scale(X * 10.0, 1.0)
     assert scale > HINGE_DUAL_SCALE

@@ -58,11 +58,6 @@ def test_bad_data_linear_svc(Xb, yb, exc, match) -> None:
         ({"solver": "newton"}, ValueError, "unknown solver 'newton'"),
         ({"solver": 3}, TypeError, "solver must be a string"),
         ({"solver": "smsvm", "loss": "squared_hinge"}, ValueError, "does not handle loss='squ"),
-        (
-            {"solver": "tron", "loss": "hinge", "regularize_intercept": False},
-            ValueError,
-            "tron solves the hinge loss .* only with a regularized intercept",
-        ),
         ({"solver": "tron", "penalty": "l1"}, ValueError, "does not handle penalty='l1'"),
         ({"sigma": 0.0, "loss": "smoothed_hinge"}, ValueError, "sigma must be > 0"),
         ({"intercept_scaling": 0.0}, ValueError, "intercept_scaling must be > 0"),
@@ -172,10 +167,6 @@ def core_fit(Xc, yc, cost, **kw):
         ({"cost": with_value(np.ones(40), 7, -1.0)}, r"costs must be finite and >= 0; cost\[7\]"),
         ({"Xc": with_value(X, (1, 1), np.nan)}, "X contains NaN or infinity"),
         ({"yc": np.ones(39)}, "y has length 39, expected 40"),
-        (
-            {"loss": "hinge", "regularize_intercept": False},
-            "tron solves the hinge loss .* regularized intercept or none",
-        ),
         ({"loss": "what"}, "unknown loss 'what'"),
         ({"intercept_scaling": -1.0}, "intercept_scaling must be a positive"),
         ({"w0": np.zeros(2)}, "initial solution has length 2, expected 4"),

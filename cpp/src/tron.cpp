@@ -444,13 +444,30 @@ SolveResult run_tron(const View& X, const LinearProblem& problem, const LossSpec
   });
 }
 
+// An unregularized (free) intercept adds the dual constraint sum_i beta_i = 0. The smoothed
+// point meets it only to the stage's tolerance (the smoothed primal's derivative in b is
+// -s sum_i beta_i), so the larger of the positive and the negative parts is scaled down to the
+// other's size: the box of every beta_i contains 0, so the point stays feasible.
+void balance_free_bias(std::vector<double>& beta) {
+  double pos = 0.0, neg = 0.0;
+  for (const double b : beta) (b > 0.0 ? pos : neg) += std::fabs(b);
+  if (pos == neg) return;
+  const bool shrink_pos = pos > neg;
+  const double t = shrink_pos ? neg / pos : pos / neg;
+  for (double& b : beta)
+    if (shrink_pos ? b > 0.0 : b < 0.0) b *= t;
+}
+
 // D(t beta) for the t in [0, 1] that maximizes it (beta feasible: |beta_i| <= cost_i, so every
-// t beta is), D(beta) = beta'y - eps ||beta||_1 - 1/2 ||X~' beta||^2. One pass (v = X' beta).
+// t beta is), D(beta) = beta'y - eps ||beta||_1 - 1/2 ||X~' beta||^2 (the bias's coordinate of
+// X~' beta only when it is regularized). One pass (v = X' beta). A free bias first balances
+// beta in place (balance_free_bias).
 template <class View>
 double scaled_dual_value(const View& X, const LinearProblem& p, double epsilon, bool reg_b,
-                         const std::vector<double>& beta, std::vector<double>& v, int threads,
-                         ReductionBuffers& buf) {
+                         bool free_b, std::vector<double>& beta, std::vector<double>& v,
+                         int threads, ReductionBuffers& buf) {
   const Index n = X.rows, d = X.cols;
+  if (free_b) balance_free_bias(beta);
   double lin = 0.0, beta_sum = 0.0;
   for (Index i = 0; i < n; ++i) {
     lin += beta[i] * p.y[i] - epsilon * std::fabs(beta[i]);
@@ -477,7 +494,8 @@ double scaled_dual_value(const View& X, const LinearProblem& p, double epsilon, 
 // 16,000 x 20 spent 50 ms there in 5 rounds against 90 ms for the whole fit). The band's rows
 // are read from X in each round, never copied: a dense copy of a 16,000-row band cost 5.6 MB
 // of peak memory there, against 1 MB for the whole fit without it. Any repaired point is dual
-// feasible, so the gap stays a bound whatever the repair achieves.
+// feasible, so the gap stays a bound whatever the repair achieves. With a free bias the
+// system's bias row asks for s sum_i beta_i = 0 (the dual constraint) instead of = b.
 constexpr double kBandWidth = 10.0;
 constexpr double kRepairFlops = 1 << 23;
 constexpr int kRepairRounds = 5;
@@ -508,11 +526,12 @@ struct KinkGeometry {
 
 template <class View>
 BandRepair repair_on_band(const View& X, const LinearProblem& p, const KinkGeometry& kink,
-                          double sigma, bool reg_b, const std::vector<double>& w,
-                          const std::vector<double>& u, std::vector<double>& beta) {
+                          double sigma, const std::vector<double>& w, const std::vector<double>& u,
+                          std::vector<double>& beta) {
   BandRepair out;
   const Index n = X.rows, d = X.cols;
-  const Index dim = d + (reg_b ? 1 : 0);
+  const bool has_b = p.fit_intercept;
+  const Index dim = d + (has_b ? 1 : 0);
   const double s = p.intercept_scaling;
   std::vector<Index> band;
   for (Index i = 0; i < n; ++i) {
@@ -532,10 +551,11 @@ BandRepair repair_on_band(const View& X, const LinearProblem& p, const KinkGeome
   // The residual w~ - X~' beta (one pass). The band's rows are read from X in each round (no
   // dense copy: the repair's memory is the dim x dim system).
   Eigen::VectorXd r = Eigen::Map<const Eigen::VectorXd>(w.data(), dim);
+  if (has_b && !p.regularize_intercept) r(d) = 0.0;  // the constraint s sum beta_i = 0
   for (Index i = 0; i < n; ++i) {
     if (beta[i] == 0.0) continue;
     row_axpy(X, i, -beta[i], r.data());
-    if (reg_b) r(d) -= beta[i] * s;
+    if (has_b) r(d) -= beta[i] * s;
   }
   out.passes = 1;
   Eigen::MatrixXd G(dim, dim);
@@ -551,9 +571,9 @@ BandRepair repair_on_band(const View& X, const LinearProblem& p, const KinkGeome
         for_each_in_row(X, i, [&](Index k, double xk) {
           if (k <= j) G(j, k) += xj * xk;
         });
-        if (reg_b) G(d, j) += s * xj;
+        if (has_b) G(d, j) += s * xj;
       });
-      if (reg_b) G(d, d) += s * s;
+      if (has_b) G(d, d) += s * s;
     }
     G.triangularView<Eigen::StrictlyUpper>() = G.transpose();
     // A tiny ridge keeps the solve defined when the band spans fewer than dim directions.
@@ -565,12 +585,12 @@ BandRepair repair_on_band(const View& X, const LinearProblem& p, const KinkGeome
     still_free.reserve(band.size());
     for (const Index i : band) {
       const double c = p.cost[i];
-      const double b = beta[i] + row_dot(X, i, step.data()) + (reg_b ? s * step(d) : 0.0);
+      const double b = beta[i] + row_dot(X, i, step.data()) + (has_b ? s * step(d) : 0.0);
       const double bc = std::min(kink.upper(p.y[i], c), std::max(kink.lower(p.y[i], c), b));
       const double moved = bc - beta[i];
       beta[i] = bc;
       row_axpy(X, i, -moved, r.data());
-      if (reg_b) r(d) -= moved * s;
+      if (has_b) r(d) -= moved * s;
       if (bc == b) still_free.push_back(i);
     }
     const bool clipped = still_free.size() < band.size();
@@ -598,7 +618,8 @@ BandRepair repair_on_band(const View& X, const LinearProblem& p, const KinkGeome
 // at sigma = 1e-3 sigma0); after that, or below kMinSmoothing * sigma0, the run ends
 // uncertified (max_iter) at the point of smallest gap (the Newton systems grow
 // ill-conditioned as 1 / sigma: measured from sigma ~ 1e-8 sigma0 on). An unregularized intercept
-// adds the dual constraint sum beta_i = 0, which this dual point does not meet: it is refused.
+// adds the dual constraint sum beta_i = 0, which the smoothed point meets only to the stage's
+// tolerance: the dual value balances it first (balance_free_bias), and the band repair asks for it.
 // Measured (regime matrix, LinearSVR() at tol 1e-4): tall dense 80,000 x 50 0.32 s against
 // dual_cd's 12 s at max_iter (whose objective was 0.6% higher); wide sparse data keep dual_cd
 // (1,600 x 50,000: 8 ms against 0.5 s). Near-separable 16,000 x 20 (scales 1-1000, C = 100 and
@@ -667,6 +688,7 @@ SolveResult kink_continuation(const View& X, const LinearProblem& p, const LossS
   const Index n = X.rows, d = X.cols;
   const std::size_t dim = static_cast<std::size_t>(d + (p.fit_intercept ? 1 : 0));
   const bool reg_b = p.fit_intercept && p.regularize_intercept;
+  const bool free_b = p.fit_intercept && !p.regularize_intercept;
   KinkGeometry kink;
   kink.hinge = loss.kind == LossKind::hinge;
   kink.epsilon = kink.hinge ? 0.0 : loss.epsilon;
@@ -719,13 +741,14 @@ SolveResult kink_continuation(const View& X, const LinearProblem& p, const LossS
     for (std::size_t j = 0; j < dim; ++j)
       if (static_cast<Index>(j) < d || reg_b) reg += w[j] * w[j];
     res.objective = 0.5 * reg + loss_sum;
-    double dual = scaled_dual_value(X, p, kink.epsilon, reg_b, beta, v, threads, buf);
+    double dual = scaled_dual_value(X, p, kink.epsilon, reg_b, free_b, beta, v, threads, buf);
     passes += 2;
     if (res.objective - dual > options.tol * res.objective) {
-      const BandRepair rep = repair_on_band(X, p, kink, sigma, reg_b, w, z, beta);
+      const BandRepair rep = repair_on_band(X, p, kink, sigma, w, z, beta);
       passes += rep.passes;
       if (rep.repaired) {
-        dual = std::max(dual, scaled_dual_value(X, p, kink.epsilon, reg_b, beta, v, threads, buf));
+        dual = std::max(
+            dual, scaled_dual_value(X, p, kink.epsilon, reg_b, free_b, beta, v, threads, buf));
         passes += 1;
       }
     }
@@ -773,11 +796,6 @@ SolveResult solve_tron(const LinearProblem& problem, const LossSpec& loss,
   validate_options(options);
   validate_problem(problem, loss, options.check_input);
   const bool kinked = loss.kind == LossKind::epsilon_insensitive || loss.kind == LossKind::hinge;
-  if (kinked && problem.fit_intercept && !problem.regularize_intercept)
-    throw_invalid(std::string("tron solves the ") + to_string(loss.kind) +
-                  " loss (by smoothing, certified by a duality gap) only with a regularized "
-                  "intercept or none; use regularize_intercept=True, fit_intercept=False, or the " +
-                  (loss.kind == LossKind::hinge ? "smsvm" : "sgd") + " solver");
   const auto solve = [&](const auto& X, const double* w_start) {
     using View = std::decay_t<decltype(X)>;
     if (kinked) return kink_continuation<View>(X, problem, loss, options, callbacks, w_start);

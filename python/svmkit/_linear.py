@@ -275,8 +275,8 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         hinge + l2: "tron" on very tall data (n_samples >= 100,000 and >= 100 n_features),
         on dense data with n_samples >= 20,000 and >= 100 n_features, and on dense data with
         n_samples >= n_features and C * mean ||x_i||^2 > 200 (large C or large feature
-        scales, where the dual stalls), "smsvm" with regularize_intercept=False, "dual_cd"
-        otherwise;
+        scales, where the dual stalls) and with regularize_intercept=False (its certificate
+        handles the free bias), "dual_cd" otherwise;
         squared_hinge + l2: "tron" when n_samples >= n_features, "dual_cd" when there are
         more features than samples (scikit-learn's dual="auto"); logistic or smoothed_hinge +
         l2: "dual_cd" when n_features >= 10 n_samples, "tron" otherwise;
@@ -508,8 +508,8 @@ class LinearSVR(RegressorMixin, _BaseLinear):
     "squared_epsilon_insensitive" max(0, |r| - epsilon)^2 (solver="auto": "tron" when
     n_samples >= n_features, else "dual_cd" as -s 12), or "smoothed_epsilon_insensitive"
     psi_M(r - epsilon; sigma) + psi_M(-r - epsilon; sigma) ("tron"). With
-    regularize_intercept=False the epsilon-insensitive loss falls back to "sgd" (dual_cd
-    regularizes the bias). As in LinearSVC the bias is the coefficient of a constant feature
+    regularize_intercept=False the epsilon-insensitive loss goes to "tron"'s continuation
+    (dual_cd regularizes the bias; the continuation certifies the free one). As in LinearSVC the bias is the coefficient of a constant feature
     intercept_scaling and is regularized unless regularize_intercept=False; lambda = 1 / (C N)
     in the papers' averaged form. The fitted solver_ names the solver used.
 

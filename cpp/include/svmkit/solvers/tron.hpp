@@ -8,7 +8,7 @@
 // divided by 10 per stage, ended when the relative duality gap of the exact problem (at the
 // smoothed dual point or at that point repaired on the kink's band) is <= tol (tron.cpp; objective
 // = the exact F, optimality = that gap, history records carry sigma as smoothing and the gap at
-// each stage's end; a regularized intercept or none).
+// each stage's end; the intercept regularized, free or absent).
 //
 // Method: paper 002 (Luo, Qiao, Zhang, "Learning with Smooth Hinge Losses"), Algorithms 1
 // (trust-region framework) and 2 (CG on the trust-region subproblem, stopped when
