@@ -294,8 +294,12 @@ def test_hinge_default_is_the_certified_continuation(client, sparse):
     assert rel(f, r_d["objective"]) <= 1e-12
 
 
-@pytest.mark.parametrize("sparse", [False, True], ids=["dense", "csr"])
-def test_hinge_band_repair_matches_in_memory(client, sparse):
+@pytest.mark.parametrize(
+    "sparse, free",
+    [(False, False), (True, False), (False, True)],
+    ids=["dense", "csr", "free-bias"],
+)
+def test_hinge_band_repair_matches_in_memory(client, sparse, free):
     """Near-separable classes on features of scales 1 to 1000 at C = 100: the band repair of
     the dual point (margin band, box [0, C] in a) certifies the default tol on the partitions
     as in memory, within tol of clarabel's optimum."""
@@ -308,13 +312,14 @@ def test_hinge_band_repair_matches_in_memory(client, sparse):
         X[rng.random(X.shape) < 0.2] = 0.0
         X = sp.csr_matrix(X)
     Xd, yd, _ = to_dask(X, y, chunk=150)
-    dist = sd.LinearSVC(loss="hinge", C=100.0).fit(Xd, yd)
-    local = svmkit.LinearSVC(loss="hinge", C=100.0, solver="tron").fit(X, y)
+    p = dict(loss="hinge", C=100.0, regularize_intercept=not free)
+    dist = sd.LinearSVC(**p).fit(Xd, yd)
+    local = svmkit.LinearSVC(solver="tron", **p).fit(X, y)
     assert_same_fit(local, dist)
     r_d = dist.result_[0]
     assert str(r_d["status"]).endswith("converged") and r_d["optimality"] <= 1e-4
-    _, _, best = primal_svm(X, y.astype(float), 100.0)
-    assert r_d["objective"] - best <= 1e-4 * best
+    _, _, best = primal_svm(X, y.astype(float), 100.0, reg_b=not free)
+    assert r_d["objective"] - best <= r_d["optimality"] * r_d["objective"]
 
 
 def test_hinge_continuation_one_vs_rest_without_intercept(client):
@@ -326,6 +331,36 @@ def test_hinge_continuation_one_vs_rest_without_intercept(client):
     assert dist.solver_ == "tron" and dist.coef_.shape == (3, X.shape[1])
     assert_same_fit(local, dist)
     assert all(r["optimality"] <= TOL for r in dist.result_)
+
+
+@pytest.mark.parametrize("regression", [False, True], ids=["hinge", "epsilon"])
+def test_continuation_with_a_free_intercept_matches_in_memory(client, regression):
+    """regularize_intercept=False: the continuation's dual constraint sum beta_i = 0 (the
+    smoothed point balanced by the driver from the partitions' sums split by sign, then asked
+    for by the band repair), as tron.cpp does it: the same stages and objective, certified,
+    within tol of clarabel's optimum with a free bias."""
+    X, y = make_data(n=600, seed=47, regression=regression)
+    if regression:
+        y = y + 4.0  # an offset the free bias must carry
+    Xd, yd, _ = to_dask(X, y, chunk=150)
+    p = dict(C=5.0, regularize_intercept=False, intercept_scaling=2.0)
+    if regression:
+        dist = sd.LinearSVR(epsilon=0.1, **p).fit(Xd, yd)
+        local = svmkit.LinearSVR(epsilon=0.1, solver="tron", **p).fit(X, y)
+        _, _, best = primal_svm(
+            X, y, 5.0, loss="epsilon_insensitive", epsilon=0.1, reg_b=False, scaling=2.0
+        )
+    else:
+        dist = sd.LinearSVC(loss="hinge", **p).fit(Xd, yd)
+        local = svmkit.LinearSVC(loss="hinge", solver="tron", **p).fit(X, y)
+        _, _, best = primal_svm(X, y.astype(float), 5.0, reg_b=False, scaling=2.0)
+    assert dist.solver_ == "tron"
+    assert_same_fit(local, dist)
+    r_d, r_l = dist.result_[0], local.result_[0]
+    assert str(r_d["status"]).endswith("converged") and r_d["optimality"] <= 1e-4
+    assert r_d["optimality"] == pytest.approx(r_l["optimality"], rel=1e-5)
+    np.testing.assert_allclose(r_d["history"]["smoothing"], r_l["history"]["smoothing"])
+    assert (r_d["objective"] - best) / r_d["objective"] <= r_d["optimality"] + 1e-9
 
 
 def test_regressor_lazy_score(client):
@@ -674,15 +709,12 @@ def test_input_errors(client):
         sd.LinearSVC().fit(X, y)
     with pytest.raises(ValueError, match="solver 'dual_cd' is not available on Dask"):
         sd.LinearSVC(loss="hinge", solver="dual_cd").fit(Xd, yd)
-    for p in (dict(regularize_intercept=False), dict(penalty="elasticnet")):
-        with pytest.raises(ValueError, match="solver 'tron' solves the hinge loss .* only with"):
-            sd.LinearSVC(loss="hinge", solver="tron", **p).fit(Xd, yd)
+    with pytest.raises(ValueError, match="solver 'tron' solves the hinge loss .* only with"):
+        sd.LinearSVC(loss="hinge", solver="tron", penalty="elasticnet").fit(Xd, yd)
     with pytest.raises(ValueError, match="solver 'smsvm' solves loss='hinge'"):
         sd.LinearSVC(solver="smsvm").fit(Xd, yd)
     with pytest.raises(ValueError, match="penalty='l1' is not available on Dask with TRON"):
         sd.LinearSVC(penalty="l1").fit(Xd, yd)
-    with pytest.raises(ValueError, match="epsilon_insensitive loss .* only with a regularized"):
-        sd.LinearSVR(regularize_intercept=False).fit(Xd, yd)
     with pytest.raises(ValueError, match="smsvm option 'alpha_min' must be <= alpha0"):
         sd.LinearSVC(loss="hinge", solver="smsvm", solver_options={"alpha0": 1e-8}).fit(Xd, yd)
     for p in (dict(penalty="l1"), dict(penalty="elasticnet", l1_ratio=1.0)):

@@ -509,9 +509,10 @@ class LinearSVR(RegressorMixin, _BaseLinear):
     n_samples >= n_features, else "dual_cd" as -s 12), or "smoothed_epsilon_insensitive"
     psi_M(r - epsilon; sigma) + psi_M(-r - epsilon; sigma) ("tron"). With
     regularize_intercept=False the epsilon-insensitive loss goes to "tron"'s continuation
-    (dual_cd regularizes the bias; the continuation certifies the free one). As in LinearSVC the bias is the coefficient of a constant feature
-    intercept_scaling and is regularized unless regularize_intercept=False; lambda = 1 / (C N)
-    in the papers' averaged form. The fitted solver_ names the solver used.
+    (dual_cd regularizes the bias; the continuation certifies the free one). As in LinearSVC
+    the bias is the coefficient of a constant feature intercept_scaling and is regularized
+    unless regularize_intercept=False; lambda = 1 / (C N) in the papers' averaged form. The
+    fitted solver_ names the solver used.
 
     Parameters are those of LinearSVC (without class_weight and multi_class), plus
     epsilon : float, default=0.0, the half width of the insensitive zone.

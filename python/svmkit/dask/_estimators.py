@@ -41,28 +41,26 @@ class _DaskMixin:
 
     def _dask_solver(self, estimator: str) -> str:
         """The solver the fit runs. solver "auto" picks by the loss and the penalty alone: for
-        the hinge loss with the l2 penalty and a regularized intercept (or none) tron's
-        certified smoothing continuation (the in-memory rule's choice on very tall data, where
-        distributed data lie; in memory smaller data may take dual_cd, which has no
-        distributed form), smsvm for the l1 / elastic-net penalties and a free intercept; tron
-        for the smooth losses."""
+        the hinge loss with the l2 penalty tron's certified smoothing continuation (the
+        in-memory rule's choice on very tall data, where distributed data lie, and with a free
+        intercept; in memory smaller data may take dual_cd, which has no distributed form),
+        smsvm for the l1 / elastic-net penalties; tron for the smooth losses and the
+        epsilon-insensitive loss."""
         if not isinstance(self.solver, str):
             raise TypeError("solver must be a string")
         if self.solver not in _SOLVERS:
             raise ValueError(
                 f"svmkit.dask.{estimator}: solver {self.solver!r} is not available on Dask; "
-                "available: 'auto', 'tron' (the smooth losses; the hinge loss with penalty='l2' "
-                "and a regularized intercept), 'smsvm' (the hinge loss)"
+                "available: 'auto', 'tron' (the smooth losses; the hinge loss with "
+                "penalty='l2'), 'smsvm' (the hinge loss)"
             )
-        free_bias = self.fit_intercept and not self.regularize_intercept
         if self.loss == "hinge":
-            tron_fits = self.penalty == "l2" and not free_bias
+            tron_fits = self.penalty == "l2"
             if self.solver == "tron" and not tron_fits:
                 raise ValueError(
                     f"svmkit.dask.{estimator}: solver 'tron' solves the hinge loss (by "
-                    "smoothing, certified by a duality gap) only with penalty='l2' and a "
-                    "regularized intercept or none; use regularize_intercept=True, "
-                    "fit_intercept=False, or solver='smsvm'"
+                    "smoothing, certified by a duality gap) only with penalty='l2'; use "
+                    "solver='smsvm' for the l1 and elastic-net penalties"
                 )
             if self.solver == "tron" or (self.solver == "auto" and tron_fits):
                 return "tron"
@@ -78,12 +76,6 @@ class _DaskMixin:
             raise ValueError(
                 f"svmkit.dask.{estimator}: solver 'smsvm' solves loss='hinge', got "
                 f"loss={self.loss!r}"
-            )
-        if self.loss == "epsilon_insensitive" and free_bias:
-            raise ValueError(
-                f"svmkit.dask.{estimator}: tron solves the epsilon_insensitive loss (by "
-                "smoothing, certified by a duality gap) only with a regularized intercept or "
-                "none; use regularize_intercept=True or fit_intercept=False"
             )
         if self.loss not in _core_tron_losses():
             raise ValueError(
@@ -173,6 +165,7 @@ class _DaskMixin:
                 "band_dual": _tasks.kink_band_dual,
             }
             hinge = loss[0] == "hinge"
+            free_bias = bool(self.fit_intercept and not self.regularize_intercept)
             smooth = "smoothed_hinge" if hinge else "smoothed_epsilon_insensitive"
             res = kink_tron(
                 lambda sigma: make_obj((smooth, sigma, loss[2])),
@@ -180,7 +173,7 @@ class _DaskMixin:
                 dim,
                 parts.n_features,
                 bool(self.fit_intercept and self.regularize_intercept),
-                ("hinge", 0.0) if hinge else ("epsilon_insensitive", float(loss[2])),
+                ("hinge" if hinge else "epsilon_insensitive", float(loss[2]), free_bias),
                 self._tron_options(),
                 w0=w0,
                 callback=callback,
@@ -322,14 +315,14 @@ class LinearSVC(_DaskMixin, _LocalSVC):
     * "tron" for the smooth losses (squared_hinge, smoothed_hinge, gaussian_smoothed_hinge,
       logistic), penalty "l2": passes F and grad F with diag H, and H s (the per-row
       curvature stays on the workers). Takes the in-memory TRON's steps.
-    * "tron" also for loss="hinge" with penalty "l2" and a regularized intercept (or none):
-      the in-memory TRON's smoothing continuation (stages over psi_M, each ended by the
-      duality gap of the exact problem at a dual point repaired on the margin band; status
-      converged certifies the objective within tol). The in-memory solver="auto" takes it on
-      very tall data and may pick dual_cd on smaller data; compare with
-      LinearSVC(loss="hinge", solver="tron").
-    * "smsvm" for loss="hinge" with penalty "l1" or "elasticnet", or an unregularized
-      intercept (and when asked for by name): a port of the in-memory
+    * "tron" also for loss="hinge" with penalty "l2" (the intercept regularized, free or
+      absent): the in-memory TRON's smoothing continuation (stages over psi_M, each ended by
+      the duality gap of the exact problem at a dual point repaired on the margin band;
+      status converged certifies the objective within tol). The in-memory solver="auto" takes
+      it on very tall data and with a free intercept, and may pick dual_cd on smaller data;
+      compare with LinearSVC(loss="hinge", solver="tron").
+    * "smsvm" for loss="hinge" with penalty "l1" or "elasticnet" (and when asked for by
+      name): a port of the in-memory
       SmSVM (svmkit._solvers "smsvm", paper 000) whose gradient pass also assembles the
       active Hessian block X~_A^T D X~_A on each partition (summed by the tree, factored on
       the client); the Armijo line search runs on the margins the workers keep (one round
@@ -526,8 +519,8 @@ class LinearSVR(_DaskMixin, _LocalSVR):
     "epsilon_insensitive" (scikit-learn's and svmkit.LinearSVR's model) its smoothing
     continuation, certified by the duality gap (tol bounds the relative gap; the in-memory
     LinearSVR(solver="tron") runs the same steps, while its solver="auto" takes dual_cd on
-    data that are not very tall; with an unregularized intercept the loss is refused, as in
-    memory). predict and score are lazy; to_local() returns the fitted svmkit.LinearSVR.
+    data that are not very tall; an unregularized intercept is certified too, as in memory).
+    predict and score are lazy; to_local() returns the fitted svmkit.LinearSVR.
     Extra parameter split_every and attribute client as in svmkit.dask.LinearSVC.
     """
 

@@ -232,11 +232,14 @@ def target_moments(block, targets, slot, intercept) -> np.ndarray:
     return np.array([float(yy.size), float(np.sum(yy)), float(np.sum(yy * yy))])
 
 
-# The kinked losses of tron.cpp's continuation (its KinkGeometry), as the tasks' kink argument:
-# ("hinge", 0.0) with u_i = 1 - y_i z_i, y_i beta_i in [0, C_i], kink at u_i = 0; or
-# ("epsilon_insensitive", eps) with u_i = z_i - y_i, |beta_i| <= C_i, kink at |u_i| = eps.
-# In beta (beta_i = y_i a_i for the hinge) both duals read D = beta'y - eps ||beta||_1 -
-# 1/2 ||X~' beta||^2.
+# The kinked losses of tron.cpp's continuation (its KinkGeometry), as the tasks' kink argument
+# (name, eps, free bias): ("hinge", 0.0, .) with u_i = 1 - y_i z_i, y_i beta_i in [0, C_i], kink
+# at u_i = 0; or ("epsilon_insensitive", eps, .) with u_i = z_i - y_i, |beta_i| <= C_i, kink at
+# |u_i| = eps. In beta (beta_i = y_i a_i for the hinge) both duals read D = beta'y -
+# eps ||beta||_1 - 1/2 ||X~' beta||^2; a free (unregularized) bias adds sum_i beta_i = 0, which
+# the driver meets by scaling the positive or the negative betas (tron.cpp's balance_free_bias:
+# the tasks then return the dual's sums split by the sign of beta, and take the driver's
+# scales as balance = (t_pos, t_neg)).
 
 
 def _is_hinge(kink: tuple) -> bool:
@@ -280,16 +283,61 @@ def _dual_linear(beta, targets, kink) -> float:
     return float(beta @ targets[0]) - kink[1] * float(np.sum(np.abs(beta)))
 
 
+def _free_bias(kink) -> bool:
+    return bool(kink[2])
+
+
+def _dual_sums(block, beta, targets, kink, intercept) -> np.ndarray:
+    """[beta'y - eps ||beta||_1, X~' beta], or with a free bias the same for the positive and
+    the negative betas with their sums: [lin+, lin-, sum beta+, -sum beta-, X~' beta+,
+    X~' beta-] (the driver balances them: kink_dual)."""
+    if not _free_bias(kink):
+        return np.concatenate(
+            [[_dual_linear(beta, targets, kink)], _tilde_t(block[0], beta, intercept)]
+        )
+    pos, neg = np.maximum(beta, 0.0), np.minimum(beta, 0.0)
+    return np.concatenate(
+        [
+            [_dual_linear(pos, targets, kink), _dual_linear(neg, targets, kink)],
+            [float(pos.sum()), -float(neg.sum())],
+            _tilde_t(block[0], pos, intercept),
+            _tilde_t(block[0], neg, intercept),
+        ]
+    )
+
+
+def balance_scales(pos_sum: float, neg_sum: float) -> tuple[float, float]:
+    """tron.cpp's balance_free_bias: the scales (t_pos, t_neg) that make sum_i beta_i = 0."""
+    if pos_sum == neg_sum:
+        return 1.0, 1.0
+    if pos_sum > neg_sum:
+        return neg_sum / pos_sum, 1.0
+    return 1.0, pos_sum / neg_sum
+
+
+def kink_dual(sums: np.ndarray, kink, dim: int) -> tuple[float, np.ndarray, tuple]:
+    """(beta'y - eps ||beta||_1, X~' beta, the balance scales) from _dual_sums' total."""
+    if not _free_bias(kink):
+        return float(sums[0]), sums[1 : 1 + dim], (1.0, 1.0)
+    tp, tn = balance_scales(float(sums[2]), float(sums[3]))
+    lin = tp * float(sums[0]) + tn * float(sums[1])
+    v = tp * sums[4 : 4 + dim] + tn * sums[4 + dim : 4 + 2 * dim]
+    v[-1] = 0.0  # the bias's coordinate, s sum_i beta_i, is 0 once balanced (a constraint)
+    return lin, v, (tp, tn)
+
+
 def kink_gap(block, targets, slot, w, kink, sigma, intercept) -> np.ndarray:
     """The partition's sums of the duality gap of tron.cpp's kink continuation at w:
-    [exact loss, beta'y - eps ||beta||_1, X~' beta] at the smoothed dual point. X~' beta is
-    minus the smoothed loss part's gradient, which the objective kernel computes (it sweeps
-    for the margins again: three sweeps where the C++ solver makes two, once per stage;
-    counted as its two passes)."""
+    [exact loss, beta'y - eps ||beta||_1, X~' beta] at the smoothed dual point (a free bias:
+    [exact loss, _dual_sums' split]). X~' beta is minus the smoothed loss part's gradient,
+    which the objective kernel computes (it sweeps for the margins again: three sweeps where
+    the C++ solver makes two, once per stage; counted as its two passes)."""
     y, cost = targets
     u = _kink_margins(block, targets, w, kink, intercept)
     exact = cost @ np.maximum(_beyond(u, kink), 0.0)
     beta = _smoothed_beta(u, targets, kink, sigma)
+    if _free_bias(kink):
+        return np.concatenate([[float(exact)], _dual_sums(block, beta, targets, kink, intercept)])
     smooth = "smoothed_hinge" if _is_hinge(kink) else "smoothed_epsilon_insensitive"
     packed, _ = _core.partition_fun_grad(
         block[0], y, cost, smooth, sigma, kink[1], *intercept, w,
@@ -303,9 +351,10 @@ def _on_band(u, cost, kink, sigma) -> np.ndarray:
     return (cost > 0.0) & (np.abs(_beyond(u, kink)) <= KINK_BAND_WIDTH * sigma)
 
 
-def _band_state(block, targets, u, kink, sigma, intercept, steps) -> tuple:
+def _band_state(block, targets, u, kink, sigma, balance, intercept, steps) -> tuple:
     """tron.cpp's repair_on_band on one partition at u, replayed from its start: the smoothed
-    beta put at the exact values off the band, then the band's moves by the driver's solutions
+    beta (balanced by the driver's scales with a free bias: balance = (t_pos, t_neg), else
+    (1, 1)) put at the exact values off the band, then the band's moves by the driver's solutions
     steps[0], steps[1], ... (delta = A s on the free band rows, clipped to the box; a clipped
     row leaves the free set). Returns (X~'s band rows (dense), beta, free mask, X~_S' (the
     last step's moves), rows the last step clipped)."""
@@ -313,6 +362,7 @@ def _band_state(block, targets, u, kink, sigma, intercept, steps) -> tuple:
     y, cost = targets
     fit_intercept, scaling = intercept
     beta = _smoothed_beta(u, targets, kink, sigma)
+    beta = np.where(beta > 0.0, balance[0] * beta, balance[1] * beta)
     on_band = _on_band(u, cost, kink, sigma)
     off = (cost > 0.0) & ~on_band
     if _is_hinge(kink):
@@ -345,7 +395,7 @@ def _band_state(block, targets, u, kink, sigma, intercept, steps) -> tuple:
 KINK_BAND_WIDTH = 10.0
 
 
-def kink_band_setup(block, targets, slot, w, kink, sigma, budget, intercept) -> np.ndarray:
+def kink_band_setup(block, targets, slot, w, kink, sigma, balance, budget, intercept) -> np.ndarray:
     """[band rows, their Gram matrix X~_S' X~_S (dim x dim), -X~' beta] of the partition at the
     start of the band repair (tron.cpp's repair_on_band). A band whose Gram system alone costs
     more than budget flops (the repair's, which the driver then refuses) is only counted."""
@@ -354,29 +404,27 @@ def kink_band_setup(block, targets, slot, w, kink, sigma, budget, intercept) -> 
     n_band = int(np.count_nonzero(_on_band(u, targets[1], kink, sigma)))
     if n_band * float(dim) * dim > budget:
         return np.concatenate([[float(n_band)], np.zeros(dim * dim + dim)])
-    rows, beta, _, _, _ = _band_state(block, targets, u, kink, sigma, intercept, [])
+    rows, beta, _, _, _ = _band_state(block, targets, u, kink, sigma, balance, intercept, [])
     gram = (rows.T @ rows).ravel()
     return np.concatenate([[float(n_band)], gram, -_tilde_t(block[0], beta, intercept)])
 
 
-def kink_band_round(block, targets, slot, w, kink, sigma, steps, intercept) -> np.ndarray:
+def kink_band_round(block, targets, slot, w, kink, sigma, balance, steps, intercept) -> np.ndarray:
     """[rows the last step clipped, rows still free, X~_S' (the last step's moves), the free
     band rows' Gram matrix] of the partition after the repair's steps."""
     u = _kink_margins(block, targets, w, kink, intercept)
     rows, _, free, moved_sum, clipped = _band_state(
-        block, targets, u, kink, sigma, intercept, steps
+        block, targets, u, kink, sigma, balance, intercept, steps
     )
     kept = rows[free]
     return np.concatenate([[float(clipped), float(free.sum())], moved_sum, (kept.T @ kept).ravel()])
 
 
-def kink_band_dual(block, targets, slot, w, kink, sigma, steps, intercept) -> np.ndarray:
-    """[beta'y - eps ||beta||_1, X~' beta] of the partition at the repaired dual point."""
+def kink_band_dual(block, targets, slot, w, kink, sigma, balance, steps, intercept) -> np.ndarray:
+    """_dual_sums of the partition at the repaired dual point."""
     u = _kink_margins(block, targets, w, kink, intercept)
-    _, beta, _, _, _ = _band_state(block, targets, u, kink, sigma, intercept, steps)
-    return np.concatenate(
-        [[_dual_linear(beta, targets, kink)], _tilde_t(block[0], beta, intercept)]
-    )
+    _, beta, _, _, _ = _band_state(block, targets, u, kink, sigma, balance, intercept, steps)
+    return _dual_sums(block, beta, targets, kink, intercept)
 
 
 def _scipy_view(X: Any) -> Any:

@@ -21,6 +21,7 @@ import numpy as np
 
 from .. import _core
 from .._core import SolverStatus
+from . import _tasks
 
 
 def _trust_region_cg(obj, g, m, delta, cg_tol, max_cg, poll, residual_floor=0.0):
@@ -375,20 +376,30 @@ def _scaled_dual(lin: float, v: np.ndarray) -> float:
     return t * lin - 0.5 * t * t * q
 
 
-def _band_repair(sums, w, dim: int, kink: tuple, sigma: float) -> tuple[float | None, int]:
+def _band_repair(
+    sums, w, dim: int, kink: tuple, sigma: float, balance: tuple
+) -> tuple[float | None, int]:
     """tron.cpp's repair_on_band over the partitions: the band's Gram system is reduced to the
     driver, which solves it for each step s; the partitions replay the steps (stateless tasks:
-    a lost worker's partition is recomputed). Returns (the repaired scaled dual value or None,
-    the passes tron.cpp counts for it)."""
-    tot = sums("band_setup", w, kink, sigma, _REPAIR_FLOPS)
+    a lost worker's partition is recomputed). balance: the free bias's scales of the smoothed
+    point (_tasks.kink_dual). Returns (the repaired scaled dual value or None, the passes
+    tron.cpp counts for it)."""
+
+    def dual_at(steps: list) -> float:
+        lin, v, _ = _tasks.kink_dual(sums("band_dual", w, kink, sigma, balance, steps), kink, dim)
+        return _scaled_dual(lin, v)
+
+    tot = sums("band_setup", w, kink, sigma, balance, _REPAIR_FLOPS)
     n_band = int(tot[0])
     gram = tot[1 : 1 + dim * dim].reshape(dim, dim)
     if n_band == 0:
-        out = sums("band_dual", w, kink, sigma, [])
-        return _scaled_dual(float(out[0]), out[1:]), 1
+        return dual_at([]), 1
     if n_band * float(dim) * dim > _REPAIR_FLOPS:
         return None, 0
-    r = w + tot[1 + dim * dim :]
+    target = w.copy()
+    if kink[2]:
+        target[-1] = 0.0  # a free bias: s sum_i beta_i = 0 (the dual constraint), not = b
+    r = target + tot[1 + dim * dim :]
     steps: list[np.ndarray] = []
     free, flops = n_band, 0.0
     for k in range(_REPAIR_ROUNDS):
@@ -400,14 +411,13 @@ def _band_repair(sums, w, dim: int, kink: tuple, sigma: float) -> tuple[float | 
         if not np.all(np.isfinite(s)):
             return None, 1
         steps.append(s)
-        out = sums("band_round", w, kink, sigma, steps)
+        out = sums("band_round", w, kink, sigma, balance, steps)
         clipped, free = int(out[0]), int(out[1])
         r = r - out[2 : 2 + dim]
         gram = out[2 + dim :].reshape(dim, dim)
         if clipped == 0:
             break
-    out = sums("band_dual", w, kink, sigma, steps)
-    return _scaled_dual(float(out[0]), out[1:]), 2
+    return dual_at(steps), 2
 
 
 def kink_tron(
@@ -422,7 +432,8 @@ def kink_tron(
     callback: Callable[[dict], Any] | None = None,
     poll: Callable[[], bool] = lambda: False,
 ) -> dict:
-    """kink: ("hinge", 0.0) or ("epsilon_insensitive", epsilon) (svmkit.dask._tasks);
+    """kink: ("hinge", 0.0, free bias) or ("epsilon_insensitive", epsilon, free bias)
+    (svmkit.dask._tasks);
     make_obj(sigma): a DistributedObjective of the smoothed loss at sigma (its release() is
     called after the stage); sums(fn, args): the sum of a task over the partitions."""
     start = time.perf_counter()
@@ -470,13 +481,14 @@ def kink_tron(
         tot = sums("gap", w, kink, float(sigma))
         done["passes"] += 2
         loss_sum = float(tot[0])
-        dual = _scaled_dual(float(tot[1]), tot[2:])
+        lin, v, balance = _tasks.kink_dual(tot[1:], kink, dim)
+        dual = _scaled_dual(lin, v)
         reg = float(w[:n_features] @ w[:n_features])
         if reg_b:
             reg += float(w[n_features] * w[n_features])
         objective = 0.5 * reg + loss_sum
         if objective - dual > float(opt["tol"]) * objective:
-            repaired, passes = _band_repair(sums, w, dim, kink, float(sigma))
+            repaired, passes = _band_repair(sums, w, dim, kink, float(sigma), balance)
             done["passes"] += passes
             if repaired is not None:
                 dual = max(dual, repaired)
