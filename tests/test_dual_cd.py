@@ -431,12 +431,30 @@ def test_history_and_counters() -> None:
     assert res["status"].name == "converged" and len(hist["iteration"]) == n_it
     assert np.array_equal(hist["iteration"], np.arange(1, n_it + 1))
     assert hist["optimality"][-1] <= 1e-6 and res["optimality"] == hist["optimality"][-1]
-    assert hist["active_size"][-1] == len(y)  # the last iteration runs over every coordinate
+    by_gap = "relative duality gap" in res["message"]
+    assert by_gap  # (here the gap certifies tol before the projected gradients do)
     assert hist["active_size"].min() < len(y)  # shrinking happened
     assert res["inner_iterations"] == hist["inner_iterations"].sum()
-    # Passes: one for Q_ii, active/n per iteration, one for the objective.
-    expected = 2 + hist["inner_iterations"].sum() / len(y)
+    # Passes: one for Q_ii, active/n per iteration, one for the objective, and one per check
+    # of the duality gap: after 5 passes, then at max(+5, x1.25) (dual_cd.cpp's schedule;
+    # the last iteration's check is the one that stopped the run).
+    passes, next_check, checks = 1.0, 6.0, 0
+    for visited in hist["inner_iterations"]:
+        passes += visited / len(y)
+        if passes >= next_check:
+            passes += 1.0
+            checks += 1
+            next_check = max(passes + 5.0, 1.25 * passes)
+    assert checks >= 2
+    expected = 2 + hist["inner_iterations"].sum() / len(y) + checks
     assert abs(res["passes"] - expected) <= 1
+    # Below tol = 1e-6 the projected gradients alone decide (no gap check, no extra pass), and
+    # the last iteration runs over every coordinate (shrinking undone, the test passed again).
+    tight = core_fit(X, y, np.ones(len(y)), "hinge", tol=1e-8)
+    th = tight["history"]
+    assert tight["status"].name == "converged" and "duality gap" not in tight["message"]
+    assert th["active_size"][-1] == len(y) and th["active_size"].min() < len(y)
+    assert abs(tight["passes"] - (2 + th["inner_iterations"].sum() / len(y))) <= 1
     assert np.all(np.isnan(hist["objective"]))
 
 
@@ -520,6 +538,46 @@ def test_elastic_net_sparse_text_matches_exact_qp_with_weights() -> None:
     w, b = split(res)
     _, _, f_ref = primal_svm(X, y, cost, loss="hinge", l2=0.7, l1=0.3)
     assert enet_objective(X, y, cost, w, b, "hinge", 0.3, 0.7) == pytest.approx(f_ref, rel=1e-8)
+
+
+@pytest.mark.parametrize("loss", ["hinge", "squared_hinge"])
+def test_elastic_net_gap_stop_is_a_certificate(loss: str) -> None:
+    """On sparse text the projected-gradient rule is slow to reach tol while the objective is
+    long within it: the relative duality gap (checked every few passes) stops the run,
+    status converged, and bounds the true relative suboptimality (clarabel's optimum)."""
+    X, y = make_sparse_text_like(800, 3000, density=0.01, random_state=11)
+    cost = np.full(X.shape[0], 1.0)
+    res = enet_core_fit(X, y, cost, loss, 0.5, 0.5, tol=1e-4, max_iter=100000)
+    assert res["status"] == svmkit.SolverStatus.converged
+    assert "relative duality gap" in res["message"]
+    gap = res["optimality"]
+    assert 0.0 <= gap <= 1e-4
+    w, b = split(res)
+    f = enet_objective(X, y, cost, w, b, loss, 0.5, 0.5)
+    _, _, f_ref = primal_svm(X, y, cost, loss=loss, l2=0.5, l1=0.5)
+    assert res["objective"] == pytest.approx(f, rel=1e-12)
+    assert (f - f_ref) / f <= gap + 1e-9
+
+
+@pytest.mark.parametrize(
+    "loss, C", [("epsilon_insensitive", 10.0), ("squared_epsilon_insensitive", 1.0)]
+)
+def test_regression_gap_stop_is_a_certificate(loss: str, C: float) -> None:
+    """The regression duals (-s 13 / -s 12) also stop on their relative duality gap
+    (y'b - eps ||b||_1 - 1/2 b'Db - 1/2 ||w||^2 against the primal): converged, and the gap
+    bounds the true relative suboptimality (clarabel's primal optimum)."""
+    X, y = diabetes()
+    cost = np.full(len(y), C)
+    res = core_fit(X, y, cost, loss, epsilon=0.1, tol=1e-4, max_iter=100000)
+    assert res["status"] == svmkit.SolverStatus.converged
+    assert "relative duality gap" in res["message"]
+    gap = res["optimality"]
+    assert 0.0 <= gap <= 1e-4
+    w, b = split(res)
+    f = primal_objective(X, y, cost, w, b, loss, epsilon=0.1)
+    _, _, f_ref = primal_svm(X, y, cost, loss=loss, epsilon=0.1)
+    assert res["objective"] == pytest.approx(f, rel=1e-12)
+    assert (f - f_ref) / f <= gap + 1e-9
 
 
 def test_linear_svc_elasticnet_hinge_dual_cd_matches_smsvm() -> None:

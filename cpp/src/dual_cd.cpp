@@ -396,14 +396,73 @@ struct SvrTask {
   }
 };
 
-// The outer loop shared by both duals: shuffle, visit the active set, test, shrink.
+// The relative duality gap (P(w) - D(a)) / P(w) of the hinge-type and regression duals at the
+// current a: for the elastic net, with w = soft(r, l1) / l2 kept beside it, P(w) = l2/2
+// (||w||^2 + b^2) + l1 ||w||_1 + sum_i C_i loss(y_i w.x_i), D(a) = e'a - 1/2 a'Da -
+// sum_j R_j*(r_j) (the header's dual); the l2 dual is the case l1 = 0, l2 = 1, r = w; the
+// regression duals take y'b - eps ||b||_1 for e'a and loss(w.x_i - y_i). Every iterate is in
+// the box, so the gap is a certificate (weak duality). One pass (the margins).
+template <class V>
+double dual_gap(const DualState<V>& s, const LossSpec& spec) {
+  const bool regression = is_regression(spec.kind);
+  double loss_sum = 0.0, dual = 0.0;
+  visit_loss(spec, [&](const auto& loss) {
+    for (Index i = 0; i < s.n; ++i) {
+      const double c = s.cost[i];
+      if (!(c > 0.0)) continue;
+      const double z = s.margin(i), ai = s.a[i];
+      loss_sum += c * loss.value(regression ? z - s.y[i] : s.y[i] * z);
+      // e'a, or for the regression duals y'b - eps ||b||_1 (the header's min-form duals).
+      const double lin = regression ? ai * s.y[i] - spec.epsilon * std::fabs(ai) : ai;
+      dual += lin - 0.5 * s.diag_of(i) * ai * ai;
+    }
+  });
+  // The l2 dual is the elastic net's with l1 = 0, l2 = 1 and r = w.
+  const double l1 = s.elastic ? s.elastic->l1 : 0.0, l2 = s.elastic ? s.elastic->l2 : 1.0;
+  const std::vector<double>& r = s.elastic ? s.r : s.w;
+  double w2 = 0.0, w1 = 0.0, conj = 0.0;
+  for (Index j = 0; j < s.d; ++j) {
+    w2 += s.w[j] * s.w[j];
+    w1 += std::fabs(s.w[j]);
+    const double t = std::fabs(r[j]) - l1;
+    if (t > 0.0) conj += t * t;
+  }
+  w2 += s.w[s.d] * s.w[s.d];
+  conj += r[s.d] * r[s.d];
+  const double primal = 0.5 * l2 * w2 + l1 * w1 + loss_sum;
+  dual -= conj / (2.0 * l2);
+  return primal > 0.0 ? std::max(primal - dual, 0.0) / primal : 0.0;
+}
+
+// The duals of the hinge, squared hinge (l2 or elastic net) and (squared) epsilon-insensitive
+// losses stop on their projected gradients (LIBLINEAR's rule) or on the relative duality gap
+// (dual_gap) <= tol, whichever comes first. A gap check costs one pass; the first comes after
+// kGapCheckPasses passes' worth of visits, each next one kGapCheckPasses later or kGapCheckGrowth
+// times later (in passes), whichever is later: O(log passes) checks in a long run, none in a short
+// one, and a stop at most ~25% later than the gap allowed. Measured at tol 1e-4 (regime matrix,
+// LinearSVC(loss="hinge")): sparse 16,000 x 10,000 0.049 s (116 iterations) against 0.117 s
+// (612) on the projected gradients alone, a9a and covtype.5000 certified where the rule alone
+// ran into max_iter at the same time, objectives within 6e-5 of the longer runs'; the elastic
+// net on that sparse cell 0.40 s against 0.81 s at max_iter. Where the gap never reaches tol
+// (dna, digits, 26 classes: both end at max_iter) the checks cost a few percent.
+// Only for tol >= kGapMinTol: a relative gap g leaves the coefficients only about sqrt(g)
+// accurate, and a caller asking for a tighter tol wants the coefficients (scikit-learn's
+// estimator checks fit at tol 1e-11 and compare decision values to 1e-7); the projected
+// gradients alone decide those runs.
+constexpr double kGapCheckPasses = 5.0;
+constexpr double kGapCheckGrowth = 1.25;
+constexpr double kGapMinTol = 1e-6;
+
+// The outer loop shared by both duals: shuffle, visit the active set, test, shrink. gap: the
+// relative duality gap, checked as above, or nullptr.
 template <class V, class Task>
 SolveResult dual_loop(DualState<V>& s, Task& task, const DualCdOptions& opt, const Callbacks& cb,
-                      Clock::time_point start) {
+                      Clock::time_point start, const LossSpec* gap = nullptr) {
   SolveResult res;
   res.status = SolverStatus::max_iter;
   OrderRng rng(static_cast<std::uint64_t>(opt.seed));
   double passes = 1.0;  // the pass that computed Qbar_ii
+  double next_check = passes + kGapCheckPasses;
   Index since_poll = 0;
   long long iter = 0;
   while (iter < opt.max_iter) {
@@ -436,8 +495,21 @@ SolveResult dual_loop(DualState<V>& s, Task& task, const DualCdOptions& opt, con
       res.status = SolverStatus::interrupted;
       break;
     }
-    const bool satisfied = task.satisfied(opt.tol);
+    bool satisfied = task.satisfied(opt.tol);
     res.optimality = task.measure();
+    bool certified = false;
+    if (gap && opt.tol >= kGapMinTol && !satisfied && passes >= next_check) {
+      const double g = dual_gap(s, *gap);
+      passes += 1.0;
+      next_check = std::max(passes + kGapCheckPasses, kGapCheckGrowth * passes);
+      if (g <= opt.tol) {
+        certified = satisfied = true;
+        res.optimality = g;
+        res.message = "dual_cd: stopped by the relative duality gap " + std::to_string(g) +
+                      " <= tol (the projected-gradient measure was " +
+                      std::to_string(task.measure()) + ")";
+      }
+    }
     if (opt.record_history || cb.on_iteration) {
       IterationRecord rec;
       rec.iteration = iter;
@@ -452,7 +524,7 @@ SolveResult dual_loop(DualState<V>& s, Task& task, const DualCdOptions& opt, con
       }
     }
     if (satisfied) {
-      if (s.active == s.n_free) {
+      if (certified || s.active == s.n_free) {
         res.status = SolverStatus::converged;
         break;
       }
@@ -520,7 +592,7 @@ SolveResult solve_view(const V& X, const LinearProblem& p, const LossSpec& spec,
     });
     SvrTask task;
     task.epsilon = eps;
-    res = dual_loop(s, task, opt, cb, start);
+    res = dual_loop(s, task, opt, cb, start, &spec);
   } else if (spec.kind == LossKind::logistic || spec.kind == LossKind::smoothed_hinge) {
     SmoothTask task;
     task.logistic = spec.kind == LossKind::logistic;
@@ -539,10 +611,10 @@ SolveResult solve_view(const V& X, const LinearProblem& p, const LossSpec& spec,
     s.fix_zero_rows([&](Index i) { return s.upper(i); });  // min -a over [0, U_i]
     if (elastic) {
       SvcTask<true> task;
-      res = dual_loop(s, task, opt, cb, start);
+      res = dual_loop(s, task, opt, cb, start, &spec);  // (hinge and squared hinge)
     } else {
       SvcTask<false> task;
-      res = dual_loop(s, task, opt, cb, start);
+      res = dual_loop(s, task, opt, cb, start, &spec);
     }
   }
   res.objective = primal_objective(s, p, spec, opt.n_threads);

@@ -235,7 +235,10 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         (`svmkit.solver_defaults(name)["tol"]`). For TRON it is relative:
         ||grad F(w)|| <= tol * ||grad F(0)|| (for loss="hinge" the relative duality gap, so
         (F(w) - F*) / F(w) <= tol). For "dual_cd" the default is scikit-learn's
-        1e-4 with LIBLINEAR's meaning (max - min projected gradient <= tol, absolute).
+        1e-4 with LIBLINEAR's meaning (max - min projected gradient <= tol, absolute); its
+        hinge-type and regression duals also stop, converged, once the relative duality gap
+        (F(w) - D(alpha)) / F(w) (a certificate, reported as optimality) is <= tol (for
+        tol >= 1e-6; below it the projected gradients alone decide).
     max_iter : int or None, default=None
         Maximum number of outer iterations; None uses the solver's default.
     fit_intercept : bool, default=True

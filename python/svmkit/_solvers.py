@@ -185,7 +185,9 @@ def _fit_dual_cd(req: LinearFitRequest) -> dict:
     epsilon_insensitive / squared_epsilon_insensitive; see cpp/include/svmkit/solvers/dual_cd.hpp.
     The bias is regularized (regularize_intercept=False raises ValueError). tol=None gives
     the C++ default 1e-4 (scikit-learn's tol) with LIBLINEAR's meaning: max PG - min PG <= tol
-    (absolute) for classification, sum |PG| <= tol * its first value for regression.
+    (absolute) for classification, sum |PG| <= tol * its first value for regression; the
+    hinge-type and regression duals also stop once their relative duality gap (a
+    certificate) is <= tol (for tol >= 1e-6).
     random_state seeds the order in which coordinates are visited. warm_start cannot seed the
     dual from w alone: each fit starts from alpha = 0 (a UserWarning says so).
     penalty="elasticnet" (hinge / squared_hinge): the elastic-net dual, minimizing
