@@ -439,13 +439,15 @@ double dual_gap(const DualState<V>& s, const LossSpec& spec) {
 // (dual_gap) <= tol, whichever comes first. A gap check costs one pass; the first comes after
 // kGapCheckPasses passes' worth of visits, each next one kGapCheckPasses later or kGapCheckGrowth
 // times later (in passes), whichever is later: O(log passes) checks in a long run, none in a short
-// one, and a stop at most ~25% later than the gap allowed. Measured at tol 1e-4 (regime matrix,
-// LinearSVC(loss="hinge")): sparse 16,000 x 10,000 0.049 s (116 iterations) against 0.117 s
-// (612) on the projected gradients alone, a9a and covtype.5000 certified where the rule alone
-// ran into max_iter at the same time, objectives within 6e-5 of the longer runs'; the elastic
-// net on that sparse cell 0.40 s against 0.81 s at max_iter. Where the gap never reaches tol
-// (dna, digits, 26 classes: both end at max_iter) the checks cost a few percent.
-// Only for tol >= kGapMinTol: a relative gap g leaves the coefficients only about sqrt(g)
+// one, and a stop at most ~25% later than the gap allowed. (The primal value, and so the gap,
+// is not monotone along the iterations: a first check at 10 passes instead of 5 moved the
+// later checks off the low points, and a9a and covtype.5000 ran into max_iter again.) Measured at
+// tol 1e-4 (regime matrix, LinearSVC(loss="hinge")): sparse 16,000 x 10,000 0.049 s (116
+// iterations) against 0.117 s (612) on the projected gradients alone, a9a and covtype.5000
+// certified where the rule alone ran into max_iter at the same time, objectives within 6e-5 of the
+// longer runs'; the elastic net on that sparse cell 0.40 s against 0.81 s at max_iter. Where the
+// gap never reaches tol (dna, digits, 26 classes: both end at max_iter) the checks cost a few
+// percent. Only for tol >= kGapMinTol: a relative gap g leaves the coefficients only about sqrt(g)
 // accurate, and a caller asking for a tighter tol wants the coefficients (scikit-learn's
 // estimator checks fit at tol 1e-11 and compare decision values to 1e-7); the projected
 // gradients alone decide those runs.
