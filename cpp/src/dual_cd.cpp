@@ -396,6 +396,28 @@ struct SvrTask {
   }
 };
 
+// The primal's penalty at w: 1/2 ||w~||^2, or for the elastic net l2/2 ||w~||^2 + l1 ||w||_1
+// (w~ = w and the bias; the bias is never l1-penalized).
+template <class V>
+double penalty_value(const DualState<V>& s) {
+  double f = 0.0;
+  for (Index j = 0; j <= s.d; ++j) f += s.w[j] * s.w[j];
+  f *= 0.5;
+  if (s.elastic) {
+    double l1 = 0.0;
+    for (Index j = 0; j < s.d; ++j) l1 += std::fabs(s.w[j]);
+    f = s.elastic->l2 * f + s.elastic->l1 * l1;
+  }
+  return f;
+}
+
+// C_i loss(u_i) of row i at w (u_i = y_i z_i, or z_i - y_i for regression), C_i > 0.
+template <class V, class L>
+double row_loss(const DualState<V>& s, const L& loss, bool regression, Index i) {
+  const double z = s.margin(i);
+  return s.cost[i] * loss.value(regression ? z - s.y[i] : s.y[i] * z);
+}
+
 // The relative duality gap (P(w) - D(a)) / P(w) of the hinge-type and regression duals at the
 // current a: for the elastic net, with w = soft(r, l1) / l2 kept beside it, P(w) = l2/2
 // (||w||^2 + b^2) + l1 ||w||_1 + sum_i C_i loss(y_i w.x_i), D(a) = e'a - 1/2 a'Da -
@@ -408,28 +430,23 @@ double dual_gap(const DualState<V>& s, const LossSpec& spec) {
   double loss_sum = 0.0, dual = 0.0;
   visit_loss(spec, [&](const auto& loss) {
     for (Index i = 0; i < s.n; ++i) {
-      const double c = s.cost[i];
-      if (!(c > 0.0)) continue;
-      const double z = s.margin(i), ai = s.a[i];
-      loss_sum += c * loss.value(regression ? z - s.y[i] : s.y[i] * z);
+      if (!(s.cost[i] > 0.0)) continue;
+      loss_sum += row_loss(s, loss, regression, i);
       // e'a, or for the regression duals y'b - eps ||b||_1 (the header's min-form duals).
+      const double ai = s.a[i];
       const double lin = regression ? ai * s.y[i] - spec.epsilon * std::fabs(ai) : ai;
       dual += lin - 0.5 * s.diag_of(i) * ai * ai;
     }
   });
-  // The l2 dual is the elastic net's with l1 = 0, l2 = 1 and r = w.
+  // sum_j R_j*(r_j); the l2 dual is the elastic net's with l1 = 0, l2 = 1 and r = w.
   const double l1 = s.elastic ? s.elastic->l1 : 0.0, l2 = s.elastic ? s.elastic->l2 : 1.0;
   const std::vector<double>& r = s.elastic ? s.r : s.w;
-  double w2 = 0.0, w1 = 0.0, conj = 0.0;
+  double conj = r[s.d] * r[s.d];
   for (Index j = 0; j < s.d; ++j) {
-    w2 += s.w[j] * s.w[j];
-    w1 += std::fabs(s.w[j]);
     const double t = std::fabs(r[j]) - l1;
     if (t > 0.0) conj += t * t;
   }
-  w2 += s.w[s.d] * s.w[s.d];
-  conj += r[s.d] * r[s.d];
-  const double primal = 0.5 * l2 * w2 + l1 * w1 + loss_sum;
+  const double primal = penalty_value(s) + loss_sum;
   dual -= conj / (2.0 * l2);
   return primal > 0.0 ? std::max(primal - dual, 0.0) / primal : 0.0;
 }
@@ -545,29 +562,18 @@ SolveResult dual_loop(DualState<V>& s, Task& task, const DualCdOptions& opt, con
 // F(w) in one pass: per-row terms in parallel, summed in row order (so the value does not
 // depend on the thread count).
 template <class V>
-double primal_objective(DualState<V>& s, const LinearProblem& p, const LossSpec& spec,
-                        int n_threads) {
+double primal_objective(DualState<V>& s, const LossSpec& spec, int n_threads) {
   std::vector<double>& terms = s.qd;  // Qbar_ii is no longer needed: reuse its n doubles
-  const bool classification = !is_regression(spec.kind);
+  const bool regression = is_regression(spec.kind);
   // Threads only where the pass is long enough to pay for a fork/join (data.hpp).
   const int chunks = pass_chunks(s.X, resolve_threads(n_threads));
   visit_loss(spec, [&](const auto& loss) {
     parallel_chunks(s.n, chunks, [&](int, Index begin, Index end) {
-      for (Index i = begin; i < end; ++i) {
-        const double z = s.margin(i);
-        const double u = classification ? p.y[i] * z : z - p.y[i];
-        terms[i] = p.cost[i] > 0.0 ? p.cost[i] * loss.value(u) : 0.0;
-      }
+      for (Index i = begin; i < end; ++i)
+        terms[i] = s.cost[i] > 0.0 ? row_loss(s, loss, regression, i) : 0.0;
     });
   });
-  double f = 0.0;
-  for (Index j = 0; j <= s.d; ++j) f += s.w[j] * s.w[j];
-  f *= 0.5;
-  if (s.elastic) {
-    double l1 = 0.0;
-    for (Index j = 0; j < s.d; ++j) l1 += std::fabs(s.w[j]);
-    f = s.elastic->l2 * f + s.elastic->l1 * l1;
-  }
+  double f = penalty_value(s);
   for (Index i = 0; i < s.n; ++i) f += terms[i];
   return f;
 }
@@ -613,13 +619,13 @@ SolveResult solve_view(const V& X, const LinearProblem& p, const LossSpec& spec,
     s.fix_zero_rows([&](Index i) { return s.upper(i); });  // min -a over [0, U_i]
     if (elastic) {
       SvcTask<true> task;
-      res = dual_loop(s, task, opt, cb, start, &spec);  // (hinge and squared hinge)
+      res = dual_loop(s, task, opt, cb, start, &spec);
     } else {
       SvcTask<false> task;
       res = dual_loop(s, task, opt, cb, start, &spec);
     }
   }
-  res.objective = primal_objective(s, p, spec, opt.n_threads);
+  res.objective = primal_objective(s, spec, opt.n_threads);
   res.passes += 1;
   if (!std::isfinite(res.objective)) res.status = SolverStatus::numerical_error;
   // w is the solution (w then b): hand it over instead of copying (n_features doubles).

@@ -463,11 +463,12 @@ void balance_free_bias(std::vector<double>& beta) {
 // X~' beta only when it is regularized). One pass (v = X' beta). A free bias first balances
 // beta in place (balance_free_bias).
 template <class View>
-double scaled_dual_value(const View& X, const LinearProblem& p, double epsilon, bool reg_b,
-                         bool free_b, std::vector<double>& beta, std::vector<double>& v,
-                         int threads, ReductionBuffers& buf) {
+double scaled_dual_value(const View& X, const LinearProblem& p, double epsilon,
+                         std::vector<double>& beta, std::vector<double>& v, int threads,
+                         ReductionBuffers& buf) {
   const Index n = X.rows, d = X.cols;
-  if (free_b) balance_free_bias(beta);
+  const bool reg_b = p.fit_intercept && p.regularize_intercept;
+  if (p.fit_intercept && !p.regularize_intercept) balance_free_bias(beta);
   double lin = 0.0, beta_sum = 0.0;
   for (Index i = 0; i < n; ++i) {
     lin += beta[i] * p.y[i] - epsilon * std::fabs(beta[i]);
@@ -688,7 +689,6 @@ SolveResult kink_continuation(const View& X, const LinearProblem& p, const LossS
   const Index n = X.rows, d = X.cols;
   const std::size_t dim = static_cast<std::size_t>(d + (p.fit_intercept ? 1 : 0));
   const bool reg_b = p.fit_intercept && p.regularize_intercept;
-  const bool free_b = p.fit_intercept && !p.regularize_intercept;
   KinkGeometry kink;
   kink.hinge = loss.kind == LossKind::hinge;
   kink.epsilon = kink.hinge ? 0.0 : loss.epsilon;
@@ -741,14 +741,13 @@ SolveResult kink_continuation(const View& X, const LinearProblem& p, const LossS
     for (std::size_t j = 0; j < dim; ++j)
       if (static_cast<Index>(j) < d || reg_b) reg += w[j] * w[j];
     res.objective = 0.5 * reg + loss_sum;
-    double dual = scaled_dual_value(X, p, kink.epsilon, reg_b, free_b, beta, v, threads, buf);
+    double dual = scaled_dual_value(X, p, kink.epsilon, beta, v, threads, buf);
     passes += 2;
     if (res.objective - dual > options.tol * res.objective) {
       const BandRepair rep = repair_on_band(X, p, kink, sigma, w, z, beta);
       passes += rep.passes;
       if (rep.repaired) {
-        dual = std::max(
-            dual, scaled_dual_value(X, p, kink.epsilon, reg_b, free_b, beta, v, threads, buf));
+        dual = std::max(dual, scaled_dual_value(X, p, kink.epsilon, beta, v, threads, buf));
         passes += 1;
       }
     }

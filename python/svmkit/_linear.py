@@ -255,7 +255,7 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         it after the region's first rejected step: solver_options "globalization") for the smooth
         losses, and for loss="hinge" with penalty "l2" a smoothing continuation: stages on
         psi_M (sigma = 0.1, 0.01, ...) until the relative duality gap at a band-repaired dual
-        point is <= tol (a certificate; a regularized intercept or none). "sgd" (primal
+        point is <= tol (a certificate; the intercept regularized, free or absent). "sgd" (primal
         (stochastic) subgradient descent with momentum or AdaGrad/AdaDelta/Adam, paper 001;
         hinge, squared_hinge, smoothed_hinge; l2, l1, elasticnet; options via solver_options,
         see svmkit.solver_defaults("sgd")). "homotopy" (paper 004's homotopic subgradient

@@ -237,9 +237,10 @@ def target_moments(block, targets, slot, intercept) -> np.ndarray:
 # at u_i = 0; or ("epsilon_insensitive", eps, .) with u_i = z_i - y_i, |beta_i| <= C_i, kink at
 # |u_i| = eps. In beta (beta_i = y_i a_i for the hinge) both duals read D = beta'y -
 # eps ||beta||_1 - 1/2 ||X~' beta||^2; a free (unregularized) bias adds sum_i beta_i = 0, which
-# the driver meets by scaling the positive or the negative betas (tron.cpp's balance_free_bias:
-# the tasks then return the dual's sums split by the sign of beta, and take the driver's
-# scales as balance = (t_pos, t_neg)).
+# the driver meets by scaling the positive or the negative betas (tron.cpp's balance_free_bias).
+# So the tasks return the dual's sums split by the sign of beta (_dual_sums; the driver adds
+# them up, scaled with a free bias: kink_dual) and take the driver's scales as balance =
+# (t_pos, t_neg), (1, 1) without a free bias.
 
 
 def _is_hinge(kink: tuple) -> bool:
@@ -288,13 +289,8 @@ def _free_bias(kink) -> bool:
 
 
 def _dual_sums(block, beta, targets, kink, intercept) -> np.ndarray:
-    """[beta'y - eps ||beta||_1, X~' beta], or with a free bias the same for the positive and
-    the negative betas with their sums: [lin+, lin-, sum beta+, -sum beta-, X~' beta+,
-    X~' beta-] (the driver balances them: kink_dual)."""
-    if not _free_bias(kink):
-        return np.concatenate(
-            [[_dual_linear(beta, targets, kink)], _tilde_t(block[0], beta, intercept)]
-        )
+    """beta'y - eps ||beta||_1 and X~' beta for the positive and the negative betas, with their
+    sums: [lin+, lin-, sum beta+, -sum beta-, X~' beta+, X~' beta-] (kink_dual adds them up)."""
     pos, neg = np.maximum(beta, 0.0), np.minimum(beta, 0.0)
     return np.concatenate(
         [
@@ -316,34 +312,25 @@ def balance_scales(pos_sum: float, neg_sum: float) -> tuple[float, float]:
 
 
 def kink_dual(sums: np.ndarray, kink, dim: int) -> tuple[float, np.ndarray, tuple]:
-    """(beta'y - eps ||beta||_1, X~' beta, the balance scales) from _dual_sums' total."""
-    if not _free_bias(kink):
-        return float(sums[0]), sums[1 : 1 + dim], (1.0, 1.0)
-    tp, tn = balance_scales(float(sums[2]), float(sums[3]))
+    """(beta'y - eps ||beta||_1, X~' beta, the balance scales) from _dual_sums' total, the
+    betas balanced with a free bias."""
+    free = _free_bias(kink)
+    tp, tn = balance_scales(float(sums[2]), float(sums[3])) if free else (1.0, 1.0)
     lin = tp * float(sums[0]) + tn * float(sums[1])
     v = tp * sums[4 : 4 + dim] + tn * sums[4 + dim : 4 + 2 * dim]
-    v[-1] = 0.0  # the bias's coordinate, s sum_i beta_i, is 0 once balanced (a constraint)
+    if free:
+        v[-1] = 0.0  # the bias's coordinate, s sum_i beta_i, is 0 once balanced (a constraint)
     return lin, v, (tp, tn)
 
 
 def kink_gap(block, targets, slot, w, kink, sigma, intercept) -> np.ndarray:
-    """The partition's sums of the duality gap of tron.cpp's kink continuation at w:
-    [exact loss, beta'y - eps ||beta||_1, X~' beta] at the smoothed dual point (a free bias:
-    [exact loss, _dual_sums' split]). X~' beta is minus the smoothed loss part's gradient,
-    which the objective kernel computes (it sweeps for the margins again: three sweeps where
-    the C++ solver makes two, once per stage; counted as its two passes)."""
-    y, cost = targets
+    """The partition's sums of the duality gap of tron.cpp's kink continuation at w: the exact
+    loss, then _dual_sums at the smoothed dual point (one sweep for the margins, two for
+    X~' beta+ and X~' beta-; counted as tron.cpp's two passes)."""
     u = _kink_margins(block, targets, w, kink, intercept)
-    exact = cost @ np.maximum(_beyond(u, kink), 0.0)
+    exact = targets[1] @ np.maximum(_beyond(u, kink), 0.0)
     beta = _smoothed_beta(u, targets, kink, sigma)
-    if _free_bias(kink):
-        return np.concatenate([[float(exact)], _dual_sums(block, beta, targets, kink, intercept)])
-    smooth = "smoothed_hinge" if _is_hinge(kink) else "smoothed_epsilon_insensitive"
-    packed, _ = _core.partition_fun_grad(
-        block[0], y, cost, smooth, sigma, kink[1], *intercept, w,
-        want_hdiag=False, want_curvature=False, n_threads=1,
-    )  # fmt: skip
-    return np.concatenate([[float(exact), _dual_linear(beta, targets, kink)], -packed[1:]])
+    return np.concatenate([[float(exact)], _dual_sums(block, beta, targets, kink, intercept)])
 
 
 def _on_band(u, cost, kink, sigma) -> np.ndarray:
