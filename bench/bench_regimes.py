@@ -513,16 +513,42 @@ def fit_candidate(cand: Candidate, d: Data, model: dict) -> dict:
 # Which anchors solve which svmkit default
 
 
-# LIBLINEAR solvers whose stopping rule svmkit's solver implements exactly, so that the same
-# eps is the same accuracy: dual_cd = -s 1 / -s 3 (max PG - min PG <= eps, absolute) and -s 13
-# (sum |PG| <= eps * its first value); l1_cd = -s 5 (relative 1-norm of the minimum-norm
-# subgradient, scaled by the smaller class's share). LIBLINEAR's command line defaults to eps =
-# 0.1 (-s 1, 3, 13) and 0.01 (-s 5); scikit-learn passes its tol = 1e-4, and svmkit's defaults
-# are scikit-learn's. TRON (-s 2) and svmkit's tron stop on different measures: no match.
-# dual_cd's hinge, squared-hinge and regression duals (-s 3/1/13/12) also stop once their
-# relative duality gap is <= tol (a certificate, 2026-11-29): never later than LIBLINEAR's
-# rule, so the same-eps anchor is the stricter comparison for svmkit.
-SAME_RULE = {"dual_cd": (1, 3, 13, 7), "l1_cd": (5, 6)}
+# LIBLINEAR solvers whose stopping rule svmkit's solver implements exactly, so that one eps is
+# the same accuracy: dual_cd = -s 1 / -s 3 / -s 7 (max PG - min PG <= eps, absolute) and -s 13
+# (sum |PG| <= eps * its first value); l1_cd = -s 5 / -s 6 (relative 1-norm of the minimum-norm
+# subgradient, scaled by the smaller class's share); tron = -s 2 / -s 0 (||grad f(w)|| <= eps *
+# min(#pos, #neg) / l * ||grad f(0)||; tron has no class-share factor, so LIBLINEAR's eps is tol *
+# l / min(#pos, #neg), the largest over the one-vs-rest subproblems: LIBLINEAR is then never
+# stricter than tron on any of them) and -s 11 (||grad f(w)|| <= eps ||grad f(0)||, the same
+# eps). LIBLINEAR's command line defaults to eps = 0.1 (-s 1, 3, 7, 13), 0.01 (-s 0, 2, 5, 6)
+# and 0.001 (-s 11); scikit-learn passes its tol = 1e-4, and svmkit's defaults are
+# scikit-learn's. dual_cd's hinge, squared-hinge and regression duals (-s 3/1/13/12) also stop
+# once their relative duality gap is <= tol (a certificate, 2026-11-29): never later than
+# LIBLINEAR's rule, so the same-eps anchor is the stricter comparison for svmkit. tron's hinge
+# and epsilon-insensitive continuations stop on a duality gap: no LIBLINEAR rule matches.
+SAME_RULE = {"dual_cd": (1, 3, 13, 7), "l1_cd": (5, 6), "tron": (0, 2, 11)}
+TRON_GRADIENT_LOSSES = ("squared_hinge", "logistic", "squared_epsilon_insensitive")
+LIBLINEAR_DEFAULT_EPS = {
+    0: 0.01,
+    1: 0.1,
+    2: 0.01,
+    3: 0.1,
+    5: 0.01,
+    6: 0.01,
+    7: 0.1,
+    11: 0.001,
+    12: 0.1,
+    13: 0.1,
+}
+
+
+def _class_share_eps(tol: float, y: np.ndarray) -> float:
+    """LIBLINEAR -s 0/2's eps whose rule is ||g|| <= tol ||g0|| on every one-vs-rest
+    subproblem of y (or the binary problem), the loosest of them."""
+    _, counts = np.unique(y, return_counts=True)
+    n = int(counts.sum())
+    minority = counts if len(counts) > 2 else counts.min(keepdims=True)
+    return float(tol * n / max(int(np.minimum(minority, n - minority).min()), 1))
 
 
 def same_tol_eps(est, d: Data, loss: str, penalty: str) -> dict[int, float]:
@@ -532,10 +558,13 @@ def same_tol_eps(est, d: Data, loss: str, penalty: str) -> dict[int, float]:
     solver = pick_solver(
         est.solver, loss, penalty, "bench", d.Xtr.shape, True, X=d.Xtr, C=float(est.C)
     ).name
-    if solver not in SAME_RULE:
+    if solver not in SAME_RULE or (solver == "tron" and loss not in TRON_GRADIENT_LOSSES):
         return {}
-    tol = est.tol if est.tol is not None else solver_defaults(solver)["tol"]
-    return {s: float(tol) for s in SAME_RULE[solver]}
+    tol = float(est.tol if est.tol is not None else solver_defaults(solver)["tol"])
+    if solver == "tron":
+        share = _class_share_eps(tol, d.ytr) if loss != "squared_epsilon_insensitive" else tol
+        return {0: share, 2: share, 11: tol}
+    return {s: tol for s in SAME_RULE[solver]}
 
 
 def linear_model(est) -> dict:
@@ -559,6 +588,8 @@ def liblinear_anchors(s_opts, options: Callable[[int], str], same_eps: dict, fit
     out = []
     for s in s_opts:
         eps = same_eps.get(s)
+        if eps is not None and eps >= LIBLINEAR_DEFAULT_EPS[s]:
+            eps = None  # the command line's eps is already as strict as svmkit's
         out.append(
             Candidate(
                 f"liblinear -s {s}",
@@ -1424,11 +1455,14 @@ def main() -> None:
         "same arguments, and liblinear-official / libsvm-official with the options that solve "
         "svmkit's problem (their default tolerances; their problem conversion is not timed). "
         "Where svmkit's solver runs LIBLINEAR's stopping rule (dual_cd = -s 1/3/13/7, "
-        "l1_cd = -s 5/6) at scikit-learn's tol, LIBLINEAR also runs with -e set to that tol (the "
-        "same problem at the same accuracy; svmkit's -s 1/3/13 duals also stop once their "
+        "l1_cd = -s 5/6, tron on the squared hinge / logistic / squared epsilon-insensitive "
+        "loss = -s 2/0/11) at scikit-learn's tol, LIBLINEAR also runs with -e set to that tol "
+        "(the same problem at the same accuracy; for -s 2/0, whose rule carries a class-share "
+        "factor min(#pos, #neg) / l that tron's lacks, -e is tol * l / min(#pos, #neg), the "
+        "loosest over the one-vs-rest subproblems; svmkit's -s 1/3/13 duals also stop once their "
         "relative duality gap, a certificate, is <= tol, never later than LIBLINEAR's rule); "
-        "LIBLINEAR at its looser command-line eps (0.1, "
-        "-s 5/6: 0.01) is then listed as '(looser eps)' but is not eligible as the best anchor. "
+        "LIBLINEAR at a looser command-line eps (0.1; -s 0/2/5/6: 0.01; -s 11: 0.001) is then "
+        "listed as '(looser eps)' but is not eligible as the best anchor. "
         "liblinear-official 2.50's dual coordinate descent (-s 1/3/13) stops after 300 outer "
         "iterations ('reaching max number of iterations'), where scikit-learn's and svmkit's "
         "max_iter is 1000: in the cells where svmkit's dual_cd needs more than 300 (a9a, dna, "

@@ -183,9 +183,33 @@ def test_stages_divide_the_smoothing_by_ten() -> None:
     sigmas = sorted(set(res["history"]["smoothing"]), reverse=True)
     assert sigmas[0] == 0.5
     np.testing.assert_allclose(np.diff(np.log10(sigmas)), -1.0)
-    # each stage's last record carries its certificate
+    # each stage's last record carries its certificate (records within a stage may carry the
+    # certificates taken during it)
     gaps = np.asarray(res["history"]["gap"])
-    assert np.isfinite(gaps).sum() == len(sigmas)
+    smoothing = np.asarray(res["history"]["smoothing"])
+    for sigma in sigmas:
+        assert np.isfinite(gaps[smoothing == sigma][-1])
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_certified_during_a_stage(seed) -> None:
+    """The certificate is also taken during a stage: the run stops at the first certified
+    point, before the stage's own stopping rule (whose last record takes no Newton step),
+    and that point is within tol of the linear program's optimum."""
+    tol = 1e-4
+    X, y = text(seed)
+    cost = np.ones(X.shape[0])
+    res = core(X, y, cost, tol=tol)
+    assert res["status"] == _core.SolverStatus.converged, res["message"]
+    hist = res["history"]
+    assert hist["inner_iterations"][-1] > 0  # a Newton step: the stage had not ended
+    assert hist["gap"][-1] == res["optimality"] <= tol
+    # earlier checks of the same stage that did not certify are recorded too
+    checked = np.isfinite(np.asarray(hist["gap"]))
+    assert checked.sum() > len(set(hist["smoothing"]))
+    F = hinge_objective(X, y, cost, np.asarray(res["solution"]))
+    true_gap = (F - lp_optimum(X, y, cost)) / F
+    assert -1e-8 <= true_gap <= res["optimality"] + 1e-9
 
 
 def test_auto_picks_l1_cd_and_matches_smsvm() -> None:

@@ -686,6 +686,12 @@ class Glmnet {
 
   // The hinge's problem (as smsvm's): the bias carries l2 as regularize_intercept says, never l1.
   void exempt_bias_from_l1() { bias_l1_ = 0.0; }
+  // The current iterate in the problem's columns (zero on the columns without an entry).
+  std::vector<double> solution() const {
+    std::vector<double> out(static_cast<std::size_t>(n_solution_), 0.0);
+    for (Index j = 0; j < nc_; ++j) out[cols_.original(j)] = w_[j];
+    return out;
+  }
 
  private:
   double l1(Index j) const { return has_bias_ && j == nc_ - 1 ? bias_l1_ : pen_l1_; }
@@ -976,8 +982,7 @@ SolveResult Glmnet<Cols, Cost, Loss>::finish(SolveResult res, double measure) {
   if (!std::isfinite(res.objective)) res.status = SolverStatus::numerical_error;
   res.inner_iterations = total_inner_;
   res.passes = static_cast<long long>(std::ceil(entries_ / total_entries_));
-  res.solution.assign(static_cast<std::size_t>(n_solution_), 0.0);
-  for (Index j = 0; j < nc_; ++j) res.solution[cols_.original(j)] = w_[j];
+  res.solution = solution();
   return res;
 }
 
@@ -1002,11 +1007,18 @@ constexpr int kCertificateRounds = 20;
 // into max_iter there; stage tolerances tol * sigma / hinge_smoothing certified most of them
 // but took 3-4x longer on the regime matrix's sparse cells), and each further stage costs more.
 constexpr double kStallRatio = 0.5;
+// The certificate during a stage: first after kMinCheckPasses of the stage's passes, then after
+// max(kMinCheckPasses, kCheckGrowth x the stage's passes so far, kCheckCostRatio x its own
+// cost in passes) more (the band solve's multiply-adds counted as entries of a pass).
+constexpr double kMinCheckPasses = 10.0;
+constexpr double kCheckGrowth = 0.25;
+constexpr double kCheckCostRatio = 10.0;
 
 struct HingeCertificate {
   double gap = kNaN;      // (P(w) - D(a)) / P(w) at the repaired dual point
   double primal = kNaN;   // P(w): l1 ||w||_1 + sum_i C_i max(0, 1 - y_i (w.x_i + b s))
   long long passes = 0;   // sweeps over X it took
+  double band_work = 0;   // multiply-adds of the band repair's least-squares solves (estimate)
   bool repaired = false;  // whether the band repair ran (not above kCertificateEntries)
 };
 
@@ -1045,7 +1057,8 @@ void hinge_residual(const V& X, const LinearProblem& p, HingeDualPoint& d) {
 // when the system is empty or above kCertificateEntries (a unchanged).
 template <class V>
 bool repair_band(const V& X, const LinearProblem& p, const L1CdPenalty& pen,
-                 const std::vector<double>& sol, bool bias_penalized, HingeDualPoint& d) {
+                 const std::vector<double>& sol, bool bias_penalized, HingeDualPoint& d,
+                 double* work) {
   const Index m = X.cols;
   std::vector<Index> S;
   for (Index j = 0; j < m; ++j)
@@ -1085,6 +1098,8 @@ bool repair_band(const V& X, const LinearProblem& p, const L1CdPenalty& pen,
   for (Index q = 0; q < nm; ++q) free[q] = q;
   for (int round = 0; round < kCertificateRounds && !free.empty(); ++round) {
     const Index nf = static_cast<Index>(free.size());
+    *work +=
+        static_cast<double>(k) * static_cast<double>(nf) * static_cast<double>(std::min(k, nf));
     Eigen::MatrixXd Af(k, nf);
     for (Index f = 0; f < nf; ++f) Af.col(f) = A.col(free[f]);
     const Eigen::VectorXd delta = Af.completeOrthogonalDecomposition().solve(target - A * aM);
@@ -1164,7 +1179,7 @@ HingeCertificate hinge_certificate(const V& X, const LinearProblem& p, const L1C
   c.primal = primal;
   hinge_residual(X, p, d);
   c.passes = 2;  // the margins, r
-  if (repair_band(X, p, pen, sol, bias_penalized, d)) {
+  if (repair_band(X, p, pen, sol, bias_penalized, d, &c.band_work)) {
     hinge_residual(X, p, d);
     ++c.passes;
     c.repaired = true;
@@ -1196,25 +1211,50 @@ SolveResult run_hinge(const Cols& cols, const V& X, const std::vector<double>& c
     o.record_history = false;
     Callbacks stage;
     stage.interrupted = cb.interrupted;
-    bool stop_asked = false;
+    Glmnet<Cols, RowCost, SmoothedHingeLoss> g(cols, RowCost{cost.data()}, SmoothedHingeLoss{sigma},
+                                               n_kept, nc, n, p, pen, o, stage, total_entries);
+    g.exempt_bias_from_l1();  // as smsvm: the bias is never l1-penalized
+    // The certificate is also taken during the stage (a stage runs to its own stopping rule,
+    // which can lie far below tol's gap: the last stage ended 15-20x below it on the regime
+    // matrix's cells), on a schedule that keeps its cost near a tenth of the stage's work.
+    bool stop_asked = false, certified = false;
+    long long check_passes = 0;  // passes of this stage's certificates
+    double next_check = kMinCheckPasses;
+    HingeCertificate mid;
+    std::vector<double> mid_w;
     stage.on_iteration = [&](const IterationRecord& r0) {
       IterationRecord r = r0;
       r.iteration += iters;
       r.smoothing = sigma;
-      r.passes += passes;
+      r.passes += passes + check_passes;
       r.time += time0;
       const bool go = report_iteration(res, r, opt.record_history, cb);
       stop_asked = stop_asked || !go;
-      return go;
+      const auto done = static_cast<double>(r0.passes);
+      if (!go || done < next_check) return go;
+      std::vector<double> now = g.solution();
+      HingeCertificate c = hinge_certificate(X, p, pen, now, sigma);
+      check_passes += c.passes;
+      const double cost = static_cast<double>(c.passes) + c.band_work / total_entries;
+      next_check = done + std::max({kMinCheckPasses, kCheckGrowth * done, kCheckCostRatio * cost});
+      if (!res.history.empty()) res.history.back().gap = c.gap;
+      if (!(c.gap <= opt.tol)) return true;
+      certified = true;
+      mid = c;
+      mid_w = std::move(now);
+      return false;
     };
-    Glmnet<Cols, RowCost, SmoothedHingeLoss> g(cols, RowCost{cost.data()}, SmoothedHingeLoss{sigma},
-                                               n_kept, nc, n, p, pen, o, stage, total_entries);
-    g.exempt_bias_from_l1();  // as smsvm: the bias is never l1-penalized
     SolveResult st = g.run(iters == 0 && !w0 ? nullptr : w.data());
     iters += st.iterations;
-    passes += st.passes;
+    passes += st.passes + check_passes;
     inner += st.inner_iterations;
     time0 = std::chrono::duration<double>(Clock::now() - start).count();
+    if (certified) {
+      w = std::move(mid_w);
+      cert = mid;
+      res.status = SolverStatus::converged;
+      break;
+    }
     w = std::move(st.solution);
     const bool usable = st.status == SolverStatus::converged ||
                         st.status == SolverStatus::line_search_failed ||
