@@ -748,10 +748,14 @@ class _LocalObjective:
     """The partition kernels over the whole data in this process (no cluster): drives the
     Python TRON port for a direct comparison with the C++ solver."""
 
-    def __init__(self, X, y, cost, loss, fit_intercept=True, scale=1.0, reg_b=True):
-        self.args = (X, y, cost, loss, 0.1, 0.0, fit_intercept, scale)
-        self.loss = (loss, 0.1, 0.0)
+    def __init__(self, X, y, cost, loss, fit_intercept=True, scale=1.0, reg_b=True, sigma=0.1):
+        self.args = (X, y, cost, loss, sigma, 0.0, fit_intercept, scale)
+        self.loss = (loss, sigma, 0.0)
         self.d, self.fi, self.reg_b, self.passes = X.shape[1], fit_intercept, reg_b, 0
+        self.cut = 0.0
+
+    def set_hessian_cutoff(self, hessian_cutoff):
+        self.cut = hessian_cutoff * _core.loss_d2_max(*self.loss)
 
     def fun_grad(self, w):
         packed, self._trial = _core.partition_fun_grad(*self.args, w, True, True, 1)
@@ -772,8 +776,11 @@ class _LocalObjective:
         self._curv, self._w = self._trial, self._trial_w
 
     def hess_vec(self, s):
+        from svmkit.dask._tasks import _kept
+
         X = self.args[0]
-        out = _core.partition_hess_vec(X, self._curv, s, self.fi, self.args[7], 1)
+        kept = _kept(self._curv, self.args[2], self.cut)
+        out = _core.partition_hess_vec(X, kept, s, self.fi, self.args[7], 1)
         self.passes += 1
         out[: self.d] += s[: self.d]
         if self.fi and self.reg_b:
@@ -790,11 +797,16 @@ class _LocalObjective:
         self._z = _core.partition_margins(X, self._w, fi, scale)
         self._q = _core.partition_margins(X, s, fi, scale)
         self.passes += 1
+        from svmkit.dask._tasks import _kept
+
+        qq = self._q * self._q
+        kept = float(np.sum(_kept(self._curv, self.args[2], self.cut) * qq))
+        self.curvature_along = (kept, float(np.sum(self._curv * qq)))
 
     def _sums(self, a):
         y, cost = self.args[1], self.args[2]
         u, du = y * (self._z + a * self._q), y * self._q
-        return cost, du, _core.loss_eval(self.loss[0], u, 0.1, 0.0)
+        return cost, du, _core.loss_eval(self.loss[0], u, self.loss[1], 0.0)
 
     def line_loss(self, a):
         cost, _, (v, _, _) = self._sums(a)
@@ -845,6 +857,62 @@ def test_tron_line_search_port_takes_the_cpp_steps(loss):
         assert res[key] == ref[key], key
     assert rel(res["objective"], ref["objective"]) <= 1e-12
     assert np.isnan(ref["history"]["radius"]).all()  # the line search has no region
+
+
+@pytest.mark.parametrize("cutoff", [0.0, 1e-3])
+def test_tron_line_search_port_takes_the_cpp_steps_with_the_cutoff(cutoff):
+    """hessian_cutoff in the driver's port (rows left out of H s as loss.hpp's kept_curvature):
+    the same iterations, CG steps and passes as tron.cpp."""
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.preprocessing import StandardScaler
+    from svmkit.dask._tron import tron
+
+    X, y = load_breast_cancer(return_X_y=True)
+    X = np.ascontiguousarray(StandardScaler().fit_transform(X)[:200])
+    yy = np.where(y[:200] > 0, 1.0, -1.0)
+    cost = np.random.default_rng(1).uniform(0.5, 2.0, 200)
+    full = dict(_core.option_defaults("tron"), tol=1e-6, hessian_cutoff=cutoff)
+    ref = _core.fit_tron(X, yy, cost, "smoothed_hinge", 0.1, 0.0, True, 1.0, True, None, full, None)
+    obj = _LocalObjective(X, yy, cost, "smoothed_hinge")
+    res = tron(obj, X.shape[1] + 1, full)
+    for key in ("iterations", "inner_iterations", "passes", "status"):
+        assert res[key] == ref[key], key
+    assert rel(res["objective"], ref["objective"]) <= 1e-12
+    if cutoff > 0.0:  # rows were left out at the solution's point
+        assert obj.cut > 0.0
+        assert (obj._curv < obj.args[2] * obj.cut).sum() > 0
+
+
+def test_tron_line_search_port_safeguard_strikes():
+    """The port's safeguard (tron.cpp's cutoff_trusted): every row returns at the third
+    direction along which the rows left out carry more than 10x the kept ones' curvature."""
+    from svmkit.dask._tron import tron
+
+    X, y = make_data(n=300, d=6, seed=19)
+    yy = np.where(y == 1, 1.0, -1.0)
+
+    class Skewed(_LocalObjective):
+        calls: list
+
+        def decision(self, s):
+            super().decision(s)
+            kept, every = self.curvature_along
+            self.curvature_along = (kept, 100.0 * every + 100.0 * self.reg_dot(s, s))
+            self.calls.append(("decision", self.cut))
+
+        def set_hessian_cutoff(self, c):
+            super().set_hessian_cutoff(c)
+            self.calls.append(("cutoff", c))
+
+    Skewed.calls = []
+    obj = Skewed(X, yy, np.full(300, 0.7), "smoothed_hinge")
+    full = dict(_core.option_defaults("tron"), tol=1e-8, hessian_cutoff=1e-3)
+    tron(obj, X.shape[1] + 1, full)
+    events = obj.calls
+    assert events[0] == ("cutoff", 1e-3)
+    off = events.index(("cutoff", 0.0))
+    assert [e[0] for e in events[1:off]] == ["decision"] * 3
+    assert all(c == 0.0 for kind, c in events[off + 1 :] if kind == "decision")
 
 
 def test_tron_hand_over_port_takes_the_cpp_steps():

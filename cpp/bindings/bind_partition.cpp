@@ -152,6 +152,14 @@ py::array_t<double> margins(const py::object& X, const py::object& w, bool fit_i
 }  // namespace
 
 void bind_partition(py::module_& m) {
+  m.def(
+      "loss_d2_max",
+      [](const std::string& loss, double sigma, double epsilon) {
+        return visit_loss(make_loss(loss, sigma, epsilon),
+                          [](const auto& L) { return L.d2_max(); });
+      },
+      py::arg("loss"), py::arg("sigma"), py::arg("epsilon"),
+      "The largest second derivative of a loss (the scale of TRON's hessian_cutoff).");
   m.def("partition_fun_grad", &fun_grad, py::arg("X"), py::arg("y"), py::arg("cost"),
         py::arg("loss"), py::arg("sigma"), py::arg("epsilon"), py::arg("fit_intercept"),
         py::arg("intercept_scaling"), py::arg("w"), py::arg("want_hdiag"),

@@ -26,6 +26,10 @@ constexpr double kLineRoundoff = 1e-10;
 // The line search's CG also stops once ||r|| <= kResidualFloor * (the final gradient threshold):
 // the new gradient is about r, so solving further would not end the run sooner.
 constexpr double kResidualFloor = 0.5;
+// hessian_cutoff is dropped after kCutoffStrikes directions with s'Hs > kCutoffTrust s'H~s
+// (cutoff_trusted).
+constexpr double kCutoffTrust = 10.0;
+constexpr int kCutoffStrikes = 3;
 
 double dot(const std::vector<double>& a, const std::vector<double>& b) {
   double s = 0.0;
@@ -196,6 +200,25 @@ struct HandOver {
 // Newton-CG with a line search (globalization = "line_search"): the same CG (no region), the
 // same preconditioner and stopping rule as the trust-region loop below. With from, the run
 // continues one that the region's loop handed over at w0.
+// hessian_cutoff's safeguard: CG's direction s solved H~ s = -g with H~ <= H (the rows below the
+// cutoff left out). When along s the rows left out carry much more curvature than the kept ones
+// (s'Hs > kCutoffTrust s'H~s, both O(n) on the decision values dz) the direction is a strike
+// against the cutoff, and after kCutoffStrikes strikes every row returns (false). A single
+// strike is common at w = 0, where every margin is 0 and the psi_M rows can all sit just under
+// the cutoff. Measured: breast_cancer, C = 10, hinge continuation at 1e-3 took 1423 iterations
+// against 62 with every row, median ratio 187 (82 with the safeguard); dna.scale's psi_M: ratio
+// 1.01 median, one strike at w = 0.
+template <class Obj>
+bool cutoff_trusted(Obj& obj, const std::vector<double>& s, const std::vector<double>& dz,
+                    int* strikes) {
+  double kept = 0.0, all = 0.0;
+  obj.curvature_along(dz.data(), &kept, &all);
+  const double ss = obj.reg_dot(s.data(), s.data());
+  if (all + ss <= kCutoffTrust * (kept + ss) || ++*strikes < kCutoffStrikes) return true;
+  obj.set_hessian_cutoff(0.0);
+  return false;
+}
+
 template <class Obj>
 SolveResult line_search_core(Obj& obj, const TronOptions& opt, const Callbacks& cb,
                              const double* w0, HandOver* from = nullptr) {
@@ -235,6 +258,8 @@ SolveResult line_search_core(Obj& obj, const TronOptions& opt, const Callbacks& 
   };
   res.status = status_here();
   long long iter = from ? from->iterations : 0;
+  bool cutoff_on = !from && opt.hessian_cutoff > 0.0;  // a handed-over run keeps every row
+  int strikes = 0;
   while (res.status == SolverStatus::max_iter && iter < opt.max_iter) {
     ++iter;
     bool boundary = false, interrupted = false;
@@ -247,6 +272,7 @@ SolveResult line_search_core(Obj& obj, const TronOptions& opt, const Callbacks& 
     }
     const double gs = dot(g, s);
     obj.decision(s.data(), dz.data());
+    if (cutoff_on) cutoff_on = cutoff_trusted(obj, s, dz, &strikes);
     const double a = gs < 0.0 ? line_search_step(obj, w, s, dz, f, gs, opt.eta0) : 0.0;
     if (a == 0.0) {
       res.status = SolverStatus::line_search_failed;
@@ -435,10 +461,11 @@ SolveResult run_tron(const View& X, const LinearProblem& problem, const LossSpec
                      const TronOptions& options, const Callbacks& callbacks,
                      const double* w_start) {
   return visit_loss(loss, [&](const auto& L) {
-    LinearObjective<View, std::decay_t<decltype(L)>> obj(X, L, problem, !is_regression(loss.kind),
-                                                         options.n_threads);
-    if (tron_uses_line_search(options, loss.kind))
-      return line_search_core(obj, options, callbacks, w_start);
+    const bool line_search = tron_uses_line_search(options, loss.kind);
+    LinearObjective<View, std::decay_t<decltype(L)>> obj(
+        X, L, problem, !is_regression(loss.kind), options.n_threads,
+        line_search ? options.hessian_cutoff : 0.0);
+    if (line_search) return line_search_core(obj, options, callbacks, w_start);
     return tron_core(obj, options, callbacks, w_start,
                      tron_hands_over_to_line_search(options, loss.kind));
   });

@@ -42,6 +42,7 @@ __all__: list[str] = [
     "linear_predict_class_indices",
     "load_any_model",
     "load_linear_model",
+    "loss_d2_max",
     "loss_eval",
     "nssvm_default_s0",
     "objective_eval",
@@ -359,6 +360,15 @@ def linear_predict_class_indices(
 ) -> numpy.typing.NDArray[numpy.int64]: ...
 def load_any_model(path: str) -> dict: ...
 def load_linear_model(path: str) -> dict: ...
+def loss_d2_max(
+    loss: str,
+    sigma: typing.SupportsFloat | typing.SupportsIndex,
+    epsilon: typing.SupportsFloat | typing.SupportsIndex,
+) -> float:
+    """
+    The largest second derivative of a loss (the scale of TRON's hessian_cutoff).
+    """
+
 def loss_eval(
     loss: str,
     u: typing.Annotated[numpy.typing.ArrayLike, numpy.float64],

@@ -116,10 +116,13 @@ inline double mix_smooth_relu_diff(double t1, double t0, double sigma) {
 }
 }  // namespace detail
 
+// Each loss gives value, d1, d2 at the margin (or residual) u, and d2_max, the largest d2 (the
+// scale of hessian_cutoff below).
 struct HingeLoss {
   double value(double u) const { return u < 1.0 ? 1.0 - u : 0.0; }
   double d1(double u) const { return u < 1.0 ? -1.0 : 0.0; }
   double d2(double) const { return 0.0; }
+  double d2_max() const { return 0.0; }
 };
 
 struct SquaredHingeLoss {
@@ -132,6 +135,7 @@ struct SquaredHingeLoss {
     return t > 0.0 ? -2.0 * t : 0.0;
   }
   double d2(double u) const { return u < 1.0 ? 2.0 : 0.0; }
+  double d2_max() const { return 2.0; }
 };
 
 struct SmoothedHingeLoss {  // psi_M / phi_alpha
@@ -139,6 +143,7 @@ struct SmoothedHingeLoss {  // psi_M / phi_alpha
   double value(double u) const { return detail::mix_smooth_relu(1.0 - u, sigma); }
   double d1(double u) const { return -detail::mix_smooth_relu_d1(1.0 - u, sigma); }
   double d2(double u) const { return detail::mix_smooth_relu_d2(1.0 - u, sigma); }
+  double d2_max() const { return 0.5 / sigma; }
 };
 
 struct GaussianSmoothedHingeLoss {  // psi_G
@@ -146,6 +151,7 @@ struct GaussianSmoothedHingeLoss {  // psi_G
   double value(double u) const { return sigma * detail::gauss_smooth_relu((1.0 - u) / sigma); }
   double d1(double u) const { return -detail::normal_cdf((1.0 - u) / sigma); }
   double d2(double u) const { return detail::normal_pdf((1.0 - u) / sigma) / sigma; }
+  double d2_max() const { return detail::normal_pdf(0.0) / sigma; }
 };
 
 struct LogisticLoss {
@@ -163,6 +169,7 @@ struct LogisticLoss {
     const double e = std::exp(-std::fabs(u));
     return e / ((1.0 + e) * (1.0 + e));
   }
+  double d2_max() const { return 0.25; }
 };
 
 struct EpsilonInsensitiveLoss {
@@ -176,6 +183,7 @@ struct EpsilonInsensitiveLoss {
     return u > 0.0 ? 1.0 : -1.0;
   }
   double d2(double) const { return 0.0; }
+  double d2_max() const { return 0.0; }
 };
 
 struct SquaredEpsilonInsensitiveLoss {
@@ -190,6 +198,7 @@ struct SquaredEpsilonInsensitiveLoss {
     return u > 0.0 ? 2.0 * a : -2.0 * a;
   }
   double d2(double u) const { return std::fabs(u) > epsilon ? 2.0 : 0.0; }
+  double d2_max() const { return 2.0; }
 };
 
 struct SmoothedEpsilonInsensitiveLoss {
@@ -207,7 +216,16 @@ struct SmoothedEpsilonInsensitiveLoss {
     return detail::mix_smooth_relu_d2(u - epsilon, sigma) +
            detail::mix_smooth_relu_d2(-u - epsilon, sigma);
   }
+  double d2_max() const { return 0.5 / sigma; }  // one kink's peak (the other adds < 1e-3 x it)
 };
+
+// The per-row curvature cost_i loss''(u_i) = c2 that a Hessian-vector product keeps: 0 when
+// loss''(u_i) < cutoff * loss.d2_max(), i.e. c2 < cost_i * cutoff * d2_max (TRON's option
+// hessian_cutoff; the smoothed hinges and the logistic loss curve on every row, and far from the
+// kink a row's curvature is a vanishing part of H that still costs a full sweep per product).
+inline double kept_curvature(double c2, double cost, double cut) {
+  return c2 < cost * cut ? 0.0 : c2;
+}
 
 // Calls fn(loss_object) with the concrete loss type named by spec.
 template <class Fn>

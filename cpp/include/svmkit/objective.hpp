@@ -19,8 +19,11 @@ namespace svmkit {
 template <class V, class L>
 class LinearObjective {
  public:
+  // hessian_cutoff > 0 leaves the rows whose loss'' is below hessian_cutoff times its largest out
+  // of hess_vec (loss.hpp's kept_curvature; the value, gradient and Hessian diagonal stay exact;
+  // set_hessian_cutoff changes it).
   LinearObjective(const V& X, const L& loss, const LinearProblem& p, bool classification,
-                  int n_threads)
+                  int n_threads, double hessian_cutoff = 0.0)
       : X_(X),
         loss_(loss),
         y_(p.y),
@@ -30,6 +33,7 @@ class LinearObjective {
         reg_b_(p.regularize_intercept),
         classification_(classification),
         n_threads_(resolve_threads(n_threads)),
+        curvature_cut_(hessian_cutoff * loss.d2_max()),
         d_trial_(static_cast<std::size_t>(X.rows)),
         d_current_(static_cast<std::size_t>(X.rows)) {}
 
@@ -185,11 +189,14 @@ class LinearObjective {
   void accept() {
     d_current_.swap(d_trial_);
     if (keep_z_) z_current_.swap(z_trial_);
-    if constexpr (!is_col_major<V>::value) {
-      curved_rows_.clear();
-      for (Index i = 0; i < X_.rows; ++i)
-        if (d_current_[i] != 0.0) curved_rows_.push_back(i);
-    }
+    list_curved_rows();
+  }
+
+  // Rows below hessian_cutoff times the loss's largest loss'' leave hess_vec from now on (0:
+  // every row with curvature).
+  void set_hessian_cutoff(double hessian_cutoff) {
+    curvature_cut_ = hessian_cutoff * loss_.d2_max();
+    list_curved_rows();
   }
 
   // out = H s with H = I_reg + X~^T D X~ at the current point (one pass; two column-major).
@@ -202,7 +209,7 @@ class LinearObjective {
       t.resize(static_cast<std::size_t>(X_.rows));
       matvec(X_, s, t.data(), n_threads_);
       for (Index i = 0; i < X_.rows; ++i) {
-        t[i] = d_current_[i] * (t[i] + sb * scale_);
+        t[i] = kept_curvature(d_current_[i], cost_[i], curvature_cut_) * (t[i] + sb * scale_);
         out_b += t[i];
       }
       rmatvec(X_, t.data(), out, n_threads_, gbuf_);
@@ -264,6 +271,20 @@ class LinearObjective {
     line_sums(dz, a, nullptr, d1, d2);
   }
 
+  // Along a direction s with dz = decision(s): sum_i D_i dz_i^2 over the rows hess_vec keeps
+  // (*kept) and over all rows (*all), at the current point (O(n_samples), no pass over X). With
+  // reg_dot(s, s) added, s'H~s and s'Hs.
+  void curvature_along(const double* dz, double* kept, double* all) const {
+    double k = 0.0, a = 0.0;
+    for (Index i = 0; i < X_.rows; ++i) {
+      const double d = d_current_[i], q = d * dz[i] * dz[i];
+      a += q;
+      if (kept_curvature(d, cost_[i], curvature_cut_) != 0.0) k += q;
+    }
+    *kept = k;
+    *all = a;
+  }
+
   // u.v over the regularized coordinates (w, and b when the intercept is regularized).
   double reg_dot(const double* u, const double* v) const {
     double s = 0.0;
@@ -273,6 +294,15 @@ class LinearObjective {
   }
 
  private:
+  void list_curved_rows() {
+    if constexpr (!is_col_major<V>::value) {
+      curved_rows_.clear();
+      for (Index i = 0; i < X_.rows; ++i)
+        if (kept_curvature(d_current_[i], cost_[i], curvature_cut_) != 0.0)
+          curved_rows_.push_back(i);
+    }
+  }
+
   // The sums of line_loss (value) and line_slope (d1, d2); a null pointer skips its sum.
   void line_sums(const double* dz, double a, double* value, double* d1, double* d2) {
     const int chunks = reduction_chunks(X_.rows / 16, n_threads_);  // ~16x cheaper than a row
@@ -334,8 +364,9 @@ class LinearObjective {
   bool reg_b_;
   bool classification_;
   int n_threads_;
+  double curvature_cut_;  // hessian_cutoff * loss''s largest d2
   std::vector<double> d_trial_, d_current_;
-  std::vector<Index> curved_rows_;  // the rows with d_current_ != 0, in order
+  std::vector<Index> curved_rows_;  // the rows hess_vec keeps (kept_curvature != 0), in order
   bool keep_z_ = false;
   std::vector<double> z_trial_, z_current_;  // decision values (keep_decision_values)
   std::vector<double> scratch_, scratch2_;

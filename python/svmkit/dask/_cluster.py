@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _core
 from . import _tasks
 
 
@@ -205,6 +206,10 @@ class DistributedObjective:
         self._current: tuple | None = None
         self._directions = 0  # ids of the line search's directions (their cached margins)
         self._direction: tuple | None = None  # (id, s)
+        # TRON's hessian_cutoff as loss.hpp's kept_curvature applies it (D_i < cost_i cut
+        # leaves H s; 0 keeps every row), and [kept, all] of the last decision (curvature_along).
+        self.cut = 0.0
+        self.curvature_along = (0.0, 0.0)
 
     def fun_grad(self, w: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
         c, d = self.client, self.d
@@ -260,6 +265,7 @@ class DistributedObjective:
                 self.intercept,
                 [(self.fit_id, p) for p in g],
                 point,
+                self.cut,
                 **placement(self.group_workers[k]),
             )
             for k, g in enumerate(self.groups)
@@ -283,8 +289,15 @@ class DistributedObjective:
         stay on the workers (one pass, as the in-memory decision(s))."""
         self._directions += 1
         self._direction = (self._directions, np.ascontiguousarray(s, dtype=np.float64))
-        sum_over_runs(self, _tasks.tron_direction, (self._current, self._direction))
+        args = (self._current, self._direction, self.loss, self.cut)
+        kept, every = sum_over_runs(self, _tasks.tron_direction, args)
+        self.curvature_along = (float(kept), float(every))
         self.passes += 1
+
+    def set_hessian_cutoff(self, hessian_cutoff: float) -> None:
+        """objective.hpp's set_hessian_cutoff: H s leaves out the rows whose loss'' is below
+        hessian_cutoff times the loss's largest."""
+        self.cut = float(hessian_cutoff) * _core.loss_d2_max(*self.loss)
 
     def line_loss(self, a: float) -> float:
         """The loss part of F at w + a s (objective.hpp's line_loss)."""

@@ -131,28 +131,36 @@ def hess_vec(
     intercept: tuple,
     slot: tuple,
     point: int,
+    cut: float = 0.0,
 ) -> np.ndarray:
-    """H_R s of the partition at the point w (whose D is cached under (slot, point))."""
+    """H_R s of the partition at the point w (whose D is cached under (slot, point)),
+    without the rows whose D_i < cost_i cut (TRON's hessian_cutoff, loss.hpp's
+    kept_curvature)."""
     _test_hold()
+    # A miss: this worker is not where the slot's passes ran (a task stolen or a restarted
+    # worker); _curvature keeps only this point, which bounds its cache at one per slot.
+    curv = _curvature(block, targets, w, loss, intercept, slot, point)
+    kept = _kept(curv, targets[1], cut)
+    return _core.partition_hess_vec(block[0], kept, s, *intercept, n_threads=1)
+
+
+def _kept(curv: np.ndarray, cost: np.ndarray, cut: float) -> np.ndarray:
+    """loss.hpp's kept_curvature over the rows: D_i, or 0 where D_i < cost_i cut."""
+    return np.where(curv < cost * cut, 0.0, curv) if cut > 0.0 else curv
+
+
+def _curvature(block, targets, w, loss, intercept, slot, point) -> np.ndarray:
+    """D at the point (cached under (slot, point), else recomputed from the partition)."""
     with _LOCK:
         curv = _CURVATURE.get(slot, {}).get(point)
     if curv is None:
         y, cost = targets
         _, curv = _core.partition_fun_grad(
-            block[0],
-            y,
-            cost,
-            *loss,
-            *intercept,
-            w,
-            want_hdiag=False,
-            want_curvature=True,
+            block[0], y, cost, *loss, *intercept, w, want_hdiag=False, want_curvature=True,
             n_threads=1,
-        )
-        # This worker missed: it is not where the slot's passes ran (a task stolen or a
-        # restarted worker); keeping only this point bounds its cache at one per slot.
+        )  # fmt: skip
         _store(slot, point, curv, point)
-    return _core.partition_hess_vec(block[0], curv, s, *intercept, n_threads=1)
+    return curv
 
 
 def fun_grad_run(
@@ -183,22 +191,27 @@ def hess_vec_run(
     intercept: tuple,
     slots: list,
     point: int,
+    cut: float = 0.0,
 ) -> np.ndarray:
     """hess_vec over a run of partitions, summed in the run's order (one task per run)."""
     return add(
         *(
-            hess_vec(block, t, w, s, loss, intercept, slot, point)
+            hess_vec(block, t, w, s, loss, intercept, slot, point, cut)
             for block, t, slot in zip(blocks, targets, slots)
         )
     )
 
 
-def tron_direction(block, targets, slot, point, direction, intercept) -> np.ndarray:
+def tron_direction(block, targets, slot, point, direction, loss, cut, intercept) -> np.ndarray:
     """TRON's line search: caches the margins at the current point = (id, w) and q = X~ s of
-    direction = (id, s) on this worker (one sweep: the pass of the in-memory decision(s))."""
+    direction = (id, s) on this worker (one sweep: the pass of the in-memory decision(s));
+    returns [sum D_i q_i^2 over the rows H s keeps (cut), the same over all rows]
+    (objective.hpp's curvature_along, for hessian_cutoff's safeguard)."""
     _margins_at(block, slot, point, intercept)
-    _direction_margins(block, slot, (direction[0], ("x", direction[1])), intercept)
-    return np.zeros(1)
+    q = _direction_margins(block, slot, (direction[0], ("x", direction[1])), intercept)
+    curv = _curvature(block, targets, point[1], loss, intercept, slot, point[0])
+    qq = curv * q * q
+    return np.array([float(np.sum(_kept(curv, targets[1], cut) * q * q)), float(np.sum(qq))])
 
 
 def tron_line(block, targets, slot, point, direction, a, want_value, loss, intercept):

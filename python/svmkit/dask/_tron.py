@@ -91,6 +91,9 @@ _LINE_NEWTON_STEPS = 20
 _LINE_STEP_REL_TOL = 1e-1
 _LINE_ROUNDOFF = 1e-10
 _RESIDUAL_FLOOR = 0.5
+# hessian_cutoff's safeguard (tron.cpp's kCutoffTrust, kCutoffStrikes, cutoff_trusted).
+_CUTOFF_TRUST = 10.0
+_CUTOFF_STRIKES = 3
 
 
 def _line_search_step(obj: Any, w, s, f: float, gs: float, eta0: float) -> float:
@@ -178,6 +181,11 @@ def _line_search_tron(obj, dim, opt, w0, callback, poll, hand_over: dict | None 
     status = status_here()
     history = h.get("history", [])
     it, inner = h.get("it", 0), h.get("inner", 0)
+    # tron.cpp: a run that starts with the line search leaves the rows below hessian_cutoff out
+    # of H s until cutoff_trusted's strikes; a handed-over run keeps every row.
+    cutoff_on = not hand_over and float(opt["hessian_cutoff"]) > 0.0
+    obj.set_hessian_cutoff(float(opt["hessian_cutoff"]) if cutoff_on else 0.0)
+    strikes = 0
     while status == SolverStatus.max_iter and it < int(opt["max_iter"]):
         it += 1
         s, _, cg_it, interrupted = _trust_region_cg(
@@ -189,6 +197,14 @@ def _line_search_tron(obj, dim, opt, w0, callback, poll, hand_over: dict | None 
             break
         gs = float(g @ s)
         obj.decision(s)
+        if cutoff_on:
+            kept, every = obj.curvature_along
+            ss = obj.reg_dot(s, s)
+            if every + ss > _CUTOFF_TRUST * (kept + ss):
+                strikes += 1
+                if strikes >= _CUTOFF_STRIKES:
+                    obj.set_hessian_cutoff(0.0)
+                    cutoff_on = False
         a = _line_search_step(obj, w, s, f, gs, float(opt["eta0"])) if gs < 0.0 else 0.0
         if a == 0.0:
             status = SolverStatus.line_search_failed

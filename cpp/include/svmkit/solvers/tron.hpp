@@ -27,6 +27,18 @@
 // rejected step (tron.cpp: why; tron_uses_line_search and tron_hands_over_to_line_search below).
 // A named globalization ("trust_region", "line_search") runs alone.
 //
+// With the line search, the Hessian-vector products of CG leave out the rows whose loss''(u_i)
+// is below hessian_cutoff (default 1e-4) times the loss's largest (loss.hpp's kept_curvature):
+// psi_M and psi_G (and the hinge / epsilon-insensitive continuation's stages) curve on every
+// row, and the rows far from the kink, each a vanishing part of H, made every product a full
+// sweep. CG then solves with H~ <= H (still positive definite); the value, gradient,
+// preconditioner and stopping rule stay exact. A safeguard returns every row when, along
+// kCutoffStrikes (3) of the directions, the rows left out carry more than kCutoffTrust (10)
+// times the kept ones' curvature (tron.cpp's cutoff_trusted: small data with few rows near the
+// kink). Measured at 1e-4 against 0 (the same iterations within 1): the hinge continuation on
+// dna.scale 1.44 -> 0.28 s, a9a 0.66 -> 0.35 s, sparse 16,000 x 10,000 0.55 -> 0.27 s, dense
+// 80,000 x 50 0.22 -> 0.15 s; psi_M on dna.scale 58 -> 36 ms, a9a 87 -> 77 ms.
+//
 // Stopping rule: ||grad F(w)|| <= tol * ||grad F(0)|| (relative, so a warm start converges to
 // the same accuracy as a cold one) or ||grad F(w)|| <= abs_tol, or max_iter outer iterations.
 //
@@ -51,6 +63,8 @@ namespace svmkit {
   X(long long, max_iter, 1000, at_least(0), unbounded(), "maximum number of Newton iterations")  \
   X(double, cg_tol, 0.1, above(0.0), below(1.0),                                                  \
     "CG stops when ||r|| <= cg_tol ||g|| (paper 002's xi_t; a plain ratio, not squared)")        \
+  X(double, hessian_cutoff, 1e-4, at_least(0.0), below(1.0),                                    \
+    "line search: H s leaves out the rows whose loss'' is below this times its largest (above)") \
   X(long long, cg_max_iter, 0, at_least(0), unbounded(),                                         \
     "CG iterations per Newton step; 0 = the problem dimension")                                  \
   X(bool, precondition, true, unbounded(), unbounded(), "diagonal preconditioning of CG")        \
