@@ -1224,25 +1224,28 @@ SolveResult run_hinge(const Cols& cols, const V& X, const std::vector<double>& c
     std::vector<double> mid_w;
     stage.on_iteration = [&](const IterationRecord& r0) {
       IterationRecord r = r0;
+      const auto done = static_cast<double>(r0.passes);
+      if (done >= next_check) {  // the record then carries the certificate's gap
+        std::vector<double> now = g.solution();
+        HingeCertificate c = hinge_certificate(X, p, pen, now, sigma);
+        check_passes += c.passes;
+        const double cost = static_cast<double>(c.passes) + c.band_work / total_entries;
+        next_check =
+            done + std::max({kMinCheckPasses, kCheckGrowth * done, kCheckCostRatio * cost});
+        r.gap = c.gap;
+        if (c.gap <= opt.tol) {
+          certified = true;
+          mid = c;
+          mid_w = std::move(now);
+        }
+      }
       r.iteration += iters;
       r.smoothing = sigma;
       r.passes += passes + check_passes;
       r.time += time0;
       const bool go = report_iteration(res, r, opt.record_history, cb);
       stop_asked = stop_asked || !go;
-      const auto done = static_cast<double>(r0.passes);
-      if (!go || done < next_check) return go;
-      std::vector<double> now = g.solution();
-      HingeCertificate c = hinge_certificate(X, p, pen, now, sigma);
-      check_passes += c.passes;
-      const double cost = static_cast<double>(c.passes) + c.band_work / total_entries;
-      next_check = done + std::max({kMinCheckPasses, kCheckGrowth * done, kCheckCostRatio * cost});
-      if (!res.history.empty()) res.history.back().gap = c.gap;
-      if (!(c.gap <= opt.tol)) return true;
-      certified = true;
-      mid = c;
-      mid_w = std::move(now);
-      return false;
+      return go && !certified;
     };
     SolveResult st = g.run(iters == 0 && !w0 ? nullptr : w.data());
     iters += st.iterations;

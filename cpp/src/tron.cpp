@@ -197,9 +197,6 @@ struct HandOver {
   double gnorm0 = 0.0;
 };
 
-// Newton-CG with a line search (globalization = "line_search"): the same CG (no region), the
-// same preconditioner and stopping rule as the trust-region loop below. With from, the run
-// continues one that the region's loop handed over at w0.
 // hessian_cutoff's safeguard: CG's direction s solved H~ s = -g with H~ <= H (the rows below the
 // cutoff left out). When along s the rows left out carry much more curvature than the kept ones
 // (s'Hs > kCutoffTrust s'H~s, both O(n) on the decision values dz) the direction is a strike
@@ -219,6 +216,9 @@ bool cutoff_trusted(Obj& obj, const std::vector<double>& s, const std::vector<do
   return false;
 }
 
+// Newton-CG with a line search (globalization = "line_search"): the same CG (no region), the
+// same preconditioner and stopping rule as the trust-region loop below. With from, the run
+// continues one that the region's loop handed over at w0.
 template <class Obj>
 SolveResult line_search_core(Obj& obj, const TronOptions& opt, const Callbacks& cb,
                              const double* w0, HandOver* from = nullptr) {
