@@ -39,6 +39,18 @@ def _lbfgs_optimum(fg, dim: int) -> float:
     return scipy.optimize.minimize(fg, np.zeros(dim), jac=True, method="L-BFGS-B", options=opts)
 
 
+def _fit_and_lbfgs(X, y, loss: str, C: float, sigma: float, options: dict):
+    """LinearSVC(solver="tron", tol=1e-10) with options, the objective's F and gradient, L-BFGS's
+    optimum and the fitted (w, b)."""
+    est = svmkit.LinearSVC(
+        loss=loss, C=C, sigma=sigma, solver="tron", tol=1e-10, solver_options=options
+    ).fit(X, y)
+    t = np.where(y == est.classes_[1], 1.0, -1.0)
+    fg = _objective_and_gradient(X, t, C, loss, sigma, regression=False)
+    ref = _lbfgs_optimum(fg, X.shape[1] + 1)
+    return est, fg, ref, np.append(est.coef_[0], est.intercept_[0])
+
+
 def _breast_cancer(sparse: bool):
     X, y = load_breast_cancer(return_X_y=True)
     X = StandardScaler().fit_transform(X)
@@ -49,14 +61,8 @@ def _breast_cancer(sparse: bool):
 @pytest.mark.parametrize("loss", CLASSIFICATION_LOSSES)
 def test_line_search_reaches_the_lbfgs_optimum(loss: str, sparse: bool) -> None:
     X, y = _breast_cancer(sparse)
-    C, sigma = 0.5, 0.1
-    est = svmkit.LinearSVC(
-        loss=loss, C=C, sigma=sigma, solver="tron", tol=1e-10, solver_options=LS
-    ).fit(X, y)
-    t = np.where(y == est.classes_[1], 1.0, -1.0)
-    fg = _objective_and_gradient(X, t, C, loss, sigma, regression=False)
-    ref = _lbfgs_optimum(fg, X.shape[1] + 1)
-    ours = fg(np.append(est.coef_[0], est.intercept_[0]))[0]
+    est, fg, ref, v = _fit_and_lbfgs(X, y, loss, 0.5, 0.1, LS)
+    ours = fg(v)[0]
     assert ours <= ref.fun * (1 + 1e-9) + 1e-12
     assert ours == pytest.approx(ref.fun, rel=1e-7)
     assert est.result_[0]["objective"] == pytest.approx(ours, rel=1e-9)
@@ -237,15 +243,9 @@ def test_hessian_cutoff_keeps_the_lbfgs_optimum(loss: str, cutoff: float) -> Non
     """hessian_cutoff leaves rows out of the Hessian-vector products only: the fit still reaches
     L-BFGS's optimum, and on these data some rows are below the cutoff at the solution."""
     X, y = _standardized_digit_one()
-    C, sigma = 1.0, 0.1
-    opts = dict(LS, hessian_cutoff=cutoff)
-    est = svmkit.LinearSVC(
-        loss=loss, C=C, sigma=sigma, solver="tron", tol=1e-10, solver_options=opts
-    ).fit(X, y)
+    sigma = 0.1
+    est, fg, ref, v = _fit_and_lbfgs(X, y, loss, 1.0, sigma, dict(LS, hessian_cutoff=cutoff))
     t = np.where(y == est.classes_[1], 1.0, -1.0)
-    fg = _objective_and_gradient(X, t, C, loss, sigma, regression=False)
-    ref = _lbfgs_optimum(fg, X.shape[1] + 1)
-    v = np.append(est.coef_[0], est.intercept_[0])
     assert fg(v)[0] == pytest.approx(ref.fun, rel=1e-7)
     assert est.result_[0]["status"] == SolverStatus.converged
     if cutoff > 0.0:
