@@ -96,14 +96,14 @@ _CUTOFF_TRUST = 10.0
 _CUTOFF_STRIKES = 3
 
 
-def _line_search_step(obj: Any, w, s, f: float, gs: float, eta0: float) -> float:
-    """tron.cpp's line_search_step: the step length along s (0: the search failed)."""
+def _line_search_step(obj: Any, w, s, f: float, gs: float, eta0: float, a0: float = 1.0) -> float:
+    """tron.cpp's line_search_step from a0: the step length along s (0: the search failed)."""
     ww, ws, ss = obj.reg_dot(w, w), obj.reg_dot(w, s), obj.reg_dot(s, s)
 
     def phi(a: float) -> float:
         return 0.5 * (ww + a * (2.0 * ws + a * ss)) + obj.line_loss(a)
 
-    a = 1.0
+    a = a0
     for _ in range(_LINE_NEWTON_STEPS):
         d1, d2 = obj.line_slope(a)
         d1 += ws + a * ss
@@ -197,15 +197,18 @@ def _line_search_tron(obj, dim, opt, w0, callback, poll, hand_over: dict | None 
             break
         gs = float(g @ s)
         obj.decision(s)
+        a0 = 1.0
         if cutoff_on:
             kept, every = obj.curvature_along
             ss = obj.reg_dot(s, s)
+            if kept < every and gs < 0.0:
+                a0 = -gs / (every + ss)
             if every + ss > _CUTOFF_TRUST * (kept + ss):
                 strikes += 1
                 if strikes >= _CUTOFF_STRIKES:
                     obj.set_hessian_cutoff(0.0)
                     cutoff_on = False
-        a = _line_search_step(obj, w, s, f, gs, float(opt["eta0"])) if gs < 0.0 else 0.0
+        a = _line_search_step(obj, w, s, f, gs, float(opt["eta0"]), a0) if gs < 0.0 else 0.0
         if a == 0.0:
             status = SolverStatus.line_search_failed
             break

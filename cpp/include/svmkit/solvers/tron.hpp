@@ -35,9 +35,13 @@
 // preconditioner and stopping rule stay exact. A safeguard returns every row when, along
 // kCutoffStrikes (3) of the directions, the rows left out carry more than kCutoffTrust (10)
 // times the kept ones' curvature (tron.cpp's cutoff_trusted: small data with few rows near the
-// kink). Measured at 1e-4 against 0 (the same iterations within 1): the hinge continuation on
-// dna.scale 1.44 -> 0.28 s, a9a 0.66 -> 0.35 s, sparse 16,000 x 10,000 0.55 -> 0.27 s, dense
-// 80,000 x 50 0.22 -> 0.15 s; psi_M on dna.scale 58 -> 36 ms, a9a 87 -> 77 ms.
+// kink). While rows are left out, the line search starts at -g.s / s'Hs (the exact curvature's
+// step along s; CG's s is too long by about s'Hs / s'H~s) instead of 1. Measured at 1e-4
+// against 0 (best of 3; the same Newton iterations within 3): the hinge continuation on
+// dna.scale 1.26 -> 0.24 s, a9a 0.64 -> 0.32 s, sparse 16,000 x 10,000 0.52 -> 0.25 s, dense
+// 80,000 x 50 0.16 -> 0.14 s; psi_M on dna.scale 56 -> 36 ms, a9a 83 -> 75 ms, but dense 80,000
+// x 50 41 -> 50 ms (4 Newton steps, 40% of the rows left out, not explained); psi_G on dna.scale
+// 61 -> 33 ms, a9a 140 -> 109 ms.
 //
 // Stopping rule: ||grad F(w)|| <= tol * ||grad F(0)|| (relative, so a warm start converges to
 // the same accuracy as a cold one) or ||grad F(w)|| <= abs_tol, or max_iter outer iterations.
