@@ -263,6 +263,7 @@ SolveResult line_search_core(Obj& obj, const TronOptions& opt, const Callbacks& 
   res.status = status_here();
   long long iter = from ? from->iterations : 0;
   bool cutoff_on = !from && opt.hessian_cutoff > 0.0;  // a handed-over run keeps every row
+  if (cutoff_on) obj.set_hessian_cutoff(opt.hessian_cutoff);
   int strikes = 0;
   while (res.status == SolverStatus::max_iter && iter < opt.max_iter) {
     ++iter;
@@ -466,11 +467,10 @@ SolveResult run_tron(const View& X, const LinearProblem& problem, const LossSpec
                      const TronOptions& options, const Callbacks& callbacks,
                      const double* w_start) {
   return visit_loss(loss, [&](const auto& L) {
-    const bool line_search = tron_uses_line_search(options, loss.kind);
-    LinearObjective<View, std::decay_t<decltype(L)>> obj(
-        X, L, problem, !is_regression(loss.kind), options.n_threads,
-        line_search ? options.hessian_cutoff : 0.0);
-    if (line_search) return line_search_core(obj, options, callbacks, w_start);
+    LinearObjective<View, std::decay_t<decltype(L)>> obj(X, L, problem, !is_regression(loss.kind),
+                                                         options.n_threads);
+    if (tron_uses_line_search(options, loss.kind))
+      return line_search_core(obj, options, callbacks, w_start);
     return tron_core(obj, options, callbacks, w_start,
                      tron_hands_over_to_line_search(options, loss.kind));
   });

@@ -19,11 +19,8 @@ namespace svmkit {
 template <class V, class L>
 class LinearObjective {
  public:
-  // hessian_cutoff > 0 leaves the rows whose loss'' is below hessian_cutoff times its largest out
-  // of hess_vec (loss.hpp's kept_curvature; the value, gradient and Hessian diagonal stay exact;
-  // set_hessian_cutoff changes it).
   LinearObjective(const V& X, const L& loss, const LinearProblem& p, bool classification,
-                  int n_threads, double hessian_cutoff = 0.0)
+                  int n_threads)
       : X_(X),
         loss_(loss),
         y_(p.y),
@@ -33,7 +30,6 @@ class LinearObjective {
         reg_b_(p.regularize_intercept),
         classification_(classification),
         n_threads_(resolve_threads(n_threads)),
-        curvature_cut_(hessian_cutoff * loss.d2_max()),
         d_trial_(static_cast<std::size_t>(X.rows)),
         d_current_(static_cast<std::size_t>(X.rows)) {}
 
@@ -192,8 +188,9 @@ class LinearObjective {
     list_curved_rows();
   }
 
-  // Rows below hessian_cutoff times the loss's largest loss'' leave hess_vec from now on (0:
-  // every row with curvature).
+  // Rows below hessian_cutoff times the loss's largest loss'' leave hess_vec from now on
+  // (loss.hpp's kept_curvature; the value, gradient and Hessian diagonal stay exact; 0, the
+  // default: every row with curvature).
   void set_hessian_cutoff(double hessian_cutoff) {
     curvature_cut_ = hessian_cutoff * loss_.d2_max();
     list_curved_rows();
@@ -364,7 +361,7 @@ class LinearObjective {
   bool reg_b_;
   bool classification_;
   int n_threads_;
-  double curvature_cut_;  // hessian_cutoff * loss''s largest d2
+  double curvature_cut_ = 0.0;  // hessian_cutoff * loss''s largest d2
   std::vector<double> d_trial_, d_current_;
   std::vector<Index> curved_rows_;  // the rows hess_vec keeps (kept_curvature != 0), in order
   bool keep_z_ = false;

@@ -209,6 +209,8 @@ def tron_direction(block, targets, slot, point, direction, loss, cut, intercept)
     (objective.hpp's curvature_along, for hessian_cutoff's safeguard)."""
     _margins_at(block, slot, point, intercept)
     q = _direction_margins(block, slot, (direction[0], ("x", direction[1])), intercept)
+    if cut <= 0.0:  # every row is kept: the safeguard does not look (tron.cpp)
+        return np.zeros(2)
     curv = _curvature(block, targets, point[1], loss, intercept, slot, point[0])
     qq = curv * q * q
     return np.array([float(np.sum(_kept(curv, targets[1], cut) * q * q)), float(np.sum(qq))])
