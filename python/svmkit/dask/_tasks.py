@@ -212,8 +212,8 @@ def tron_direction(block, targets, slot, point, direction, loss, cut, intercept)
     if cut <= 0.0:  # every row is kept: the safeguard does not look (tron.cpp)
         return np.zeros(2)
     curv = _curvature(block, targets, point[1], loss, intercept, slot, point[0])
-    qq = curv * q * q
-    return np.array([float(np.sum(_kept(curv, targets[1], cut) * q * q)), float(np.sum(qq))])
+    q2 = q * q
+    return np.array([float(np.sum(_kept(curv, targets[1], cut) * q2)), float(np.sum(curv * q2))])
 
 
 def tron_line(block, targets, slot, point, direction, a, want_value, loss, intercept):
