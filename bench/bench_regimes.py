@@ -728,6 +728,14 @@ OTHER_PENALTIES = {
         "penalty": "elasticnet",
     },
     'LinearSVC(loss="gaussian_smoothed_hinge")': {"loss": "gaussian_smoothed_hinge"},
+    'LinearSVC(loss="gaussian_smoothed_hinge", penalty="l1")': {
+        "loss": "gaussian_smoothed_hinge",
+        "penalty": "l1",
+    },
+    'LinearSVC(loss="gaussian_smoothed_hinge", penalty="elasticnet")': {
+        "loss": "gaussian_smoothed_hinge",
+        "penalty": "elasticnet",
+    },
 }
 
 

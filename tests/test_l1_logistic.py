@@ -7,6 +7,8 @@ split-variable form (w = u - v, u, v >= 0) at a tight tolerance, and subgradient
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 import scipy.optimize as opt
@@ -332,6 +334,30 @@ def test_smoothed_hinges_reach_the_split_form_optimum(loss, l1, l2, sparse) -> N
     assert f == pytest.approx(f_ref, rel=1e-7)
     if l2 == 0.0:
         assert np.count_nonzero(wa[:-1]) < X.shape[1]
+
+
+@pytest.mark.parametrize("penalty", ["l1", "elasticnet"])
+@pytest.mark.parametrize("sparse", [False, True])
+def test_gaussian_smoothed_hinge_at_the_default_sigma(penalty, sparse) -> None:
+    """psi_G at the default sigma = 0.1 has loss'' ~ 1e-21 on every row at w = 0, so the first
+    Newton step was ~1e12 and every line-search trial failed: LinearSVC returned w = 0 with
+    line_search_failed. The model is now damped after a failed search (Levenberg-Marquardt):
+    the fit converges, without a warning, to the split form's optimum."""
+    X, y = scaled_breast_cancer()
+    Xf = sp.csr_matrix(X) if sparse else X
+    clf = svmkit.LinearSVC(loss="gaussian_smoothed_hinge", penalty=penalty, tol=1e-9)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        clf.fit(Xf, y)
+    assert clf.solver_ == "l1_cd"
+    assert clf.result_[0]["status"].name == "converged"
+    l1, l2 = (1.0, 0.0) if penalty == "l1" else (0.5, 0.5)
+    wa = np.r_[clf.coef_.ravel(), clf.intercept_]
+    val, _ = smoothed_loss(y * (augmented(X, True, 1.0) @ wa), "gaussian_smoothed_hinge", 0.1)
+    f = float(l1 * np.abs(wa).sum() + 0.5 * l2 * wa @ wa + val.sum())
+    f_ref = smoothed_reference(X, y, np.ones(len(y)), "gaussian_smoothed_hinge", 0.1, l1, l2)
+    assert f == pytest.approx(f_ref, rel=1e-6)
+    assert np.abs(wa).sum() > 0.0
 
 
 def test_smoothed_hinge_l1_default_is_l1_cd_and_sigma_reaches_the_solver() -> None:

@@ -38,9 +38,16 @@
 // by CDN over the active coordinates (closed-form soft-threshold steps, X d kept up to date),
 // with its own shrinking and stopping rule: the model's subgradient 1-norm <= inner_eps * (the
 // reference of the outer rule), inner_eps starting at 1 and divided by 4 whenever an inner
-// solve takes a single pass; at most max_inner_iter passes. Then w += lambda d with the Armijo
+// solve takes a single pass; at most max_inner_iter passes. An inner solve that runs into
+// max_inner_iter is followed by an outer iteration over every coordinate (LIBLINEAR keeps the
+// shrunk set until it converges on it, which kept features of the optimum's support out for
+// thousands of passes on the hinge continuation's stages). Then w += lambda d with the Armijo
 // rule F(w + lambda d) - F(w) <= sigma lambda (G.d + l1 (||w + d||_1 - ||w||_1)), lambda = 1,
-// beta, ...; no acceptable lambda in max_line_search trials -> status line_search_failed.
+// beta, ...; when no lambda in max_line_search trials is acceptable, the model is damped
+// (Levenberg-Marquardt: its diagonal gets mu * loss.d2_max() * sum_i cost_i x_ij^2, mu = 1e-4,
+// 1e-3, ..., 1, relaxed 10x after each accepted step) and solved again: psi_G's curvature
+// vanishes far from its kink (1e-21 on every row at w = 0 with sigma = 0.1), where the
+// undamped step was ~1e12. Still none at mu = 1 -> status line_search_failed.
 //
 // Hinge loss (the bias is never l1-penalized, as in smsvm, and carries l2/2 b^2 only with
 // l2 > 0 and regularize_intercept, so the problem is smsvm's: with l2 = 0 its pure-l1 linear
@@ -50,21 +57,23 @@
 // for sigma = hinge_smoothing, hinge_smoothing / 10, ..., each stage warm started from the
 // last and stopped by the rule below. After each stage a dual point of the hinge problem is
 // built from phi_sigma' and repaired on the margin band (the least-norm change that meets the
-// optimality conditions of the support, then scaled into the dual's feasible set; the elastic
-// net's dual has no constraint on X'a, so only the bias's needs scaling), and the run
-// ends (converged) as soon as its relative duality gap (P(w) - D(a)) / P(w) <= tol: the
-// objective is certified within tol of the optimum. The certificate is also taken during a
-// stage, after 10 of its passes and then after max(10, a quarter of the stage's passes so far,
-// 10x the certificate's own cost) more, since a stage's own rule can end far below tol's gap
-// (1.5-20x below on the regime matrix's cells; passes at tol 1e-4, l1 / elastic net 0.5:
-// dense 10000 x 50 598 -> 196 / 335 -> 147, sparse 2000 x 50000 2841 -> 2311 / 7760 -> 1470,
-// sparse 20000 x 10000 +1% / 6181 -> 3976, digits +0.4% / 453088 -> 304243). Below
+// optimality conditions of the support, through the k x k Gram system of the band's rows on
+// the support, k <= 1024; the best dual value on the segment from the smoothed point to the
+// repaired one, since the least-norm change can overshoot; then scaled into the dual's
+// feasible set; the elastic net's dual has no constraint on X'a, so only the bias's needs
+// scaling), and the run ends (converged) as soon as its relative duality gap
+// (P(w) - D(a)) / P(w) <= tol: the objective is certified within tol of the optimum. The
+// certificate is also taken during a stage, after 10 of its passes and then after max(10, a quarter
+// of the stage's passes so far, 10x the certificate's own cost) more, since a stage's own rule can
+// end far below tol's gap (1.5-20x below on the regime matrix's cells; passes at tol 1e-4, l1 /
+// elastic net 0.5: dense 10000 x 50 598 -> 196 / 335 -> 147, sparse 2000 x 50000 2841 -> 2311 /
+// 7760 -> 1470, sparse 20000 x 10000 +1% / 6181 -> 3976, digits +0.4% / 453088 -> 304243). Below
 // hinge_smoothing_min, or when a stage's gap is above half the previous stage's, both repaired
 // (degenerate data, where the smoothed optima stop approaching the LP's: dna.scale stalls about
-// 2e-4 above it; a band system too large to repair leaves the smoothed point's gap, which is no
-// evidence of a stall), the run ends with status max_iter (uncertified; optimality = the last gap;
-// LinearSVC's solver="auto" then finishes with smsvm from this point). objective = P(w), the hinge
-// objective; optimality = the gap; history records carry sigma as smoothing and the gap of
+// 2e-4 above it; a support too large to repair (k > 1024) leaves the smoothed point's gap, which
+// is no evidence of a stall), the run ends with status max_iter (uncertified; optimality = the last
+// gap; LinearSVC's solver="auto" then finishes with smsvm from this point). objective = P(w), the
+// hinge objective; optimality = the gap; history records carry sigma as smoothing and the gap of
 // each certificate (every stage's last record, and those where one was taken during a
 // stage). Measured against smsvm (the same problem) on the regime matrix's
 // cells: dense 10000 x 50 0.13 s vs 1.7 s, sparse 2000 x 50000 0.22 s vs 6.7 s, sparse
