@@ -254,6 +254,19 @@ def test_hessian_cutoff_keeps_the_lbfgs_optimum(loss: str, cutoff: float) -> Non
         assert (d2 < cutoff * _core.loss_d2_max(loss, sigma, 0.0)).sum() > 0
 
 
+def test_kept_curvature_binding() -> None:
+    """_core.kept_curvature (the Dask port's rows of H s) is the rule hessian_cutoff documents:
+    a row keeps cost_i loss''(u_i) unless it is below cost_i cut; mismatched inputs are refused."""
+    rng = np.random.default_rng(0)
+    curv, cost = rng.uniform(0.0, 2.0, 1000), rng.uniform(0.5, 3.0, 1000)
+    cut = 0.4
+    expected = [c if c >= w * cut else 0.0 for c, w in zip(curv, cost)]
+    np.testing.assert_array_equal(_core.kept_curvature(curv, cost, cut), expected)
+    np.testing.assert_array_equal(_core.kept_curvature(curv, cost, 0.0), curv)
+    with pytest.raises(ValueError, match="curvature and cost must be 1-D arrays of the same"):
+        _core.kept_curvature(curv, cost[:-1], cut)
+
+
 def test_hessian_cutoff_safeguard_returns_every_row() -> None:
     """Few rows near the kink and large C: the rows left out dominate the curvature along CG's
     directions, and the safeguard returns them (at 1e-3 without it the hinge continuation

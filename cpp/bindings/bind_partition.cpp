@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <stdexcept>
 
 #include "convert.hpp"
 #include "svmkit/partition_passes.hpp"
@@ -160,6 +161,23 @@ void bind_partition(py::module_& m) {
       },
       py::arg("loss"), py::arg("sigma"), py::arg("epsilon"),
       "The largest second derivative of a loss (the scale of TRON's hessian_cutoff).");
+  m.def(
+      "kept_curvature",
+      [](const InArrayC<double>& curvature, const InArrayC<double>& cost, double cut) {
+        if (curvature.ndim() != 1 || cost.ndim() != 1 || curvature.shape(0) != cost.shape(0))
+          throw std::invalid_argument(
+              "kept_curvature: curvature and cost must be 1-D arrays of the same length");
+        const py::ssize_t n = curvature.shape(0);
+        py::array_t<double> out(n);
+        const double* c = curvature.data();
+        const double* w = cost.data();
+        double* o = out.mutable_data();
+        for (py::ssize_t i = 0; i < n; ++i) o[i] = kept_curvature(c[i], w[i], cut);
+        return out;
+      },
+      py::arg("curvature"), py::arg("cost"), py::arg("cut"),
+      "loss.hpp's kept_curvature per row: curvature_i, or 0 where curvature_i < cost_i cut "
+      "(TRON's hessian_cutoff; cut = hessian_cutoff * loss_d2_max).");
   m.def("partition_fun_grad", &fun_grad, py::arg("X"), py::arg("y"), py::arg("cost"),
         py::arg("loss"), py::arg("sigma"), py::arg("epsilon"), py::arg("fit_intercept"),
         py::arg("intercept_scaling"), py::arg("w"), py::arg("want_hdiag"),

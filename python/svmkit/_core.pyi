@@ -34,6 +34,7 @@ __all__: list[str] = [
     "fit_smsvm",
     "fit_tron",
     "format_svmlight_rows",
+    "kept_curvature",
     "kernel_decision_function",
     "kernel_predict_class_indices",
     "kernel_predict_proba",
@@ -322,6 +323,15 @@ def format_svmlight_rows(
     row_begin: typing.SupportsInt | typing.SupportsIndex,
     row_end: typing.SupportsInt | typing.SupportsIndex,
 ) -> bytes: ...
+def kept_curvature(
+    curvature: typing.Annotated[numpy.typing.ArrayLike, numpy.float64],
+    cost: typing.Annotated[numpy.typing.ArrayLike, numpy.float64],
+    cut: typing.SupportsFloat | typing.SupportsIndex,
+) -> numpy.typing.NDArray[numpy.float64]:
+    """
+    loss.hpp's kept_curvature per row: curvature_i, or 0 where curvature_i < cost_i cut (TRON's hessian_cutoff; cut = hessian_cutoff * loss_d2_max).
+    """
+
 def kernel_decision_function(
     X: typing.Any, model: dict, n_threads: typing.SupportsInt | typing.SupportsIndex = 0
 ) -> numpy.typing.NDArray[numpy.float64]: ...

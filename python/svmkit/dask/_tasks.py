@@ -145,8 +145,9 @@ def hess_vec(
 
 
 def _kept(curv: np.ndarray, cost: np.ndarray, cut: float) -> np.ndarray:
-    """loss.hpp's kept_curvature over the rows: D_i, or 0 where D_i < cost_i cut."""
-    return np.where(curv < cost * cut, 0.0, curv) if cut > 0.0 else curv
+    """loss.hpp's kept_curvature over the rows (D_i, or 0 where D_i < cost_i cut), through
+    the core so that the rule has one implementation."""
+    return _core.kept_curvature(curv, cost, cut) if cut > 0.0 else curv
 
 
 def _curvature(block, targets, w, loss, intercept, slot, point) -> np.ndarray:
