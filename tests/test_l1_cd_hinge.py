@@ -315,6 +315,30 @@ def test_certificate_survives_an_overshooting_repair() -> None:
     assert -1e-8 <= true_gap <= res["optimality"] + 1e-9
 
 
+@pytest.mark.parametrize("seed", [0, 1])
+def test_certificate_without_the_band_repair(seed) -> None:
+    """certificate_memory_mb = 0 leaves no room for the band repair's k x k system (the path a
+    support over the default 8 MiB, k > 1024, takes): each certificate is the smoothed dual
+    point's, still a bound on the true gap, which is no evidence of a stall (the stall rule
+    compares repaired certificates only); the run then goes on to smaller smoothings than the
+    repaired run needs and ends uncertified at max_iter."""
+    X, y = text(seed)
+    cost = np.ones(X.shape[0])
+    Fstar = lp_optimum(X, y, cost)
+    repaired = core(X, y, cost)
+    assert repaired["status"] == _core.SolverStatus.converged, repaired["message"]
+    assert repaired["optimality"] <= 1e-4
+    res = core(X, y, cost, certificate_memory_mb=0.0, max_iter=300)
+    assert res["status"] == _core.SolverStatus.max_iter
+    assert "stalled" not in res["message"]
+    assert min(res["history"]["smoothing"]) < min(repaired["history"]["smoothing"])
+    F = hinge_objective(X, y, cost, np.asarray(res["solution"]))
+    assert res["objective"] == pytest.approx(F, rel=1e-12)
+    true_gap = (F - Fstar) / F
+    assert -1e-8 <= true_gap <= res["optimality"] + 1e-12
+    assert res["optimality"] > 1e-4  # the unrepaired point does not certify tol here
+
+
 def test_threads_do_not_change_the_result() -> None:
     X, y = text(2)
     one = svmkit.LinearSVC(loss="hinge", penalty="l1", n_jobs=1).fit(X, y)
@@ -334,5 +358,7 @@ def test_errors() -> None:
         core(X, y, c, hinge_smoothing=0.01, hinge_smoothing_min=0.1)
     with pytest.raises(ValueError, match="hinge_smoothing"):
         core(X, y, c, hinge_smoothing=0.0)
+    with pytest.raises(ValueError, match="certificate_memory_mb"):
+        core(X, y, c, certificate_memory_mb=-1.0)
     with pytest.raises(ValueError, match="handles penalty='l2' only with loss"):
         svmkit.LinearSVC(loss="hinge", penalty="l2", solver="l1_cd").fit(X, y)

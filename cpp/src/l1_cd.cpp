@@ -1052,10 +1052,6 @@ SolveResult Glmnet<Cols, Cost, Loss>::finish(SolveResult res, double measure) {
 // The margin band of the certificate: samples with |u_i| <= kMarginBand * sigma are the
 // candidates for 0 < a_i < C_i (phi_sigma' is within 0.5 % of 0 or 1 outside it).
 constexpr double kMarginBand = 10.0;
-// The certificate's band system (repair_band) is built only while its k x k Gram matrix (k = the
-// support's size + 1) has at most this many entries (8 MiB, k <= 1024); above it the smoothed
-// dual point is certified as it is.
-constexpr double kCertificateGram = 1 << 20;
 // The band system's ridge, relative to its largest diagonal entry (repair_band).
 constexpr double kGramRidge = 1e-12;
 // The certificate takes the best dual value at these fractions of the way from the smoothed
@@ -1089,7 +1085,7 @@ struct HingeCertificate {
   double primal = kNaN;   // P(w): l1 ||w||_1 + sum_i C_i max(0, 1 - y_i (w.x_i + b s))
   long long passes = 0;   // sweeps over X it took
   double band_work = 0;   // multiply-adds of the band repair's Gram systems (estimate)
-  bool repaired = false;  // whether the band repair ran (not above kCertificateGram)
+  bool repaired = false;  // whether the band repair ran (within certificate_memory_mb)
 };
 
 // The relative duality gap of the hinge problem at w, l1 ||w||_1 + l2/2 (||w||^2 + [bias
@@ -1124,7 +1120,8 @@ void hinge_residual(const V& X, const LinearProblem& p, HingeDualPoint& d) {
 
 // The least-norm change of a on the band that meets the optimum's conditions at w (above), with
 // the samples it pushes out of [0, C_i] fixed at the bound and the rest solved again; false
-// when the system is empty or its Gram matrix is above kCertificateGram entries (a unchanged).
+// when the system is empty or its k x k Gram matrix is above max_gram entries (a unchanged; the
+// option certificate_memory_mb, 8 MiB by default: k <= 1024).
 // With A the band's rows restricted to the support (and the bias), k x |M|, the least-norm
 // change is A_F' y with (A_F A_F') y = t over the free samples F: a k x k system built from the
 // rows' support entries (sum of their squares, so sparse rows cost little) and solved by LDLT,
@@ -1134,16 +1131,15 @@ void hinge_residual(const V& X, const LinearProblem& p, HingeDualPoint& d) {
 // the system only has to be solved well enough to make the certificate tight.
 template <class V>
 bool repair_band(const V& X, const LinearProblem& p, const L1CdPenalty& pen,
-                 const std::vector<double>& sol, bool bias_penalized, HingeDualPoint& d,
-                 double* work) {
+                 const std::vector<double>& sol, bool bias_penalized, double max_gram,
+                 HingeDualPoint& d, double* work) {
   const Index m = X.cols;
   std::vector<Index> S;
   for (Index j = 0; j < m; ++j)
     if (sol[j] != 0.0) S.push_back(j);
   const Index k = static_cast<Index>(S.size()) + (p.fit_intercept ? 1 : 0);
   const Index nm = static_cast<Index>(d.band.size());
-  if (k == 0 || nm == 0 || static_cast<double>(k) * static_cast<double>(k) > kCertificateGram)
-    return false;
+  if (k == 0 || nm == 0 || static_cast<double>(k) * static_cast<double>(k) > max_gram) return false;
   std::vector<Index> spos(static_cast<std::size_t>(m), -1);
   for (Index t = 0; t < static_cast<Index>(S.size()); ++t) spos[S[t]] = t;
   // The columns of A as sparse lists: band sample q holds entries [start[q], start[q + 1]).
@@ -1253,7 +1249,7 @@ double hinge_dual_value(const V& X, const LinearProblem& p, const L1CdPenalty& p
 
 template <class V>
 HingeCertificate hinge_certificate(const V& X, const LinearProblem& p, const L1CdPenalty& pen,
-                                   const std::vector<double>& sol, double sigma) {
+                                   const std::vector<double>& sol, double sigma, double max_gram) {
   HingeCertificate c;
   const Index n = X.rows, m = X.cols;
   const bool bias_penalized = p.fit_intercept && p.regularize_intercept && pen.l2 > 0.0;
@@ -1284,7 +1280,7 @@ HingeCertificate hinge_certificate(const V& X, const LinearProblem& p, const L1C
   c.passes = 2;  // the margins, r
   double dual = hinge_dual_value(X, p, pen, bias_penalized, d);
   const HingeDualPoint smoothed = d;
-  if (repair_band(X, p, pen, sol, bias_penalized, d, &c.band_work)) {
+  if (repair_band(X, p, pen, sol, bias_penalized, max_gram, d, &c.band_work)) {
     hinge_residual(X, p, d);
     ++c.passes;
     c.repaired = true;
@@ -1321,6 +1317,11 @@ SolveResult run_hinge(const Cols& cols, const V& X, const std::vector<double>& c
   res.status = SolverStatus::converged;
   long long iters = 0, passes = 0, inner = 0;
   double time0 = 0.0, sigma = opt.hinge_smoothing, last_gap = kNaN;  // NaN: no stall test
+  // The band repair's k x k Gram matrix is built only within certificate_memory_mb. Without it
+  // the certificate is the smoothed point's: on 400 x 300 sparse text (tests' text(0..2)) it
+  // stayed at 9e-4 - 3e-3 down to sigma = 1e-6 where the true gap was 1e-8 - 2e-6 (70,000 -
+  // 100,000 passes to max_iter, against 1,200 - 7,000 to a repaired certificate <= 1e-4).
+  const double max_gram = opt.certificate_memory_mb * 1048576.0 / sizeof(double);
   HingeCertificate cert;
   for (;;) {
     L1CdOptions o = opt;
@@ -1344,7 +1345,7 @@ SolveResult run_hinge(const Cols& cols, const V& X, const std::vector<double>& c
       const auto done = static_cast<double>(r0.passes);
       if (done >= next_check) {  // the record then carries the certificate's gap
         std::vector<double> now = g.solution();
-        HingeCertificate c = hinge_certificate(X, p, pen, now, sigma);
+        HingeCertificate c = hinge_certificate(X, p, pen, now, sigma, max_gram);
         check_passes += c.passes;
         const double cost = static_cast<double>(c.passes) + c.band_work / total_entries;
         next_check =
@@ -1380,7 +1381,7 @@ SolveResult run_hinge(const Cols& cols, const V& X, const std::vector<double>& c
                         st.status == SolverStatus::line_search_failed ||
                         st.status == SolverStatus::max_iter;
     if (usable) {
-      cert = hinge_certificate(X, p, pen, w, sigma);
+      cert = hinge_certificate(X, p, pen, w, sigma, max_gram);
       passes += cert.passes;
       if (!res.history.empty()) res.history.back().gap = cert.gap;
     }
@@ -1400,7 +1401,7 @@ SolveResult run_hinge(const Cols& cols, const V& X, const std::vector<double>& c
       break;
     }
     // A stall is judged only between two repaired certificates: an unrepaired one (its band
-    // system above kCertificateGram) is the smoothed point's gap, a few % whatever the stage
+    // system above certificate_memory_mb) is the smoothed point's gap, a few % whatever the stage
     // did, and stopping there once handed solver="auto" to the slow smsvm finisher (400 s
     // against 4 s, when a dense band system of 2735 rows x 434 support columns was too large).
     if (cert.repaired && cert.gap > kStallRatio * last_gap) {
@@ -1413,7 +1414,7 @@ SolveResult run_hinge(const Cols& cols, const V& X, const std::vector<double>& c
     last_gap = cert.repaired ? cert.gap : kNaN;
     sigma /= kSmoothingFactor;
   }
-  if (std::isnan(cert.primal)) cert = hinge_certificate(X, p, pen, w, sigma);
+  if (std::isnan(cert.primal)) cert = hinge_certificate(X, p, pen, w, sigma, max_gram);
   res.objective = cert.primal;
   res.optimality = cert.gap;
   if (!std::isfinite(res.objective)) res.status = SolverStatus::numerical_error;

@@ -58,10 +58,10 @@
 // last and stopped by the rule below. After each stage a dual point of the hinge problem is
 // built from phi_sigma' and repaired on the margin band (the least-norm change that meets the
 // optimality conditions of the support, through the k x k Gram system of the band's rows on
-// the support, k <= 1024; the best dual value on the segment from the smoothed point to the
-// repaired one, since the least-norm change can overshoot; then scaled into the dual's
-// feasible set; the elastic net's dual has no constraint on X'a, so only the bias's needs
-// scaling), and the run ends (converged) as soon as its relative duality gap
+// the support, within certificate_memory_mb: k <= 1024 by default; the best dual value on the
+// segment from the smoothed point to the repaired one, since the least-norm change can overshoot;
+// then scaled into the dual's feasible set; the elastic net's dual has no constraint on X'a, so
+// only the bias's needs scaling), and the run ends (converged) as soon as its relative duality gap
 // (P(w) - D(a)) / P(w) <= tol: the objective is certified within tol of the optimum. The
 // certificate is also taken during a stage, after 10 of its passes and then after max(10, a quarter
 // of the stage's passes so far, 10x the certificate's own cost) more, since a stage's own rule can
@@ -70,17 +70,17 @@
 // 7760 -> 1470, sparse 20000 x 10000 +1% / 6181 -> 3976, digits +0.4% / 453088 -> 304243). Below
 // hinge_smoothing_min, or when a stage's gap is above half the previous stage's, both repaired
 // (degenerate data, where the smoothed optima stop approaching the LP's: dna.scale stalls about
-// 2e-4 above it; a support too large to repair (k > 1024) leaves the smoothed point's gap, which
-// is no evidence of a stall), the run ends with status max_iter (uncertified; optimality = the last
-// gap; LinearSVC's solver="auto" then finishes with smsvm from this point). objective = P(w), the
-// hinge objective; optimality = the gap; history records carry sigma as smoothing and the gap of
-// each certificate (every stage's last record, and those where one was taken during a
-// stage). Measured against smsvm (the same problem) on the regime matrix's
-// cells: dense 10000 x 50 0.13 s vs 1.7 s, sparse 2000 x 50000 0.22 s vs 6.7 s, sparse
-// 20000 x 10000 5.4 s vs over 20 s; smsvm's Newton steps at small smoothing take many
-// Armijo halvings before its polish certifies the point. The elastic net (l1_ratio 0.5) against
-// dual_cd's dual: dense 100000 x 50 0.72 s vs 17 s (max_iter), but sparse 20000 x 500 1.1 s vs
-// 0.27 s (LinearSVC's solver="auto" rule, svmkit/_solvers.py ENET_CD_RATIO).
+// 2e-4 above it; a support too large to repair (above certificate_memory_mb) leaves the smoothed
+// point's gap, which is no evidence of a stall), the run ends with status max_iter (uncertified;
+// optimality = the last gap; LinearSVC's solver="auto" then finishes with smsvm from this point).
+// objective = P(w), the hinge objective; optimality = the gap; history records carry sigma as
+// smoothing and the gap of each certificate (every stage's last record, and those where one was
+// taken during a stage). Measured against smsvm (the same problem) on the regime matrix's cells:
+// dense 10000 x 50 0.13 s vs 1.7 s, sparse 2000 x 50000 0.22 s vs 6.7 s, sparse 20000 x 10000 5.4 s
+// vs over 20 s; smsvm's Newton steps at small smoothing take many Armijo halvings before its polish
+// certifies the point. The elastic net (l1_ratio 0.5) against dual_cd's dual: dense 100000 x 50
+// 0.72 s vs 17 s (max_iter), but sparse 20000 x 500 1.1 s vs 0.27 s (LinearSVC's solver="auto"
+// rule, svmkit/_solvers.py ENET_CD_RATIO).
 //
 // Data: both work by columns. A column-major copy of X, with y_i folded into the values and the
 // rows of zero cost dropped, is built once: sparse input -> nnz * (8 + 4) bytes (8 + 8 with more
@@ -127,6 +127,9 @@ namespace svmkit {
     "hinge loss: the smoothing sigma of the first stage (each next stage divides it by 10)")     \
   X(double, hinge_smoothing_min, 1e-6, above(0.0), unbounded(),                                  \
     "hinge loss: the smallest smoothing tried before the run ends uncertified (max_iter)")      \
+  X(double, certificate_memory_mb, 8.0, at_least(0.0), unbounded(),                            \
+    "hinge loss: most MiB of the certificate's band repair system (k x k doubles, k the "      \
+    "support's size + 1); above it the smoothed dual point is certified unrepaired")            \
   X(long long, max_inner_iter, 100, at_least(1), unbounded(),                                    \
     "logistic loss: most coordinate passes over the quadratic model of one Newton iteration")   \
   X(int, n_threads, 0, unbounded(), unbounded(),                                                 \
