@@ -663,3 +663,21 @@ def test_shared_datasets_match_qp(shared_datasets, name, positive, rho):
         w, b = ll.coef_.ravel(), ll.intercept_[0]
         f_ll = 0.5 * (w @ w + b * b) + C * np.maximum(0, 1 - y * (X @ w + b)).sum()
         assert r["objective"] <= f_ll * (1 + 1e-4)
+
+
+@pytest.mark.parametrize("l2, l1", [(0.0, 1.0), (0.5, 0.5)])
+def test_warm_alpha_below_the_last_level_still_solves_it(cancer, l2, l1):
+    """A warm start at an alpha below alpha_min starts at alpha_min: the run once ended at once,
+    reported converged at the (non-optimal) warm start, where the paper's rule asks for the level
+    alpha_min to be solved. The warm start here is the optimum at another C."""
+    X, y = cancer
+    start = np.asarray(fit(X, y, 0.1, l2, l1)["solution"])
+    r = fit(X, y, 1.0, l2, l1, w0=start, warm_alpha=1e-8)
+    ref = qp_objective(X, y, np.full(len(y), 1.0), l2, l1)
+    assert r["status"] == SolverStatus.converged
+    assert r["iterations"] > 0
+    assert rel(r["objective"], ref) < 1e-6
+    # the same through the path helper, whose warm_alpha is public
+    penalty = {"penalty": "l1"} if l2 == 0.0 else {"penalty": "elasticnet", "l1_ratio": l1}
+    path = svmkit.smsvm_path(X, y, [0.1, 1.0], warm_alpha=1e-8, **penalty)
+    assert rel(path["objectives"][1], ref) < 1e-4

@@ -1054,13 +1054,16 @@ class Smsvm {
     // Columns without a nonzero entry are decoupled: with w_j = 0 they stay at zero.
     for (Index j = 0; j < m_; ++j) act_[j] = ((!l1_ && col_nz_[j]) || w_[j] != 0.0) ? 1 : 0;
     if (p_.fit_intercept) act_[m_] = 1;
-    alpha_ = warm.alpha > 0.0 ? warm.alpha : o_.alpha0;
     // Loop while alpha > beta alpha_end; the relative slack absorbs the rounding of repeated
     // alpha <- beta alpha so that alpha_end itself is the last level. l2 runs with tol > 0
     // end by their bound and may go below alpha_min (data whose optimum is small need it),
     // down to alpha_floor. Everything else ends at alpha_min.
     alpha_end_ = (o_.tol > 0.0 && !l1_) ? o_.alpha_floor : o_.alpha_min;
     alpha_stop_ = o_.beta * alpha_end_ * (1.0 + 1e-9);
+    // A warm start below the last level starts at it: that level is always solved (a warm alpha
+    // of 1e-8 < alpha_min once ended the run at once, reported converged, 5e-4 above the
+    // optimum, where the paper's rule asks for the level alpha_min).
+    alpha_ = warm.alpha > 0.0 ? std::max(warm.alpha, alpha_end_) : o_.alpha0;
     rebuild_active();
     if (l1_) {
       eval(w_, alpha_, false, nullptr);

@@ -296,11 +296,12 @@ class DistributedSmsvm:
         if self.fit_intercept:
             self.act[m] = True
         o = self.o
-        self.alpha = warm_alpha if warm_alpha > 0.0 else float(o["alpha0"])
         self.alpha_end = (
             float(o["alpha_floor"]) if (o["tol"] > 0.0 and not self.l1) else float(o["alpha_min"])
         )
         self.alpha_stop = o["beta"] * self.alpha_end * (1.0 + 1e-9)
+        # smsvm.cpp: a warm start below the last level starts at it.
+        self.alpha = max(warm_alpha, self.alpha_end) if warm_alpha > 0.0 else float(o["alpha0"])
         self.rebuild_active()
         if self.l1:
             self.eval(self.w, self.alpha, False, False)

@@ -108,7 +108,9 @@ struct SmsvmPenalty {
 struct SmsvmWarmStart {
   const double* w0 = nullptr;  // initial solution (length solution_size), nullptr: zeros;
                                // its nonzero coordinates form the initial active set
-  double alpha = 0.0;          // > 0: start at this alpha instead of options.alpha0
+  double alpha = 0.0;          // > 0: start at this alpha instead of options.alpha0 (at the
+                               // run's last level if below it: alpha_min, or alpha_floor for
+                               // l2 runs with tol > 0)
 };
 
 void validate_options(const SmsvmOptions& options);
