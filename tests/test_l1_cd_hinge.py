@@ -9,6 +9,7 @@ Data: scikit-learn's bundled breast_cancer and digits, and seeded sparse text-li
 
 from __future__ import annotations
 
+import dataclasses
 import warnings
 
 import numpy as np
@@ -16,7 +17,7 @@ import pytest
 import scipy.sparse as sp
 import svmkit
 from references import primal_svm
-from sklearn.datasets import load_breast_cancer, load_digits
+from sklearn.datasets import load_breast_cancer, load_digits, make_classification
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.preprocessing import StandardScaler
 from svmkit import _core
@@ -227,10 +228,11 @@ def test_auto_picks_l1_cd_and_matches_smsvm() -> None:
 
 
 @pytest.mark.parametrize("forced", [False, True])
-def test_uncertified_continuation_is_finished_by_smsvm(forced) -> None:
-    """solver="auto": when the continuation ends uncertified, smsvm finishes from its point
-    and the model is the LP's optimum, with no warning. Unforced: 300 standardized rows of
-    breast_cancer, where the stages stall (see solvers/l1_cd.hpp); forced: a single stage."""
+def test_uncertified_continuation_is_finished_by_the_linear_program(forced) -> None:
+    """solver="auto": when the continuation ends uncertified, HiGHS solves the pure l1's linear
+    program (svmkit._lp) and the model is the LP's optimum, certified, with no warning.
+    Unforced: 300 standardized rows of breast_cancer, where the stages stall (see
+    solvers/l1_cd.hpp); forced: a single stage."""
     X, y = cancer()
     options = {"hinge_smoothing": 0.3, "hinge_smoothing_min": 0.3} if forced else None
     clf = svmkit.LinearSVC(loss="hinge", penalty="l1", solver_options=options)
@@ -238,13 +240,14 @@ def test_uncertified_continuation_is_finished_by_smsvm(forced) -> None:
         warnings.simplefilter("error", ConvergenceWarning)
         clf.fit(X, y)
     res = clf.result_[0]
-    assert res["finished_by"] == "smsvm"
+    assert clf.solver_ == "l1_cd" and res["finished_by"] == "highs"
     assert res["started_by"]["status"] == _core.SolverStatus.max_iter
     assert ("stalled" in res["started_by"]["message"]) != forced
     cost = np.ones(X.shape[0])
     sol = np.r_[clf.coef_.ravel(), clf.intercept_]
     F, Fstar = hinge_objective(X, y, cost, sol), lp_optimum(X, y, cost)
-    assert (F - Fstar) / F <= 1e-4
+    assert res["objective"] == pytest.approx(F, rel=1e-12)
+    assert -1e-8 <= (F - Fstar) / F <= res["optimality"] + 1e-12 <= 1e-4
     # an explicit solver is honoured: no finishing step
     named = svmkit.LinearSVC(
         loss="hinge",
@@ -255,6 +258,103 @@ def test_uncertified_continuation_is_finished_by_smsvm(forced) -> None:
     with pytest.warns(ConvergenceWarning):
         named.fit(X, y)
     assert "finished_by" not in named.result_[0]
+
+
+FORCED_STAGE = {"hinge_smoothing": 0.3, "hinge_smoothing_min": 0.3}
+
+
+def smsvm_finishes(X, y, **params) -> None:
+    clf = svmkit.LinearSVC(loss="hinge", solver_options=FORCED_STAGE, **params)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        clf.fit(X, y)
+    res = clf.result_[0]
+    assert res["finished_by"] == "smsvm"
+    assert res["started_by"]["status"] == _core.SolverStatus.max_iter
+    return clf
+
+
+def test_elastic_net_is_finished_by_smsvm() -> None:
+    """The elastic net's problem is a quadratic program: smsvm finishes it, at its optimum (on
+    dense data with n >= 25 d, where solver="auto" picks l1_cd for it)."""
+    X, y = make_classification(600, 10, n_informative=4, flip_y=0.1, random_state=0)
+    y = np.where(y > 0, 1.0, -1.0)
+    clf = smsvm_finishes(X, y, penalty="elasticnet", l1_ratio=0.5)
+    assert clf.solver_ == "l1_cd"
+    cost = np.ones(X.shape[0])
+    Fstar = primal_svm(X, y, cost, loss="hinge", l2=0.5, l1=0.5, reg_b=True)[2]
+    assert clf.result_[0]["objective"] == pytest.approx(Fstar, rel=1e-6)
+
+
+@pytest.mark.parametrize("limit", ["size", "time"])
+def test_linear_program_over_its_budget_falls_back_to_smsvm(monkeypatch, limit) -> None:
+    """Above MAX_LP_ENTRIES stored entries the program is not built, and a HiGHS run past its
+    time limit (twice the continuation's time, at least _LP_MIN_SECONDS) does not certify:
+    smsvm finishes instead, at the LP's optimum."""
+    from svmkit import _lp, _solvers
+
+    if limit == "size":
+        monkeypatch.setattr(_lp, "MAX_LP_ENTRIES", 10)
+    else:
+        monkeypatch.setattr(_solvers, "_LP_MIN_SECONDS", 1e-9)
+        monkeypatch.setattr(_solvers, "_LP_TIME_FACTOR", 0.0)
+    X, y = cancer()
+    clf = smsvm_finishes(X, y, penalty="l1")
+    cost = np.ones(X.shape[0])
+    sol = np.r_[clf.coef_.ravel(), clf.intercept_]
+    F, Fstar = hinge_objective(X, y, cost, sol), lp_optimum(X, y, cost)
+    assert (F - Fstar) / F <= 1e-4
+
+
+@pytest.mark.parametrize("layout", ["dense", "csr", "csr32"])
+@pytest.mark.parametrize(("fit_intercept", "scaling"), [(True, 1.0), (True, 3.0), (False, 1.0)])
+def test_linear_program_matches_clarabel(layout, fit_intercept, scaling) -> None:
+    """svmkit._lp against clarabel's solution of the primal LP: weighted rows (some without
+    weight), the intercept scaled, or none; its certificate bounds the true gap."""
+    from svmkit._lp import solve_l1_hinge
+
+    X, y = text(3)
+    rng = np.random.default_rng(5)
+    cost = rng.uniform(0.2, 3.0, X.shape[0])
+    cost[::9] = 0.0
+    if layout == "dense":
+        Xc = np.ascontiguousarray(X.toarray())
+    else:
+        data = X.data.astype(np.float32) if layout == "csr32" else X.data
+        Xc = (data, X.indices, X.indptr, X.shape[0], X.shape[1])
+    res = solve_l1_hinge(Xc, y, cost, fit_intercept, scaling, 1e-6)
+    assert res["status"] == _core.SolverStatus.converged, res["message"]
+    sol = np.asarray(res["solution"])
+    assert len(sol) == X.shape[1] + fit_intercept
+    Xd = X.toarray() if layout != "csr32" else X.astype(np.float32).toarray().astype(np.float64)
+    w, b = (sol[:-1], sol[-1] * scaling) if fit_intercept else (sol, 0.0)
+    F = float(np.abs(w).sum() + cost @ np.maximum(0.0, 1.0 - y * (Xd @ w + b)))
+    assert res["objective"] == pytest.approx(F, rel=1e-12)
+    Fstar = primal_svm(
+        Xd,
+        y,
+        cost,
+        loss="hinge",
+        l2=0.0,
+        l1=1.0,
+        reg_b=False,
+        fit_intercept=fit_intercept,
+        tol=1e-11,
+    )[2]
+    true_gap = (F - Fstar) / F
+    assert -1e-8 <= true_gap <= res["optimality"] + 1e-9
+    assert res["optimality"] <= 1e-6
+
+
+def test_linear_program_time_limit_gives_max_iter() -> None:
+    from svmkit._lp import solve_l1_hinge
+
+    X, y = text(0)
+    Xc = (X.data, X.indices, X.indptr, X.shape[0], X.shape[1])
+    res = solve_l1_hinge(Xc, y, np.ones(X.shape[0]), True, 1.0, 1e-4, time_limit=1e-9)
+    assert res["status"] == _core.SolverStatus.max_iter
+    assert "Time limit" in res["message"]
+    assert not np.isfinite(res["objective"])
 
 
 def test_sparse_stages_are_repaired_and_certified() -> None:
@@ -362,3 +462,45 @@ def test_errors() -> None:
         core(X, y, c, certificate_memory_mb=-1.0)
     with pytest.raises(ValueError, match="handles penalty='l2' only with loss"):
         svmkit.LinearSVC(loss="hinge", penalty="l2", solver="l1_cd").fit(X, y)
+
+
+def test_pass_budget_ends_the_continuation_uncertified() -> None:
+    """hinge_max_passes: the continuation stops at the first record past the budget, with
+    status max_iter and a gap that still bounds the true one; solver="auto" sets the budget
+    where HiGHS finishes the pure l1 (the user's value stands), and never for a named l1_cd."""
+    X, y = text(0)
+    cost = np.ones(X.shape[0])
+    full = core(X, y, cost)
+    assert full["status"] == _core.SolverStatus.converged and full["passes"] > 200
+    res = core(X, y, cost, hinge_max_passes=100)
+    assert res["status"] == _core.SolverStatus.max_iter
+    assert "hinge_max_passes" in res["message"]
+    assert 100 <= res["history"]["passes"][-1] < full["passes"]
+    F = hinge_objective(X, y, cost, np.asarray(res["solution"]))
+    assert -1e-8 <= (F - lp_optimum(X, y, cost)) / F <= res["optimality"] + 1e-12
+    # through the estimator: the user's budget stands, and HiGHS finishes at the LP optimum
+    clf = svmkit.LinearSVC(loss="hinge", penalty="l1", solver_options={"hinge_max_passes": 100})
+    clf.fit(X, y)
+    assert clf.result_[0]["finished_by"] == "highs"
+    assert "hinge_max_passes" in clf.result_[0]["started_by"]["message"]
+    assert clf.result_[0]["optimality"] <= 1e-4
+
+
+def test_auto_sets_the_pass_budget_only_where_highs_finishes(monkeypatch) -> None:
+    from svmkit import _solvers
+
+    seen = []
+    fit = _solvers.LINEAR_SOLVERS["l1_cd"].fit
+
+    def spy(req):
+        seen.append(req.options.get("hinge_max_passes"))
+        return fit(req)
+
+    spec = _solvers.LINEAR_SOLVERS["l1_cd"]
+    monkeypatch.setitem(_solvers.LINEAR_SOLVERS, "l1_cd", dataclasses.replace(spec, fit=spy))
+    X, y = text(1)
+    svmkit.LinearSVC(loss="hinge", penalty="l1").fit(X, y)
+    svmkit.LinearSVC(loss="hinge", penalty="l1", solver="l1_cd").fit(X, y)
+    Xd, yd = make_classification(600, 10, random_state=0)
+    svmkit.LinearSVC(loss="hinge", penalty="elasticnet", l1_ratio=0.5).fit(Xd, yd)
+    assert seen == [_solvers._LP_AFTER_PASSES, None, None]

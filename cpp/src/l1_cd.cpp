@@ -1302,6 +1302,23 @@ HingeCertificate hinge_certificate(const V& X, const LinearProblem& p, const L1C
   return c;
 }
 
+// Why the continuation ends uncertified after a stage at sigma whose certificate is cert (the
+// previous stage's repaired gap last_gap, NaN if none), or "" to go on to sigma / 10.
+std::string hinge_stage_end(const HingeCertificate& cert, double sigma, double last_gap,
+                            const L1CdOptions& opt) {
+  if (sigma / kSmoothingFactor < opt.hinge_smoothing_min)
+    return "l1_cd: the hinge duality gap " + std::to_string(cert.gap) +
+           " is above tol at the smallest smoothing (hinge_smoothing_min)";
+  // A stall is judged only between two repaired certificates: an unrepaired one (its band
+  // system above certificate_memory_mb) is the smoothed point's gap, a few % whatever the stage
+  // did, and stopping there once handed solver="auto" to the slow smsvm finisher (400 s
+  // against 4 s, when a dense band system of 2735 rows x 434 support columns was too large).
+  if (cert.repaired && cert.gap > kStallRatio * last_gap)
+    return "l1_cd: the hinge duality gap stalled at " + std::to_string(cert.gap) + " (smoothing " +
+           std::to_string(sigma) + "): the stages do not identify the optimum's margin set";
+  return "";
+}
+
 // The hinge loss: newGLMNET on phi_sigma for sigma = hinge_smoothing, / 10, ... (each stage warm
 // started from the last), until the certificate above is <= tol or sigma < hinge_smoothing_min.
 template <class Cols, class V>
@@ -1335,7 +1352,7 @@ SolveResult run_hinge(const Cols& cols, const V& X, const std::vector<double>& c
     // The certificate is also taken during the stage (a stage runs to its own stopping rule,
     // which can lie far below tol's gap: the last stage ended 15-20x below it on the regime
     // matrix's cells), on a schedule that keeps its cost near a tenth of the stage's work.
-    bool stop_asked = false, certified = false;
+    bool stop_asked = false, certified = false, over_budget = false;
     long long check_passes = 0;  // passes of this stage's certificates
     double next_check = kMinCheckPasses;
     HingeCertificate mid;
@@ -1363,7 +1380,8 @@ SolveResult run_hinge(const Cols& cols, const V& X, const std::vector<double>& c
       r.time += time0;
       const bool go = report_iteration(res, r, opt.record_history, cb);
       stop_asked = stop_asked || !go;
-      return go && !certified;
+      over_budget = opt.hinge_max_passes > 0 && r.passes >= opt.hinge_max_passes;
+      return go && !certified && !over_budget;
     };
     SolveResult st = g.run(iters == 0 && !w0 ? nullptr : w.data());
     iters += st.iterations;
@@ -1379,7 +1397,7 @@ SolveResult run_hinge(const Cols& cols, const V& X, const std::vector<double>& c
     w = std::move(st.solution);
     const bool usable = st.status == SolverStatus::converged ||
                         st.status == SolverStatus::line_search_failed ||
-                        st.status == SolverStatus::max_iter;
+                        st.status == SolverStatus::max_iter || (over_budget && !stop_asked);
     if (usable) {
       cert = hinge_certificate(X, p, pen, w, sigma, max_gram);
       passes += cert.passes;
@@ -1389,26 +1407,21 @@ SolveResult run_hinge(const Cols& cols, const V& X, const std::vector<double>& c
       res.status = SolverStatus::converged;
       break;
     }
+    if (over_budget && !stop_asked) {
+      res.status = SolverStatus::max_iter;
+      res.message = "l1_cd: the hinge duality gap " + std::to_string(cert.gap) +
+                    " is above tol after hinge_max_passes passes";
+      break;
+    }
     if (st.status != SolverStatus::converged || stop_asked) {
       res.status = stop_asked ? SolverStatus::interrupted : st.status;
       res.message = st.message;
       break;
     }
-    if (sigma / kSmoothingFactor < opt.hinge_smoothing_min) {
+    const std::string end = hinge_stage_end(cert, sigma, last_gap, opt);
+    if (!end.empty()) {
       res.status = SolverStatus::max_iter;
-      res.message = "l1_cd: the hinge duality gap " + std::to_string(cert.gap) +
-                    " is above tol at the smallest smoothing (hinge_smoothing_min)";
-      break;
-    }
-    // A stall is judged only between two repaired certificates: an unrepaired one (its band
-    // system above certificate_memory_mb) is the smoothed point's gap, a few % whatever the stage
-    // did, and stopping there once handed solver="auto" to the slow smsvm finisher (400 s
-    // against 4 s, when a dense band system of 2735 rows x 434 support columns was too large).
-    if (cert.repaired && cert.gap > kStallRatio * last_gap) {
-      res.status = SolverStatus::max_iter;
-      res.message = "l1_cd: the hinge duality gap stalled at " + std::to_string(cert.gap) +
-                    " (smoothing " + std::to_string(sigma) +
-                    "): the stages do not identify the optimum's margin set";
+      res.message = end;
       break;
     }
     last_gap = cert.repaired ? cert.gap : kNaN;

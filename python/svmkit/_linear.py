@@ -141,33 +141,53 @@ class _BaseLinear(BaseEstimator):
             callback=self._callback(spec) if callback == "default" else callback,
             random_state=self._seed(),
         )
-        result = spec.fit(req)
+        exact = self._exact_finisher(spec, loss, req)
+        if exact is not None:  # the first run may give up sooner (the user's options stand)
+            result = spec.fit(replace(req, options={**exact.first_options, **req.options}))
+        else:
+            result = spec.fit(req)
+        solver = spec.name
         if self._needs_finisher(spec, loss, result):
-            first, finisher = result, LINEAR_SOLVERS[spec.finisher.solver]
-            options = {"n_threads": n_threads, "check_input": False}
-            options.update(spec.finisher.warm_options(first))
-            if self.tol is not None:
-                options["tol"] = float(self.tol)
-            result = finisher.fit(replace(req, w0=np.asarray(first["solution"]), options=options))
+            first = result
+            result = exact.fit(req, first) if exact is not None else None
+            if result is not None and result["status"] == _core.SolverStatus.converged:
+                solver = exact.name
+            else:
+                finisher = LINEAR_SOLVERS[spec.finisher.solver]
+                options = {"n_threads": n_threads, "check_input": False}
+                options.update(spec.finisher.warm_options(first))
+                if self.tol is not None:
+                    options["tol"] = float(self.tol)
+                result = finisher.fit(
+                    replace(req, w0=np.asarray(first["solution"]), options=options)
+                )
+                solver = finisher.name
             result["time"] += first["time"]
-            result["finished_by"] = finisher.name
+            result["finished_by"] = solver
             result["started_by"] = {
                 k: first[k] for k in ("status", "message", "time", "iterations")
             }
-            spec = finisher
-        check_status(result, type(self).__name__, spec.name, stacklevel=3)
+        check_status(result, type(self).__name__, solver, stacklevel=3)
         return result
 
-    def _needs_finisher(self, spec: SolverSpec, loss: str, result: dict) -> bool:
-        """solver="auto" only (a named solver is never replaced): the solver's finisher takes
-        over when its run ended uncertified and no max_iter of the user's caused it."""
+    def _finishes(self, spec: SolverSpec, loss: str) -> bool:
+        """solver="auto" only (a named solver is never replaced), and no max_iter of the user's."""
         return (
             spec.finisher is not None
             and self.solver == "auto"
             and loss in spec.finisher.losses
             and self.max_iter is None
-            and result["status"] == _core.SolverStatus.max_iter
         )
+
+    def _exact_finisher(self, spec: SolverSpec, loss: str, req: LinearFitRequest) -> Any:
+        """The finisher's exact solve where it applies to this problem, else None."""
+        if not self._finishes(spec, loss) or spec.finisher.exact is None:
+            return None
+        return spec.finisher.exact if spec.finisher.exact.applies(req) else None
+
+    def _needs_finisher(self, spec: SolverSpec, loss: str, result: dict) -> bool:
+        """The solver's finisher takes over when its run ended uncertified (_finishes)."""
+        return self._finishes(spec, loss) and result["status"] == _core.SolverStatus.max_iter
 
     def _split_solution(self, sol: np.ndarray, n_features: int) -> tuple[np.ndarray, float]:
         w = sol[:n_features]  # a view: the caller copies it into coef_ or owns sol
@@ -287,9 +307,11 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         l1/elasticnet: "l1_cd"; hinge + elasticnet (l1_ratio < 1, not badly scaled as
         above): "l1_cd" on dense data with n_samples >= 25 n_features, "dual_cd" otherwise;
         hinge + l1 (or l1_ratio=1), not badly scaled: "l1_cd" (its smoothing continuation;
-        when that ends uncertified, "smsvm" finishes from its point and the result_ entry
-        says "finished_by"); the remaining hinge cases: "smsvm"; other losses:
-        "tron".
+        when that ends uncertified, or after 8,000 passes, HiGHS solves the linear program
+        (scipy's linprog, up to 10^7 stored entries, within 4x the continuation's time or
+        10 s; "highs"), else "smsvm" finishes from its point; the result_ entry says
+        "finished_by"; an elastic net that l1_cd leaves uncertified is finished by "smsvm");
+        the remaining hinge cases: "smsvm"; other losses: "tron".
         With regularize_intercept=False dual_cd is never chosen (it regularizes the bias).
         SmSVM minimizes (1 - rho)/2 ||w||^2 + rho ||w||_1 + C sum_i s_i c_{y_i} hinge_i with
         rho = 0 ("l2"), 1 ("l1") or l1_ratio ("elasticnet"): paper 000's lambda = (1 - rho)

@@ -72,7 +72,8 @@
 // (degenerate data, where the smoothed optima stop approaching the LP's: dna.scale stalls about
 // 2e-4 above it; a support too large to repair (above certificate_memory_mb) leaves the smoothed
 // point's gap, which is no evidence of a stall), the run ends with status max_iter (uncertified;
-// optimality = the last gap; LinearSVC's solver="auto" then finishes with smsvm from this point).
+// optimality = the last gap; LinearSVC's solver="auto" then finishes: HiGHS solves the pure
+// l1's linear program, smsvm the elastic net or what HiGHS does not certify).
 // objective = P(w), the hinge objective; optimality = the gap; history records carry sigma as
 // smoothing and the gap of each certificate (every stage's last record, and those where one was
 // taken during a stage). Measured against smsvm (the same problem) on the regime matrix's cells:
@@ -127,6 +128,9 @@ namespace svmkit {
     "hinge loss: the smoothing sigma of the first stage (each next stage divides it by 10)")     \
   X(double, hinge_smoothing_min, 1e-6, above(0.0), unbounded(),                                  \
     "hinge loss: the smallest smoothing tried before the run ends uncertified (max_iter)")      \
+  X(long long, hinge_max_passes, 0, at_least(0), unbounded(),                                  \
+    "hinge loss: end the continuation uncertified (max_iter) after this many passes; 0: no "    \
+    "limit (LinearSVC's solver='auto' sets it where HiGHS finishes the pure l1)")               \
   X(double, certificate_memory_mb, 8.0, at_least(0.0), unbounded(),                            \
     "hinge loss: most MiB of the certificate's band repair system (k x k doubles, k the "      \
     "support's size + 1); above it the smoothed dual point is certified unrepaired")            \
