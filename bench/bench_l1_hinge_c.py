@@ -8,14 +8,15 @@ one-vs-rest problems when $SVMKIT_SHARED_DIR has it) and reports, per fit:
 - svmkit at its defaults (solver "auto": l1_cd, finished by smsvm when l1_cd ends
   uncertified), in a forked child with a time limit: seconds, the solver that finished, the
   certified relative gap, the support size;
-- the same problem without the intercept (fit_intercept=False), where it is a plain linear
-  program, for svmkit and for scipy's HiGHS (dual simplex and interior point on the dual LP
-  max sum a s.t. |X'(a * y)| <= 1, 0 <= a <= C; the LP's construction is not timed), with the
-  objectives' relative difference;
+- the same problem without the intercept (fit_intercept=False), for svmkit and for scipy's
+  HiGHS on its dual linear program max sum a s.t. |X'(a * y)| <= 1, 0 <= a <= C (the interior
+  point method svmkit._lp uses, and with --simplex the dual simplex too; the program's
+  construction is not timed), with the objectives' relative difference;
 - scikit-learn's SGDClassifier(loss="hinge", penalty="l1") (the matrix's anchor for this cell;
   an approximate method, not the same optimum).
 
     python bench/bench_l1_hinge_c.py [--Cs 0.1 1 3 10] [--timeout 120] [--only wide|text|dna]
+                                     [--simplex]
 """
 
 from __future__ import annotations
@@ -107,6 +108,7 @@ def main() -> None:
     ap.add_argument("--Cs", type=float, nargs="+", default=[0.1, 1.0, 3.0, 10.0])
     ap.add_argument("--timeout", type=float, default=120.0)
     ap.add_argument("--only", choices=("wide", "text", "dna"))
+    ap.add_argument("--simplex", action="store_true", help="time HiGHS's dual simplex too")
     args = ap.parse_args()
     print(
         "| data | C | svmkit (auto) | solver (status) | certified gap | support | "
@@ -118,8 +120,8 @@ def main() -> None:
         for C in args.Cs:
             a = svmkit_fit(X, y, C, True, args.timeout)
             b = svmkit_fit(X, y, C, False, args.timeout)
-            t_ds, opt = lp_dual(X, y, C, "highs-ds")
-            t_ipm, _ = lp_dual(X, y, C, "highs-ipm")
+            t_ipm, opt = lp_dual(X, y, C, "highs-ipm")
+            t_ds = lp_dual(X, y, C, "highs-ds")[0] if args.simplex else float("nan")
             diff = (b["objective"] - opt) / opt if "objective" in b else float("nan")
 
             def secs(r: dict) -> str:

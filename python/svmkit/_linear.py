@@ -308,7 +308,7 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         above): "l1_cd" on dense data with n_samples >= 25 n_features, "dual_cd" otherwise;
         hinge + l1 (or l1_ratio=1), not badly scaled: "l1_cd" (its smoothing continuation;
         when that ends uncertified, or after 8,000 passes, HiGHS solves the linear program
-        (scipy's linprog, up to 10^7 stored entries, within 4x the continuation's time or
+        (scipy's linprog, up to 10^7 stored entries, within 10x the continuation's time or
         10 s; "highs"), else "smsvm" finishes from its point; the result_ entry says
         "finished_by"; an elastic net that l1_cd leaves uncertified is finished by "smsvm");
         the remaining hinge cases: "smsvm"; other losses: "tron".
