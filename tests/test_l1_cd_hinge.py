@@ -263,7 +263,7 @@ def test_uncertified_continuation_is_finished_by_the_linear_program(forced) -> N
 FORCED_STAGE = {"hinge_smoothing": 0.3, "hinge_smoothing_min": 0.3}
 
 
-def smsvm_finishes(X, y, **params) -> None:
+def smsvm_finishes(X, y, **params) -> svmkit.LinearSVC:
     clf = svmkit.LinearSVC(loss="hinge", solver_options=FORCED_STAGE, **params)
     with warnings.catch_warnings():
         warnings.simplefilter("error", ConvergenceWarning)
@@ -289,8 +289,8 @@ def test_elastic_net_is_finished_by_smsvm() -> None:
 @pytest.mark.parametrize("limit", ["size", "time"])
 def test_linear_program_over_its_budget_falls_back_to_smsvm(monkeypatch, limit) -> None:
     """Above MAX_LP_ENTRIES stored entries the program is not built, and a HiGHS run past its
-    time limit (twice the continuation's time, at least _LP_MIN_SECONDS) does not certify:
-    smsvm finishes instead, at the LP's optimum."""
+    time limit (_LP_TIME_FACTOR x the continuation's time, at least _LP_MIN_SECONDS) does not
+    certify: smsvm finishes instead, at the LP's optimum."""
     from svmkit import _lp, _solvers
 
     if limit == "size":
