@@ -40,6 +40,7 @@ from ._validation import (
     check_n_jobs,
     check_sample_weight,
     class_weight_vector,
+    scipy_view,
     store_params,
     validate_X_y,
 )
@@ -129,9 +130,7 @@ def _fit_adagrad_dual(req: KernelFitRequest) -> dict:
 def _take_rows(Xc: Any, rows: np.ndarray) -> Any:
     """The given rows of a core matrix (dense array or CSR tuple), as a new core matrix."""
     if isinstance(Xc, tuple):
-        data, indices, indptr, n, d = Xc
-        sub = sp.csr_matrix((data, indices, indptr), shape=(n, d))[rows]
-        return as_core_matrix(sub)
+        return as_core_matrix(scipy_view(Xc)[rows])
     return np.ascontiguousarray(Xc[rows])
 
 

@@ -29,27 +29,18 @@ import numpy as np
 import scipy.sparse as sp
 
 from . import _core
+from ._threads import stored_entries
+from ._validation import scipy_view
 
 # The largest program built (stored entries of X): the program holds X' twice (its 2d rows)
 # and HiGHS a factorization beside it; above this the smsvm finisher runs instead.
 MAX_LP_ENTRIES = 10_000_000
 
 
-def _as_csr(X: Any) -> sp.csr_matrix:
-    """The core matrix (a 2-D array or a CSR tuple) as a float64 scipy CSR matrix."""
-    if isinstance(X, tuple):
-        data, indices, indptr, n_rows, n_cols = X
-        return sp.csr_matrix(
-            (np.asarray(data, dtype=np.float64), indices, indptr), shape=(n_rows, n_cols)
-        )
-    return sp.csr_matrix(np.asarray(X, dtype=np.float64))
-
-
 def within_budget(X: Any) -> bool:
-    """Whether the program of core matrix X (a CSR tuple's stored entries, or every entry of a
-    dense array) is within MAX_LP_ENTRIES."""
-    entries = int(X[2][-1]) if isinstance(X, tuple) else int(np.asarray(X).size)
-    return entries <= MAX_LP_ENTRIES
+    """Whether the program of core matrix X (its stored entries; every entry of a dense one) is
+    within MAX_LP_ENTRIES."""
+    return stored_entries(scipy_view(X)) <= MAX_LP_ENTRIES
 
 
 def _certificate(
@@ -84,7 +75,7 @@ def solve_l1_hinge(
     from scipy.optimize import linprog
 
     start = time.perf_counter()
-    Xs = _as_csr(X)
+    Xs = sp.csr_matrix(scipy_view(X), dtype=np.float64)
     n, d = Xs.shape
     A = (Xs.T @ sp.diags(y)).tocsr()  # row j: y_i x_ij
     A_eq = sp.csr_matrix(y[None, :]) if fit_intercept else None

@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from . import _core
+from . import _core, _lp
 
 
 @dataclass(frozen=True)
@@ -86,16 +86,12 @@ _LP_AFTER_PASSES = 8000
 
 def _lp_applies(req: LinearFitRequest) -> bool:
     """The pure l1 (the elastic net's problem is a quadratic program) within MAX_LP_ENTRIES."""
-    from . import _lp
-
     l2, _ = penalty_weights(req.penalty, req.l1_ratio)
     return req.loss == "hinge" and l2 == 0.0 and _lp.within_budget(req.X)
 
 
 def _lp_after_l1_cd(req: LinearFitRequest, first: dict) -> dict:
     """HiGHS on the pure l1 hinge's linear program (svmkit._lp), certified at l1_cd's tol."""
-    from . import _lp
-
     tol = float(req.options.get("tol", _core.option_defaults("l1_cd")["tol"]))
     limit = max(_LP_MIN_SECONDS, _LP_TIME_FACTOR * float(first.get("time", 0.0)))
     return _lp.solve_l1_hinge(

@@ -216,6 +216,15 @@ def class_weight_vector(class_weight: Any, classes: np.ndarray, y: np.ndarray) -
     raise ValueError(f"class_weight must be None, 'balanced' or a dict, got {cw!r}")
 
 
+def scipy_view(Xc: CoreMatrix) -> Any:
+    """A core matrix as numpy or scipy sees it: a CSR tuple wrapped (not copied) as a scipy CSR
+    matrix, a dense array as it is."""
+    if isinstance(Xc, tuple):
+        data, indices, indptr, n_rows, n_cols = Xc
+        return sp.csr_matrix((data, indices, indptr), shape=(n_rows, n_cols), copy=False)
+    return Xc
+
+
 def as_core_matrix(X: Any) -> CoreMatrix:
     """Return X in a form the C++ core views without copying.
 

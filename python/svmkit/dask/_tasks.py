@@ -12,7 +12,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .. import _core
-from .._validation import as_core_matrix
+from .._validation import as_core_matrix, scipy_view
 
 
 def prepare_block(X: Any, y: Any, sw: Any) -> tuple:
@@ -361,7 +361,7 @@ def _band_state(block, targets, u, kink, sigma, balance, intercept, steps) -> tu
     steps[0], steps[1], ... (delta = A s on the free band rows, clipped to the box; a clipped
     row leaves the free set). Returns (X~'s band rows (dense), beta, free mask, X~_S' (the
     last step's moves), rows the last step clipped)."""
-    X = _scipy_view(block[0])
+    X = scipy_view(block[0])
     y, cost = targets
     fit_intercept, scaling = intercept
     beta = _smoothed_beta(u, targets, kink, sigma)
@@ -430,17 +430,9 @@ def kink_band_dual(block, targets, slot, w, kink, sigma, balance, steps, interce
     return _dual_sums(block, beta, targets, kink, intercept)
 
 
-def _scipy_view(X: Any) -> Any:
-    """A block as numpy or scipy sees it (the core's CSR tuple wrapped, not copied)."""
-    if isinstance(X, tuple):
-        data, indices, indptr, n_rows, n_cols = X
-        return sp.csr_matrix((data, indices, indptr), shape=(n_rows, n_cols), copy=False)
-    return X
-
-
 def _tilde_t(X, beta, intercept) -> np.ndarray:
     """X~' beta: X' beta and, with an intercept, intercept_scaling * sum(beta)."""
-    v = np.asarray(_scipy_view(X).T @ beta, dtype=np.float64).ravel()
+    v = np.asarray(scipy_view(X).T @ beta, dtype=np.float64).ravel()
     return np.append(v, float(intercept[1]) * float(np.sum(beta))) if intercept[0] else v
 
 
