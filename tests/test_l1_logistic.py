@@ -336,6 +336,33 @@ def test_smoothed_hinges_reach_the_split_form_optimum(loss, l1, l2, sparse) -> N
         assert np.count_nonzero(wa[:-1]) < X.shape[1]
 
 
+@pytest.mark.parametrize("loss", ["smoothed_hinge", "gaussian_smoothed_hinge"])
+@pytest.mark.parametrize("cutoff", [1e-4, 1e-2])
+def test_banded_model_reaches_the_split_form_optimum(loss, cutoff) -> None:
+    """After three inner passes newGLMNET's model couples only the rows whose loss'' is at least
+    hessian_cutoff times the largest (the others keep their diagonal). At sigma = 0.1 on sparse
+    text-like data the band is a small share of the rows, so the model differs from the exact
+    one (hessian_cutoff = 0: other passes) and the fit must still reach the optimum: the line
+    search is exact. cutoff = 1e-2 couples fewer rows."""
+    X, y = small_text(seed=3, n=800, d=300)
+    Xf = sp.csr_matrix(X)
+    Xc = (Xf.data, Xf.indices, Xf.indptr, *Xf.shape)
+    cost = np.ones(len(y))
+    runs = {
+        c: _core.fit_l1_cd(
+            Xc, y, cost, loss, 1.0, 0.0, True, 1.0, True, None,
+            {"tol": 1e-9, "hessian_cutoff": c}, None, sigma=0.1,
+        )  # fmt: skip
+        for c in (0.0, cutoff)
+    }
+    assert runs[cutoff]["passes"] != runs[0.0]["passes"]  # the banded model was used
+    f_ref = smoothed_reference(X.toarray(), y, cost, loss, 0.1, 1.0, 0.0)
+    for res in runs.values():
+        assert res["status"].name == "converged"
+        assert res["objective"] == pytest.approx(f_ref, rel=1e-7)
+        assert res["objective"] >= f_ref * (1 - 1e-9)
+
+
 @pytest.mark.parametrize("penalty", ["l1", "elasticnet"])
 @pytest.mark.parametrize("sparse", [False, True])
 def test_gaussian_smoothed_hinge_at_the_default_sigma(penalty, sparse) -> None:

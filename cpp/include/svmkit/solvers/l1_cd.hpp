@@ -91,6 +91,12 @@
 // per-coordinate state is O(nonempty features): on text data with d >> n that is what makes
 // it fast and small (one transient 8-byte count per feature while the copy is built).
 //
+// newGLMNET's model: an inner solve still unsolved after three passes continues on a banded model
+// (option hessian_cutoff, as tron's): only the rows whose loss'' is at least hessian_cutoff times
+// the largest stay coupled, the others keep their diagonal. The smoothed hinges (and the hinge's
+// stages) curve on every row but vanishingly far from the kink, so near the optimum the band is a
+// few percent of the rows and each pass costs that share; the line search stays exact.
+//
 // Stopping rule (LIBLINEAR's for -s 5 and -s 6): the 1-norm of the minimum-norm subgradient
 // over the active set <= tol * max(min(#pos, #neg), 1) / n_samples * (the same at the first
 // outer iteration of a cold start; with a warm start, its value at w = 0). The class-share
@@ -134,6 +140,10 @@ namespace svmkit {
   X(double, certificate_memory_mb, 8.0, at_least(0.0), unbounded(),                            \
     "hinge loss: most MiB of the certificate's band repair system (k x k doubles, k the "      \
     "support's size + 1); above it the smoothed dual point is certified unrepaired")            \
+  X(double, hessian_cutoff, 1e-4, at_least(0.0), below(1.0),                                    \
+    "logistic and smoothed losses: after 3 inner passes the Newton model couples only the rows " \
+    "whose loss'' is at least this times the largest (larger: cheaper passes, a cruder model); " \
+    "0: every row")                                                                              \
   X(long long, max_inner_iter, 100, at_least(1), unbounded(),                                    \
     "logistic loss: most coordinate passes over the quadratic model of one Newton iteration")   \
   X(int, n_threads, 0, unbounded(), unbounded(),                                                 \
