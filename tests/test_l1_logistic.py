@@ -348,13 +348,14 @@ def test_banded_model_reaches_the_split_form_optimum(loss, cutoff) -> None:
     Xf = sp.csr_matrix(X)
     Xc = (Xf.data, Xf.indices, Xf.indptr, *Xf.shape)
     cost = np.ones(len(y))
-    runs = {
-        c: _core.fit_l1_cd(
-            Xc, y, cost, loss, 1.0, 0.0, True, 1.0, True, None,
-            {"tol": 1e-9, "hessian_cutoff": c}, None, sigma=0.1,
-        )  # fmt: skip
-        for c in (0.0, cutoff)
-    }
+
+    def fit(c: float) -> dict:
+        o = {"tol": 1e-9, "hessian_cutoff": c}
+        return _core.fit_l1_cd(
+            Xc, y, cost, loss, 1.0, 0.0, True, 1.0, True, None, o, None, sigma=0.1
+        )
+
+    runs = {c: fit(c) for c in (0.0, cutoff)}
     assert runs[cutoff]["passes"] != runs[0.0]["passes"]  # the banded model was used
     f_ref = smoothed_reference(X.toarray(), y, cost, loss, 0.1, 1.0, 0.0)
     for res in runs.values():
