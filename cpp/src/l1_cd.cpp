@@ -53,10 +53,10 @@ constexpr double kRecheckPasses = 10.0;
 // compact copy, then X d on every row for the line search): an inner solve switches to it after
 // kBandAfterPasses exact passes (most models are solved by then), when its rows are at most
 // kBandMaxShare of the kept rows. Measured against the exact model (hessian_cutoff = 0, same
-// tol): dna.scale psi_M / psi_G l1 0.25 / 0.28 s -> 0.13 / 0.12 s, its hinge l1 1.54 -> 1.10 s;
-// sparse 20,000 x 10,000 hinge l1 4.0 -> 1.7-2.4 s; sparse 2,500 x 50,000 psi_G elastic net
-// 0.062 -> 0.041 s; dense 12,500 x 50 psi_G l1 0.057 -> 0.041 s but psi_M l1 0.024 -> 0.027 s
-// (a band of 40-50% of the rows: the copy costs about what it saves).
+// tol; bench/results/regimes.md's data): dna.scale psi_M / psi_G l1 0.26 / 0.29 s -> 0.13 /
+// 0.11 s, its hinge l1 1.60 -> 1.12 s; sparse 20,000 x 10,000 hinge l1 3.6 -> 1.5 s; sparse
+// 2,500 x 50,000 psi_G elastic net 0.064 -> 0.041 s; dense 12,500 x 50 psi_G l1 0.057 -> 0.040
+// s, psi_M l1 0.024 s both (a band of 40-50% of the rows: the copy costs what it saves).
 constexpr long long kBandAfterPasses = 3;
 constexpr double kBandMaxShare = 0.5;
 
@@ -790,8 +790,13 @@ class Glmnet {
   // curvature of the rows left out (their diagonal part only: H~ = X_B' D_B X_B + diag(X_R' D_R
   // X_R) + (l2 + floor) I, positive definite, so d is still a descent direction); band_of_row_:
   // kept row -> band row or -1; band_rows_: band row -> kept row.
-  std::vector<Index> band_of_row_, band_rows_, band_ptr_, band_slot_, band_row_;
-  std::vector<double> band_dd_, band_xtd_, band_val_, rest_diag_;
+  // The copy's entries are 4-byte rows and float values (8 bytes, against 16): the banded model
+  // is an approximation already, and it is used consistently (its H~ is X~_B' D_B X~_B + the
+  // diagonal with X~_B the rounded values), so d stays a descent direction.
+  std::vector<Index> band_of_row_, band_rows_, band_ptr_, band_slot_;
+  std::vector<std::int32_t> band_row_;
+  std::vector<float> band_val_;
+  std::vector<double> band_dd_, band_xtd_, rest_diag_;
   double inner_eps_ = 1.0;
   double entries_ = 0.0, entries_at_poll_ = 0.0;
   long long inner_passes_ = 0, total_inner_ = 0;
@@ -882,7 +887,9 @@ bool Glmnet<Cols, Cost, Loss>::build_band() {
     if (kept) band_rows_.push_back(i);
   }
   const auto nb = static_cast<Index>(band_rows_.size());
-  if (static_cast<double>(nb) > kBandMaxShare * static_cast<double>(n_kept_)) return false;
+  if (static_cast<double>(nb) > kBandMaxShare * static_cast<double>(n_kept_) ||
+      nb > std::numeric_limits<std::int32_t>::max())
+    return false;
   band_dd_.resize(static_cast<std::size_t>(nb));
   band_xtd_.resize(static_cast<std::size_t>(nb));
   for (Index b = 0; b < nb; ++b) {
@@ -902,25 +909,27 @@ bool Glmnet<Cols, Cost, Loss>::build_band() {
     if constexpr (std::is_same_v<Cols, DenseColumns>) {  // the band's rows read directly
       band_val_.resize(first + static_cast<std::size_t>(nb));
       band_row_.resize(first + static_cast<std::size_t>(nb));
-      double* val = band_val_.data() + first;
-      Index* row = band_row_.data() + first;
+      float* val = band_val_.data() + first;
+      std::int32_t* row = band_row_.data() + first;
       for (Index b = 0; b < nb; ++b) {
-        row[b] = b;
-        val[b] = cols_.at(j, band_rows_[b]);
+        row[b] = static_cast<std::int32_t>(b);
+        val[b] = static_cast<float>(cols_.at(j, band_rows_[b]));
       }
       entries_ += static_cast<double>(nb);
     } else {
       cols_.each(j, [&](Index i, double v) {
         if (band_of_row_[i] < 0) return;
-        band_row_.push_back(band_of_row_[i]);
-        band_val_.push_back(v);
+        band_row_.push_back(static_cast<std::int32_t>(band_of_row_[i]));
+        band_val_.push_back(static_cast<float>(v));
       });
       entries_ += static_cast<double>(cols_.length(j));
     }
     // The other rows' curvature: the column's (in hess_, from gradient()) less the band's.
     double in_band = l2(j) + kCurvatureFloor + (damping_ > 0.0 ? damping_ * bound_[j] : 0.0);
-    for (auto k = first; k < band_row_.size(); ++k)
-      in_band += band_dd_[band_row_[k]] * band_val_[k] * band_val_[k];
+    for (auto k = first; k < band_row_.size(); ++k) {
+      const double v = band_val_[k];
+      in_band += band_dd_[band_row_[k]] * v * v;
+    }
     rest_diag_[j] = std::max(0.0, hess_[j] - in_band);
     band_slot_[j] = s;
     band_ptr_.push_back(static_cast<Index>(band_row_.size()));
@@ -962,8 +971,8 @@ bool Glmnet<Cols, Cost, Loss>::inner(double reference) {
   for (Index s = 0; s < active_; ++s) d_[order_[s]] = 0.0;
   double prev_max = std::numeric_limits<double>::infinity();
   inner_passes_ = 0;
-  const Index* brow = nullptr;
-  const double* bval = nullptr;
+  const std::int32_t* brow = nullptr;
+  const float* bval = nullptr;
   while (inner_passes_ < opt_.max_inner_iter) {
     if (!banded && inner_passes_ == kBandAfterPasses && build_band()) {
       banded = true;
@@ -984,14 +993,14 @@ bool Glmnet<Cols, Cost, Loss>::inner(double reference) {
         double q0 = 0.0, q1 = 0.0;
         Index k = b0;
         for (; k + 2 <= b1; k += 2) {
-          q0 += band_dd_[brow[k]] * bval[k] * band_xtd_[brow[k]];
-          q1 += band_dd_[brow[k + 1]] * bval[k + 1] * band_xtd_[brow[k + 1]];
+          q0 += band_dd_[brow[k]] * double{bval[k]} * band_xtd_[brow[k]];
+          q1 += band_dd_[brow[k + 1]] * double{bval[k + 1]} * band_xtd_[brow[k + 1]];
         }
-        if (k < b1) q0 += band_dd_[brow[k]] * bval[k] * band_xtd_[brow[k]];
+        if (k < b1) q0 += band_dd_[brow[k]] * double{bval[k]} * band_xtd_[brow[k]];
         entries_ += static_cast<double>(b1 - b0);
         const double g = grad_[j] + q0 + q1 + (rest_diag_[j] + l2(j) + kCurvatureFloor) * d_[j];
         v = inner_step(j, g, margin, [&](double z) {
-          for (Index e = b0; e < b1; ++e) band_xtd_[brow[e]] += z * bval[e];
+          for (Index e = b0; e < b1; ++e) band_xtd_[brow[e]] += z * double{bval[e]};
           entries_ += static_cast<double>(b1 - b0);
         });
       } else {
