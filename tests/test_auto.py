@@ -37,6 +37,7 @@ TALL = (2000, 20, False)
 VERY_TALL = (100_000, 10, False)
 WIDE = (60, 600, False)
 SPARSE_WIDE = (200, 5000, True)
+VERY_WIDE = (50, 5000, True)
 SPARSE_TALL_TEXT = (3000, 2000, True)  # n > d but too many features to be "tall"
 
 CASES = [
@@ -68,7 +69,9 @@ CASES = [
     ("smoothed_hinge", "l2", TALL, {}, "tron"),
     ("logistic", "l1", TALL, {}, "l1_cd"),
     ("logistic", "elasticnet", SPARSE_WIDE, {}, "l1_cd"),
-    ("smoothed_hinge", "l2", SPARSE_WIDE, {}, "dual_cd"),
+    ("smoothed_hinge", "l2", SPARSE_WIDE, {}, "tron"),
+    ("smoothed_hinge", "l2", VERY_WIDE, {}, "dual_cd"),
+    ("logistic", "l2", SPARSE_WIDE, {}, "dual_cd"),
     ("gaussian_smoothed_hinge", "l2", SPARSE_WIDE, {}, "tron"),
     ("smoothed_hinge", "l1", TALL, {}, "l1_cd"),
     ("gaussian_smoothed_hinge", "elasticnet", SPARSE_WIDE, {}, "l1_cd"),

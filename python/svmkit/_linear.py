@@ -301,8 +301,8 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         scales, where the dual stalls) and with regularize_intercept=False (its certificate
         handles the free bias), "dual_cd" otherwise;
         squared_hinge + l2: "tron" when n_samples >= n_features, "dual_cd" when there are
-        more features than samples (scikit-learn's dual="auto"); logistic or smoothed_hinge +
-        l2: "dual_cd" when n_features >= 10 n_samples, "tron" otherwise;
+        more features than samples (scikit-learn's dual="auto"); logistic (smoothed_hinge) +
+        l2: "dual_cd" when n_features >= 10 (100) n_samples, "tron" otherwise;
         squared_hinge, logistic or the smoothed hinges +
         l1/elasticnet: "l1_cd"; hinge + elasticnet (l1_ratio < 1, not badly scaled as
         above): "l1_cd" on dense data with n_samples >= 25 n_features, "dual_cd" otherwise;

@@ -476,8 +476,13 @@ def hinge_dual_scale(X: Any, C: float) -> float | None:
     return float(C) * total / X.shape[0]
 
 
-# The logistic / smoothed-hinge duals pay off only on clearly wide data (auto_solver_name).
+# The logistic / smoothed-hinge duals pay off only on clearly wide data (auto_solver_name). The
+# smoothed hinge's dual steps cost more (a safeguarded Newton solve on a square root per
+# coordinate): against tron on sparse text at C = 1 and 10 it was 1.2-2x slower at 10-40
+# features per sample (2,000 x 20,000 and x 50,000, learnable and 20% flipped), about even or
+# up to 1.3x faster at 100-500 (500 x 50,000, 2,000 x 1,000,000).
 SMOOTH_DUAL_RATIO = 10
+SMOOTHED_HINGE_DUAL_RATIO = 100
 
 # The elastic-net hinge goes to l1_cd's certified smoothing continuation on dense data with
 # n_samples >= ENET_CD_RATIO * n_features, to dual_cd's elastic-net dual otherwise. Measured
@@ -548,9 +553,10 @@ def auto_solver_name(
       n_features, dual_cd when there are more features than samples (scikit-learn's
       dual="auto" rule).
     - penalty "l2", logistic / smoothed hinge: dual_cd (the conjugate duals) when
-      n_features >= SMOOTH_DUAL_RATIO * n_samples, tron otherwise (measured on sparse text:
-      the dual 2-4x faster at 25 features per sample, even at 6-12, 1.1-1.5x slower at 2-4,
-      3-60x slower on tall data).
+      n_features >= SMOOTH_DUAL_RATIO * n_samples (logistic; measured on sparse text: the
+      dual 2-4x faster at 25 features per sample, even at 6-12, 1.1-1.5x slower at 2-4,
+      3-60x slower on tall data) or >= SMOOTHED_HINGE_DUAL_RATIO * n_samples (smoothed
+      hinge), tron otherwise.
     - penalty "l2", epsilon-insensitive: tron's smoothing continuation on dense data that
       are very tall (n_samples >= EPS_TRON_MIN_SAMPLES and >= TALL_RATIO * n_features) or
       badly scaled (as for the hinge) or with an unregularized intercept, dual_cd (LIBLINEAR
@@ -580,8 +586,8 @@ def auto_solver_name(
     if loss in ("squared_hinge", "squared_epsilon_insensitive"):
         return "dual_cd" if dual_ok and n_features > n_samples else "tron"
     if loss in ("logistic", "smoothed_hinge"):
-        wide = n_features >= SMOOTH_DUAL_RATIO * n_samples
-        return "dual_cd" if dual_ok and wide else "tron"
+        ratio = SMOOTH_DUAL_RATIO if loss == "logistic" else SMOOTHED_HINGE_DUAL_RATIO
+        return "dual_cd" if dual_ok and n_features >= ratio * n_samples else "tron"
     if loss in ("hinge", "epsilon_insensitive"):
         # The two kinks: tron's certified continuation on tall dense or badly scaled data (and
         # for the hinge on very tall sparse data), dual_cd otherwise.
