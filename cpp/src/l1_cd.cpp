@@ -754,11 +754,11 @@ class Glmnet {
   // whose Hessian weight is at least the cutoff times the largest, and each column's curvature
   // from the other rows; false (the exact model is used) when the band is too wide to pay.
   bool build_band();
-  // The model's coordinate step at j (d_j and its row products updated by update); g0 is the
-  // model's gradient along j at d less its diagonal part, h its diagonal. Returns |move| for
-  // the stopping measure, or -1 when j is to be shrunk from the inner set.
+  // The model's coordinate step at j, given g, the model's gradient along j at d (damping
+  // added here): sets d_j and calls update(change of d_j) to update the row products. Returns
+  // j's violation for the stopping measure, or -1 when j is to be shrunk from the inner set.
   template <class Update>
-  double inner_step(Index j, double g0, double margin, Update&& update);
+  double inner_step(Index j, double g, double margin, Update&& update);
   // Armijo search along d; returns the step (0 when it fails).
   double line_search();
   // After a failed line search: adds (more) damping * bound_j to the model's diagonal and to
@@ -800,8 +800,6 @@ class Glmnet {
   double inner_eps_ = 1.0;
   double entries_ = 0.0, entries_at_poll_ = 0.0;
   long long inner_passes_ = 0, total_inner_ = 0;
-  long long last_inner_passes_ = 0;
-  bool first_band_ = true;  // the last model's inner passes (build_band's forecast)
   // Levenberg-Marquardt damping of the quadratic model (increase_damping): its diagonal gets
   // damping_ * bound_j, bound_j = loss.d2_max() * sum_i cost_i x_ij^2 (the column's curvature
   // with every row at the loss's peak), filled at the first failure.
