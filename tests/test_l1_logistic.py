@@ -338,15 +338,17 @@ def test_smoothed_hinges_reach_the_split_form_optimum(loss, l1, l2, sparse) -> N
 
 @pytest.mark.parametrize("loss", ["smoothed_hinge", "gaussian_smoothed_hinge"])
 @pytest.mark.parametrize("cutoff", [1e-4, 1e-2])
-def test_banded_model_reaches_the_split_form_optimum(loss, cutoff) -> None:
+@pytest.mark.parametrize("sparse", [False, True])
+def test_banded_model_reaches_the_split_form_optimum(loss, cutoff, sparse) -> None:
     """After three inner passes newGLMNET's model couples only the rows whose loss'' is at least
     hessian_cutoff times the largest (the others keep their diagonal). At sigma = 0.1 on sparse
     text-like data the band is a small share of the rows, so the model differs from the exact
     one (hessian_cutoff = 0: other passes) and the fit must still reach the optimum: the line
-    search is exact. cutoff = 1e-2 couples fewer rows."""
+    search is exact. cutoff = 1e-2 couples fewer rows. Dense input takes the copy's other path
+    (the band's rows read directly)."""
     X, y = small_text(seed=3, n=800, d=300)
     Xf = sp.csr_matrix(X)
-    Xc = (Xf.data, Xf.indices, Xf.indptr, *Xf.shape)
+    Xc = (Xf.data, Xf.indices, Xf.indptr, *Xf.shape) if sparse else Xf.toarray()
     cost = np.ones(len(y))
 
     def fit(c: float) -> dict:
