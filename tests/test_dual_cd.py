@@ -737,14 +737,17 @@ def test_logistic_dual_matches_sklearn_liblinear() -> None:
 
 
 def test_smooth_dual_auto_rule_and_threads() -> None:
-    """auto: the smooth duals for at least 10 features per sample, tron otherwise; one and
-    two threads give the same multiclass fit."""
-    Xw, yw = make_sparse_text_like(200, 3000, density=0.02, random_state=5)
+    """auto: the smooth duals from 10 (logistic) and 100 (smoothed hinge) features per sample,
+    tron otherwise; one and two threads give the same multiclass fit."""
+    Xw, yw = make_sparse_text_like(200, 3000, density=0.02, random_state=5)  # 15 per sample
+    Xv, yv = make_sparse_text_like(30, 3000, density=0.02, random_state=5)  # 100 per sample
     Xt, yt = breast_cancer()
-    for loss in ("logistic", "smoothed_hinge"):
-        assert svmkit.LinearSVC(loss=loss).fit(Xw, yw).solver_ == "dual_cd"
+    for loss, X_dual, y_dual in (("logistic", Xw, yw), ("smoothed_hinge", Xv, yv)):
+        assert svmkit.LinearSVC(loss=loss).fit(X_dual, y_dual).solver_ == "dual_cd"
         assert svmkit.LinearSVC(loss=loss).fit(Xt, yt).solver_ == "tron"
-        assert svmkit.LinearSVC(loss=loss, regularize_intercept=False).fit(Xw, yw).solver_ == "tron"
+        fit = svmkit.LinearSVC(loss=loss, regularize_intercept=False).fit(X_dual, y_dual)
+        assert fit.solver_ == "tron"
+    assert svmkit.LinearSVC(loss="smoothed_hinge").fit(Xw, yw).solver_ == "tron"
     X, y = load_iris(return_X_y=True)
     one = svmkit.LinearSVC(loss="logistic", solver="dual_cd", n_jobs=1).fit(X, y)
     two = svmkit.LinearSVC(loss="logistic", solver="dual_cd", n_jobs=2).fit(X, y)
