@@ -899,34 +899,28 @@ bool Glmnet<Cols, Cost, Loss>::build_band() {
   band_ptr_.assign(1, 0);
   band_row_.clear();
   band_val_.clear();
-  if constexpr (std::is_same_v<Cols, DenseColumns>)  // every column has the band's nb rows
+  if constexpr (std::is_same_v<Cols, DenseColumns>) {  // every column has the band's nb rows
     band_row_.reserve(static_cast<std::size_t>(nb * active_));
+    band_val_.reserve(static_cast<std::size_t>(nb * active_));
+  }
   for (Index s = 0; s < active_; ++s) {
     const Index j = order_[s];
-    const auto first = band_row_.size();
+    // The other rows' curvature is the column's (in hess_, from gradient()) less the band's.
+    double in_band = l2(j) + kCurvatureFloor + (damping_ > 0.0 ? damping_ * bound_[j] : 0.0);
+    const auto keep = [&](Index b, double v) {
+      const double x = static_cast<float>(v);  // the value the model uses
+      band_row_.push_back(static_cast<std::int32_t>(b));
+      band_val_.push_back(static_cast<float>(x));
+      in_band += band_dd_[b] * x * x;
+    };
     if constexpr (std::is_same_v<Cols, DenseColumns>) {  // the band's rows read directly
-      band_val_.resize(first + static_cast<std::size_t>(nb));
-      band_row_.resize(first + static_cast<std::size_t>(nb));
-      float* val = band_val_.data() + first;
-      std::int32_t* row = band_row_.data() + first;
-      for (Index b = 0; b < nb; ++b) {
-        row[b] = static_cast<std::int32_t>(b);
-        val[b] = static_cast<float>(cols_.at(j, band_rows_[b]));
-      }
+      for (Index b = 0; b < nb; ++b) keep(b, cols_.at(j, band_rows_[b]));
       entries_ += static_cast<double>(nb);
     } else {
       cols_.each(j, [&](Index i, double v) {
-        if (band_of_row_[i] < 0) return;
-        band_row_.push_back(static_cast<std::int32_t>(band_of_row_[i]));
-        band_val_.push_back(static_cast<float>(v));
+        if (band_of_row_[i] >= 0) keep(band_of_row_[i], v);
       });
       entries_ += static_cast<double>(cols_.length(j));
-    }
-    // The other rows' curvature: the column's (in hess_, from gradient()) less the band's.
-    double in_band = l2(j) + kCurvatureFloor + (damping_ > 0.0 ? damping_ * bound_[j] : 0.0);
-    for (auto k = first; k < band_row_.size(); ++k) {
-      const double v = band_val_[k];
-      in_band += band_dd_[band_row_[k]] * v * v;
     }
     rest_diag_[j] = std::max(0.0, hess_[j] - in_band);
     band_slot_[j] = s;
