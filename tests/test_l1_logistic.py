@@ -366,6 +366,34 @@ def test_banded_model_reaches_the_split_form_optimum(loss, cutoff, sparse) -> No
         assert res["objective"] >= f_ref * (1 - 1e-9)
 
 
+@pytest.mark.parametrize("loss", ["smoothed_hinge", "gaussian_smoothed_hinge"])
+@pytest.mark.parametrize("cutoff", [0.3, 0.9])
+def test_crude_band_falls_back_to_the_exact_model(loss, cutoff) -> None:
+    """A large hessian_cutoff leaves most of the curvature out of the banded model, and
+    newGLMNET on it is a slow fixed-point iteration: at tol 1e-9 on this data psi_M at 0.3 and
+    0.9 and psi_G at 0.9 ran into max_iter, psi_G at 0.3 took 470 Newton iterations (exact:
+    106). After three directions along which the left-out curvature exceeds 0.75 times the
+    model's (l1_cd.cpp's judge_band) the solve keeps the exact model: it converges to the split
+    form's optimum within twice the exact model's Newton iterations."""
+    X, y = small_text(seed=3, n=800, d=300)
+    Xf = sp.csr_matrix(X)
+    Xc = (Xf.data, Xf.indices, Xf.indptr, *Xf.shape)
+    cost = np.ones(len(y))
+
+    def fit(c: float) -> dict:
+        o = {"tol": 1e-9, "hessian_cutoff": c}
+        return _core.fit_l1_cd(
+            Xc, y, cost, loss, 1.0, 0.0, True, 1.0, True, None, o, None, sigma=0.1
+        )
+
+    exact, crude = fit(0.0), fit(cutoff)
+    assert crude["passes"] != exact["passes"]  # the banded model was used before the fallback
+    assert crude["status"].name == "converged"
+    assert crude["iterations"] <= 2 * exact["iterations"]
+    f_ref = smoothed_reference(X.toarray(), y, cost, loss, 0.1, 1.0, 0.0)
+    assert crude["objective"] == pytest.approx(f_ref, rel=1e-7)
+
+
 @pytest.mark.parametrize("penalty", ["l1", "elasticnet"])
 @pytest.mark.parametrize("sparse", [False, True])
 def test_gaussian_smoothed_hinge_at_the_default_sigma(penalty, sparse) -> None:

@@ -95,7 +95,10 @@
 // (option hessian_cutoff, as tron's): only the rows whose loss'' is at least hessian_cutoff times
 // the largest stay coupled, the others keep their diagonal. The smoothed hinges (and the hinge's
 // stages) curve on every row but vanishingly far from the kink, so near the optimum the band is a
-// few percent of the rows and each pass costs that share; the line search stays exact.
+// few percent of the rows and each pass costs that share; the line search stays exact. A
+// safeguard keeps the exact model for the rest of the solve once, along three directions, the
+// curvature the band left out exceeded 0.75 times the model's (a large hessian_cutoff made the
+// iteration crawl).
 //
 // Stopping rule (LIBLINEAR's for -s 5 and -s 6): the 1-norm of the minimum-norm subgradient
 // over the active set <= tol * max(min(#pos, #neg), 1) / n_samples * (the same at the first
