@@ -378,19 +378,20 @@ def test_sparse_stages_are_repaired_and_certified() -> None:
     assert sigmas.min() <= 1e-3
 
 
-def test_capped_inner_solve_checks_every_coordinate() -> None:
-    """newGLMNET's outer shrinking: an inner solve that ran into max_inner_iter is followed by an
-    iteration over every coordinate (LIBLINEAR keeps the shrunk set until it converges on it,
-    which kept features of the optimum's support out for thousands of passes); the result still
-    reaches the LP optimum within its certificate."""
+def test_every_newton_iteration_shrinks_from_all_coordinates() -> None:
+    """newGLMNET's outer shrinking starts from every coordinate at each Newton iteration (as
+    LIBLINEAR's -s 6): its gradient reads every column, one pass or more per iteration, and
+    the shrunk set is smaller than all columns in between. A set carried across iterations
+    kept features of the optimum's support out (on the hinge's stages for thousands of passes,
+    on a logistic l1 fit for 18 of 30 iterations). With inner solves capped at 5 passes the
+    result still reaches the LP optimum within its certificate."""
     X, y = text(2)
     cost = np.ones(X.shape[0])
     res = core(X, y, cost, max_inner_iter=5)
     history = res["history"]
-    inner, active = np.asarray(history["inner_iterations"]), np.asarray(history["active_size"])
-    capped = inner >= 5
-    assert capped.sum() >= 3 and (active[capped] < active.max()).sum() == 0
-    assert (active < active.max()).any()  # the set does shrink in between
+    passes, active = np.asarray(history["passes"]), np.asarray(history["active_size"])
+    assert (np.diff(passes) >= 1).all()
+    assert (active < X.shape[1]).sum() >= len(active) // 2  # the set does shrink
     assert res["status"] == _core.SolverStatus.converged, res["message"]
     F = hinge_objective(X, y, cost, np.asarray(res["solution"]))
     true_gap = (F - lp_optimum(X, y, cost)) / F

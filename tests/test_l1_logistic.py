@@ -182,6 +182,24 @@ def test_sparse_and_dense_agree_and_kkt(sparse: bool) -> None:
     np.testing.assert_allclose(wa, other["solution"], atol=1e-6)
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_every_newton_iteration_shrinks_from_all_coordinates(seed: int) -> None:
+    """Each Newton iteration shrinks afresh from every coordinate (LIBLINEAR's -s 6), so its
+    measure covers all of them: no iteration ends "converged on the shrunk set" and reruns the
+    gradient without a step (an iteration with no inner pass before the last one). A set kept
+    across iterations left features of the optimum's support out (on the regime matrix's
+    sparse 16,000 x 10,000 fit iterations 8-25 of 30 worked on 150 of 181 support features;
+    here 1-2 such iterations per fit). The fit still matches LIBLINEAR -s 6."""
+    X, y = small_text(seed=seed, n=800, d=300)
+    res = fit(X, y, 1.0, tol=1e-9, record_history=True)
+    assert res["status"].name == "converged"
+    inner = np.asarray(res["history"]["inner_iterations"])
+    assert (inner[:-1] > 0).all() and inner[-1] == 0
+    f_ref = objective(X, y, np.ones(len(y)), liblinear_s6(X, y, 1.0, 1), fit_intercept=True)
+    f_ours = objective(X, y, np.ones(len(y)), np.asarray(res["solution"]), fit_intercept=True)
+    assert abs(f_ours - f_ref) <= 1e-6 * abs(f_ref)
+
+
 def test_one_and_two_threads_identical() -> None:
     X, y = small_text(5)
     a = fit(X, y, 1.0, n_threads=1)

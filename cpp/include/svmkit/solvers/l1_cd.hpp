@@ -103,11 +103,13 @@
 // Stopping rule (LIBLINEAR's for -s 5 and -s 6): the 1-norm of the minimum-norm subgradient
 // over the active set <= tol * max(min(#pos, #neg), 1) / n_samples * (the same at the first
 // outer iteration of a cold start; with a warm start, its value at w = 0). The class-share
-// factor is LIBLINEAR's (and so scikit-learn's): the same tol means the same accuracy. When
-// the rule holds on a shrunk set, the active set is reset to all coordinates and the rule must
-// hold again. A shrunk squared-hinge run also gets a full sweep after 10, 20, 40, ... passes'
-// worth of work (a coordinate shrunk too early cannot stall it). max_iter bounds the outer
-// iterations (coordinate sweeps for the squared hinge, Newton iterations for the logistic).
+// factor is LIBLINEAR's (and so scikit-learn's): the same tol means the same accuracy. The
+// squared hinge (CDN) keeps its shrunk set across sweeps: when the rule holds on it, the set is
+// reset to all coordinates and the rule must hold again, and a shrunk run also gets a full sweep
+// after 10, 20, 40, ... passes' worth of work (a coordinate shrunk too early cannot stall it).
+// newGLMNET shrinks afresh from all coordinates at every Newton iteration, as LIBLINEAR's -s 6.
+// max_iter bounds the outer iterations (coordinate sweeps for the squared hinge, Newton iterations
+// for the logistic).
 #pragma once
 
 #include "svmkit/loss.hpp"
