@@ -1,12 +1,13 @@
-"""l1_cd's passes, objective and time on 61 l1 / elastic-net fits, to compare two builds.
+"""l1_cd's passes, objective and time on 83 l1 / elastic-net fits, to compare two builds.
 
 Passes (stored entries read, in units of the data) are deterministic for a given build, so two
 builds can be compared without timing noise; the time is one fit's, for orientation only.
-Fits: LinearSVC(solver="l1_cd") with the logistic loss, psi_M, psi_G (l1 and elastic net) and
-the hinge (l1; generated sets only), at the defaults, on a9a, covtype.5000, dna.scale,
-mushrooms (from $SVMKIT_SHARED_DIR or ../shared, skipped when absent), standardized digits, and
-the regime matrix's generators (bench_regimes.py: sparse 16,000 x 10,000 and 20,000 x 10,000,
-2,000 x 50,000, learnable and 20% flipped; dense 10,000 x 50).
+Fits: LinearSVC(solver="l1_cd") with the logistic loss, psi_M, psi_G (l1 and elastic net), the
+hinge (l1; generated sets only) and the squared hinge (l1 and elastic net: CDN, LIBLINEAR -s 5),
+at the defaults, on a9a, covtype.5000, dna.scale, mushrooms (from $SVMKIT_SHARED_DIR or
+../shared, skipped when absent), standardized digits, and the regime matrix's generators
+(bench_regimes.py: sparse 16,000 x 10,000 and 20,000 x 10,000, 2,000 x 50,000, learnable and
+20% flipped; dense 10,000 x 50).
 
     python bench/bench_l1_cd_fits.py --out /tmp/before.json     # on one build
     python bench/bench_l1_cd_fits.py --out /tmp/after.json      # on the other
@@ -32,6 +33,8 @@ COMBOS = [
     ("logistic", "elasticnet"),
     ("gaussian_smoothed_hinge", "elasticnet"),
     ("hinge", "l1"),
+    ("squared_hinge", "l1"),
+    ("squared_hinge", "elasticnet"),
 ]
 REAL = {  # name: (file, n_features)
     "a9a": ("a9a/a9a", None),

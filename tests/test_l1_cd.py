@@ -300,6 +300,10 @@ def test_result_history_and_counters() -> None:
     assert res["passes"] >= res["iterations"]
     assert res["inner_iterations"] > 0
     assert np.all(np.diff(h["passes"]) >= 0)
+    # The history's objective sums the penalty over the active set only (a coordinate leaves
+    # it at w_j = 0): at the returned w it is F, evaluated here from scratch.
+    w, b = split(res, X.shape[1])
+    assert h["objective"][-1] == pytest.approx(objective(X, y, np.ones(len(y)), w, b), rel=1e-12)
 
 
 def test_max_iter_warns() -> None:

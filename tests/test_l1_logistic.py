@@ -231,6 +231,10 @@ def test_result_history_and_counters() -> None:
     assert len(h["iteration"]) == res["iterations"]
     assert np.all(np.diff(h["objective"]) <= 1e-12 * abs(h["objective"][0]))
     assert res["inner_iterations"] > 0 and res["passes"] >= res["iterations"]
+    # The history's objective is moved by each accepted step's change (the line search's): at
+    # the returned w it is F, evaluated here from scratch.
+    f = objective(X, y, np.ones(len(y)), np.asarray(res["solution"]))
+    assert h["objective"][-1] == pytest.approx(f, rel=1e-11)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -357,7 +357,13 @@ class Cdn {
     double f = 0.0;
     for (std::size_t i = 0; i < b_.size(); ++i)
       if (b_[i] > 0.0) f += cost_[static_cast<Index>(i)] * b_[i] * b_[i];
-    for (Index j = 0; j < nc_; ++j) f += l1(j) * std::fabs(w_[j]) + 0.5 * l2(j) * w_[j] * w_[j];
+    // A coordinate leaves the active set only at w_j = 0 (visit), so the penalty is a sum over
+    // the active set: the history's objective after each sweep must not cost O(n_features)
+    // (on sparse 2,000 x 50,000 it was 30% of the fit, 940 sweeps over ~290 active columns).
+    for (Index s = 0; s < active_; ++s) {
+      const Index j = order_[s];
+      f += l1(j) * std::fabs(w_[j]) + 0.5 * l2(j) * w_[j] * w_[j];
+    }
     return f;
   }
   // The stopping measure at w = 0 (every b_i = 1), the reference of a warm start.
@@ -811,6 +817,11 @@ class Glmnet {
   std::vector<float> band_val_;
   std::vector<double> band_dd_, band_xtd_, rest_diag_;
   int band_strikes_ = 0;  // judge_band; at kBandStrikes the exact model is kept
+  // F at w, for the history: evaluated once, then moved by each accepted step's change, which
+  // the line search computes anyway (an evaluation per iteration, a transcendental per row,
+  // cost 4-21% of the fit: dense 10,000 x 50 logistic l1 0.0143 -> 0.0114 s). finish()
+  // evaluates the returned objective from scratch.
+  double f_ = kNaN;
   double inner_eps_ = 1.0;
   double entries_ = 0.0, entries_at_poll_ = 0.0;
   long long inner_passes_ = 0, total_inner_ = 0;
@@ -1103,6 +1114,7 @@ double Glmnet<Cols, Cost, Loss>::line_search() {
     if (change <= opt_.sigma * lambda * delta) {
       for (Index s = 0; s < active_; ++s) w_[order_[s]] += lambda * d_[order_[s]];
       for (Index i = 0; i < n_kept_; ++i) z_[i] += lambda * xtd_[i];
+      f_ += change;
       return lambda;
     }
     lambda *= opt_.beta;
@@ -1124,6 +1136,8 @@ SolveResult Glmnet<Cols, Cost, Loss>::run(const double* w0) {
     for (Index j = 0; j < nc_; ++j) w_[j] = w0[cols_.original(j)];
     recompute_margins();
   }
+  const bool report = opt_.record_history || static_cast<bool>(cb_.on_iteration);
+  if (report) f_ = objective();
   double prev_max = inf, measure = kNaN;
   res.status = SolverStatus::max_iter;
   long long iter = 0;
@@ -1180,10 +1194,10 @@ SolveResult Glmnet<Cols, Cost, Loss>::run(const double* w0) {
       }
     }
     prev_max = vmax;
-    if (opt_.record_history || cb_.on_iteration) {
+    if (report) {
       IterationRecord rec;
       rec.iteration = iter;
-      rec.objective = objective();
+      rec.objective = f_;
       rec.optimality = measure;
       rec.step = step ? lambda : 0.0;
       rec.accepted = !step || lambda > 0.0;
