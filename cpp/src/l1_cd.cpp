@@ -734,6 +734,11 @@ class Glmnet {
  private:
   double l1(Index j) const { return has_bias_ && j == nc_ - 1 ? bias_l1_ : pen_l1_; }
   double l2(Index j) const { return has_bias_ && j == nc_ - 1 ? bias_l2_ : pen_l2_; }
+  // What the model's diagonal adds at j beyond the rows' curvature: l2, the floor and the
+  // Levenberg-Marquardt damping (gradient(), build_band and judge_band share it).
+  double diagonal_shift(Index j) const {
+    return l2(j) + kCurvatureFloor + (damping_ > 0.0 ? damping_ * bound_[j] : 0.0);
+  }
   // Margins z = (y .* X) w from scratch (one pass).
   void recompute_margins() {
     std::fill(z_.begin(), z_.end(), 0.0);
@@ -879,8 +884,7 @@ double Glmnet<Cols, Cost, Loss>::gradient(double shrink_margin, double* vmax) {
     const double wj = w_[j];
     const double g = -(gs[0] + gs[1]) + l2(j) * wj;
     grad_[j] = g;
-    hess_[j] = hs[0] + hs[1] + l2(j) + kCurvatureFloor;
-    if (damping_ > 0.0) hess_[j] += damping_ * bound_[j];
+    hess_[j] = hs[0] + hs[1] + diagonal_shift(j);
     const double l1 = this->l1(j);
     if (wj == 0.0 && l1 > 0.0 && g + l1 > shrink_margin && g - l1 < -shrink_margin) {
       std::swap(order_[s], order_[active_ - 1]);
@@ -931,7 +935,7 @@ bool Glmnet<Cols, Cost, Loss>::build_band() {
   for (Index s = 0; s < active_; ++s) {
     const Index j = order_[s];
     // The other rows' curvature is the column's (in hess_, from gradient()) less the band's.
-    double in_band = l2(j) + kCurvatureFloor + (damping_ > 0.0 ? damping_ * bound_[j] : 0.0);
+    double in_band = diagonal_shift(j);
     const auto keep = [&](Index b, double v) {
       const double x = static_cast<float>(v);  // the value the model uses
       band_row_.push_back(static_cast<std::int32_t>(b));
@@ -967,8 +971,7 @@ void Glmnet<Cols, Cost, Loss>::judge_band() {
   for (Index s = 0; s < active_; ++s) {
     const Index j = order_[s];
     const double dj2 = d_[j] * d_[j];
-    const double extra = l2(j) + kCurvatureFloor + (damping_ > 0.0 ? damping_ * bound_[j] : 0.0);
-    model += (rest_diag_[j] + extra) * dj2;
+    model += (rest_diag_[j] + diagonal_shift(j)) * dj2;
     left_out -= rest_diag_[j] * dj2;
   }
   if (std::fabs(left_out) > kBandTrust * model) ++band_strikes_;
