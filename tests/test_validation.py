@@ -338,3 +338,30 @@ def test_solver_option_conflict_names_both_sides() -> None:
     assert opts == {"tau": 1e-12, "n_threads": 2}
     with pytest.raises(ValueError, match=r"SVC: solver_options\['n_threads'\] = 4 conflicts .*"):
         merge_solver_options("SVC", {"n_threads": 4}, {"n_threads": ("n_jobs", 2)})
+
+
+@pytest.mark.parametrize(
+    "labels",
+    [
+        np.array([1.0, -1.0, -1.0, 1.0]),
+        np.array([3, 1, 2, 3, 1, 7]),
+        np.array([-5, -5, 2, 0], dtype=np.int8),
+        np.array([True, False, True]),
+        np.array(["b", "a", "c", "a"]),
+        np.array(["spam", "ham", "spam"], dtype=object),
+        np.array([2.5, 2.5, 0.5]),
+        np.array([4, 4, 4]),
+        np.random.default_rng(1).integers(0, 26, 5000).astype(np.float32),
+        np.random.default_rng(2).integers(-3, 3, 1000).astype(np.uint64) * 7,
+    ],
+)
+def test_encode_labels_equals_numpy_unique(labels):
+    # The reference is NumPy's own np.unique(return_inverse=True), which encode_labels replaces.
+    from svmkit._validation import encode_labels
+
+    classes, index = encode_labels(labels)
+    want_classes, want_index = np.unique(labels, return_inverse=True)
+    np.testing.assert_array_equal(classes, want_classes)
+    np.testing.assert_array_equal(index, want_index.ravel())
+    assert index.dtype == np.intp
+    np.testing.assert_array_equal(classes[index], labels)

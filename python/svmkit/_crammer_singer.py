@@ -20,7 +20,13 @@ from sklearn.utils.multiclass import check_classification_targets
 from . import _core
 from ._progress import make_callback
 from ._status import check_status
-from ._validation import as_core_matrix, check_sample_weight, class_weight_vector, validate_X_y
+from ._validation import (
+    as_core_matrix,
+    check_sample_weight,
+    class_weight_vector,
+    encode_labels,
+    validate_X_y,
+)
 
 __all__ = ["fit_crammer_singer"]
 
@@ -34,7 +40,7 @@ def fit_crammer_singer(est: Any, X: Any, y: Any, sample_weight: Any) -> Any:
         )
     X, y = validate_X_y(est, X, y, accept_sparse="csr", dtype=[np.float64, np.float32], order=None)
     check_classification_targets(y)
-    classes, y_idx = np.unique(y, return_inverse=True)
+    classes, y_idx = encode_labels(y)
     k = classes.shape[0]
     if k < 2:
         raise ValueError(

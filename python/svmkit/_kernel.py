@@ -40,6 +40,7 @@ from ._validation import (
     check_n_jobs,
     check_sample_weight,
     class_weight_vector,
+    encode_labels,
     scipy_view,
     store_params,
     validate_X_y,
@@ -551,7 +552,7 @@ class SVC(ClassifierMixin, _BaseKernel):
         n_threads = resolve_n_jobs(check_n_jobs(self.n_jobs))
         X, y = self._validate_X(X, reset=True, y=y)
         check_classification_y(y)
-        classes, y_idx = np.unique(y, return_inverse=True)
+        classes, y_idx = encode_labels(y)
         if classes.shape[0] < 2:
             raise ValueError(
                 "The number of classes has to be greater than one; got 1 class "

@@ -35,6 +35,7 @@ from ._validation import (
     check_n_jobs,
     check_sample_weight,
     class_weight_vector,
+    encode_labels,
     store_params,
     validate_X_y,
 )
@@ -427,7 +428,7 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         )
         spec = self._pick_solver(X)
         check_classification_y(y)
-        classes, y_idx = np.unique(y, return_inverse=True)
+        classes, y_idx = encode_labels(y)
         if classes.shape[0] < 2:
             raise ValueError(
                 "LinearSVC needs samples of at least two classes in the data, but the data "

@@ -19,7 +19,7 @@ from . import _core
 from ._constraints import Real
 from ._solvers import penalty_weights
 from ._status import check_status
-from ._validation import as_core_matrix, check_n_jobs
+from ._validation import as_core_matrix, check_n_jobs, encode_labels
 
 
 def smsvm_path(
@@ -54,7 +54,7 @@ def smsvm_path(
     """
     X, y = check_X_y(X, y, accept_sparse="csr", dtype=[np.float64, np.float32])
     check_classification_targets(y)
-    classes, y_idx = np.unique(y, return_inverse=True)
+    classes, y_idx = encode_labels(y)
     if classes.shape[0] != 2:
         raise ValueError(f"smsvm_path needs exactly two classes, got {classes.shape[0]}")
     Real(ge=0.0).check(warm_alpha, "warm_alpha")

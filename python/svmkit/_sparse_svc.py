@@ -26,6 +26,7 @@ from ._validation import (
     as_core_matrix,
     check_classification_y,
     check_n_jobs,
+    encode_labels,
     validate_X_y,
 )
 
@@ -216,7 +217,7 @@ class SparseSVC(ClassifierMixin, BaseEstimator):
             self, X, y, accept_sparse="csr", dtype=[np.float64, np.float32], order=None
         )
         check_classification_y(y)
-        classes, y_idx = np.unique(y, return_inverse=True)
+        classes, y_idx = encode_labels(y)
         if classes.shape[0] < 2:
             raise ValueError(
                 "SparseSVC needs samples of at least two classes in the data, but the data "
