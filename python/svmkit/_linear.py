@@ -325,6 +325,10 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         in 2 s against 0.17 s);
         otherwise after the paper's last level alpha_min (default 1e-6, solver_options);
         "l2" runs may go below it, down to alpha_floor (1e-12), until the estimate is met.
+        Runs of every penalty end with a polish (solver_options polish_rounds): where the
+        smoothed solution identifies the margin set (and for "l2" the system has at most 512
+        unknowns), the point is replaced by the exact optimum with a certified gap
+        (result_'s "polished"); otherwise the estimate's point stays.
         tol=0 gives the paper's rule alone (every level down to alpha_min).
         "l1_cd" (coordinate descent with 1-D Newton steps, CDN of Yuan et al. 2010 =
         LIBLINEAR -s 5) for loss="squared_hinge", newGLMNET (Yuan, Ho, Lin 2012 = LIBLINEAR

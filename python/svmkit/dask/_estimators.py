@@ -329,7 +329,7 @@ class LinearSVC(_DaskMixin, _LocalSVC):
       per trial, no sweep over X). Compare with LinearSVC(loss="hinge", solver="smsvm"). Only
       SmSVM's dense Newton path is distributed: an active block the in-memory solver would
       solve matrix-free (over max_dense_block or newton_memory_mb) raises ValueError.
-      Elasticnet runs end with the in-memory solver's final polish (solver_options
+      Elasticnet and l2 runs end with the in-memory solver's final polish (solver_options
       "polish_rounds"): the sample sets stay on the workers and only the margin samples'
       support columns are gathered for the polish system.
 

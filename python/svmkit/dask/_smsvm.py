@@ -7,7 +7,7 @@ dense Newton path: the active block X~_A^T Dv X~_A (k x k) is assembled by the g
 of each partition (_core.partition_smsvm_eval) and summed by the reduction tree, then
 factored on the driver. Active blocks that the in-memory solver would solve matrix-free
 (k > max_dense_block, over newton_memory_mb, or wide data) are refused with ValueError.
-Elasticnet runs end with the C++ solver's final polish (polish()): the per-sample sets stay
+Elasticnet and l2 runs end with the C++ solver's final polish (polish()): the per-sample sets stay
 on the workers as task results, the margin samples' support columns are gathered to build the
 polish system, and each round's check of the optimality conditions runs on the partitions.
 
@@ -50,6 +50,7 @@ _POLISH_MARGIN = 10.0
 _POLISH_TOL = 1e-9
 _POLISH_RESIDUAL = 1e-9
 _MIN_ETA_SCALE = 1e-3
+_L2_POLISH_MAX_SYSTEM = 512  # smsvm.cpp's kL2PolishMaxSystem
 
 
 class SmsvmData:
@@ -677,7 +678,7 @@ class DistributedSmsvm:
             "polish_rounds": self.polish_rounds,
         }
 
-    # ---- Final polish (l1-l2 runs; smsvm.cpp's polish(), see the comment there) ----
+    # ---- Final polish (smsvm.cpp's polish(), see the comment there) ----
     def final_polish(self) -> bool:
         if self.o["polish_rounds"] <= 0 or self.polish_tried_at == self.eta_scale:
             return False
@@ -690,7 +691,7 @@ class DistributedSmsvm:
     def polish(self) -> bool:
         """Replaces w by the exact optimum on the identified sets when it satisfies the
         optimality conditions and does not increase F."""
-        if not self.l1 or self.o["polish_rounds"] <= 0 or self.status == SolverStatus.interrupted:
+        if self.o["polish_rounds"] <= 0 or self.status == SolverStatus.interrupted:
             return False
         if self.lam == 0.0:  # pure l1 (its vertex completion) is not distributed
             return False
@@ -708,6 +709,8 @@ class DistributedSmsvm:
         for _ in range(int(self.o["polish_rounds"])):
             n = len(support) + 1.0 + n_margin
             if n > float(self.o["max_dense_block"]) or 24.0 * n * n > self.budget:
+                return False
+            if not self.l1 and n > _L2_POLISH_MAX_SYSTEM:
                 return False
             self.polish_rounds += 1
             solved = self.polish_solve(sides, support, sgn)
@@ -776,6 +779,10 @@ class DistributedSmsvm:
         """polish_check's support part: coordinates whose sign flipped leave (set to 0), zero
         coordinates with |r_j| > mu enter; True when none moved. support and sgn in place."""
         ok = True
+        if not self.l1:  # l2: no sign condition; the signs follow the solution
+            sgn[:] = [
+                (1.0 if wp[j] > 0.0 else -1.0) if wp[j] != 0.0 else s for j, s in zip(support, sgn)
+            ]
         keep = [(j, s) for j, s in zip(support, sgn) if not wp[j] * s < 0.0]
         if len(keep) < len(support):
             ok = False

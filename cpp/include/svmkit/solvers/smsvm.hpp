@@ -21,6 +21,9 @@
 // conditions are a square linear system; its solution is kept when every condition holds
 // (then it is the exact optimum, certified by its duality gap) and F does not increase.
 // After a failed polish the last level goes on with a smaller eta (at most three times).
+// l2 runs try the same polish once, where they end (the signs of w are then free, and the
+// system is refused above 512 unknowns): where it holds, the returned w is the exact optimum
+// with a certified gap, not the estimate's point.
 //
 // Stopping rule: converged when the hinge duality gap at the dual point phi_alpha'(u_i)
 // (a certificate of (F(w) - F*) / F(w)) is <= tol, or for l2 when the estimate
@@ -29,7 +32,8 @@
 // an estimate of 9.3e-5 on bench_regimes' near-separable 16000 x 20, C = 100); otherwise
 // when the level alpha_min is solved,
 // |d^T g| < eta alpha (the paper's rule; l2 runs with tol > 0 go on to alpha_floor), or
-// by a successful polish (l1 runs; the bound is then its duality gap).
+// by a successful polish (l1 runs; the bound is then its duality gap; an l2 run's polish
+// replaces its final point and bound the same way).
 // max_iter bounds the Newton steps. optimality = min(gap, estimate) at the returned w. Callbacks
 // are polled once per sweep over X; a non-finite objective or step gives numerical_error.
 #pragma once
@@ -78,7 +82,7 @@ namespace svmkit {
   X(long long, final_level_adjustments, 10, at_least(0), unbounded(),                           \
     "times the active set may be enlarged at the last level (1 = the paper exactly)")           \
   X(long long, polish_rounds, 20, at_least(0), unbounded(),                                     \
-    "l1 runs: linear systems the final polish may solve for the exact optimum; 0: no polish")   \
+    "linear systems the final polish may solve for the exact optimum; 0: no polish")             \
   X(long long, projected_halvings, 0, at_least(0), unbounded(),                                 \
     "trials of s/2, s/4, ... with sign changes zeroed before backtracking on the ray")          \
   X(long long, block_rows, 256, at_least(1), unbounded(),                                       \
