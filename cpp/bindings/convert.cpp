@@ -295,20 +295,28 @@ py::dict result_to_dict(SolveResult&& r) {
   py::array_t<long long> it(n), inner(n), active(n), passes(n);
   py::array_t<double> obj(n), opt(n), step(n), smooth(n), radius(n), gap(n), time(n);
   py::array_t<bool> accepted(n);
+  // Raw pointers into the fresh (contiguous) arrays: mutable_at's per-element checks cost
+  // about 0.1 ms on a 3 x 1000-iteration iris fit, a tenth of its time.
+  long long *it_p = it.mutable_data(), *inner_p = inner.mutable_data();
+  long long *active_p = active.mutable_data(), *passes_p = passes.mutable_data();
+  double *obj_p = obj.mutable_data(), *opt_p = opt.mutable_data(), *step_p = step.mutable_data();
+  double *smooth_p = smooth.mutable_data(), *radius_p = radius.mutable_data();
+  double *gap_p = gap.mutable_data(), *time_p = time.mutable_data();
+  bool* accepted_p = accepted.mutable_data();
   for (py::ssize_t i = 0; i < n; ++i) {
     const auto& h = r.history[static_cast<std::size_t>(i)];
-    it.mutable_at(i) = h.iteration;
-    inner.mutable_at(i) = h.inner_iterations;
-    active.mutable_at(i) = h.active_size;
-    passes.mutable_at(i) = h.passes;
-    obj.mutable_at(i) = h.objective;
-    opt.mutable_at(i) = h.optimality;
-    step.mutable_at(i) = h.step;
-    smooth.mutable_at(i) = h.smoothing;
-    radius.mutable_at(i) = h.radius;
-    gap.mutable_at(i) = h.gap;
-    time.mutable_at(i) = h.time;
-    accepted.mutable_at(i) = h.accepted;
+    it_p[i] = h.iteration;
+    inner_p[i] = h.inner_iterations;
+    active_p[i] = h.active_size;
+    passes_p[i] = h.passes;
+    obj_p[i] = h.objective;
+    opt_p[i] = h.optimality;
+    step_p[i] = h.step;
+    smooth_p[i] = h.smoothing;
+    radius_p[i] = h.radius;
+    gap_p[i] = h.gap;
+    time_p[i] = h.time;
+    accepted_p[i] = h.accepted;
   }
   py::dict hist;
   hist["iteration"] = it;
