@@ -3,6 +3,7 @@
 #include <pybind11/native_enum.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -278,6 +279,50 @@ void add_extras(py::dict& d, const SolveResult&, const LinearOneClassExtras& e) 
   d["dual_objective"] = e.dual_objective;
   d["alpha"] = vector_array(e.alpha);
 }
+
+// The history as columns, ready for plotting, in one pass over the records. Filled through raw
+// pointers into the fresh (contiguous) arrays: mutable_at's per-element checks cost about 0.1 ms
+// on a 3 x 1000-iteration iris fit, a tenth of its time.
+template <class T, std::size_t N>
+void add_history_columns(py::dict& hist, const std::vector<IterationRecord>& history,
+                         const std::pair<const char*, T IterationRecord::*> (&fields)[N]) {
+  std::array<T*, N> out{};
+  for (std::size_t k = 0; k < N; ++k) {
+    py::array_t<T> column(static_cast<py::ssize_t>(history.size()));
+    out[k] = column.mutable_data();
+    hist[fields[k].first] = column;
+  }
+  for (std::size_t i = 0; i < history.size(); ++i)
+    for (std::size_t k = 0; k < N; ++k) out[k][i] = history[i].*(fields[k].second);
+}
+
+py::dict history_dict(const std::vector<IterationRecord>& history) {
+  using R = IterationRecord;
+  static const std::pair<const char*, long long R::*> counts[] = {
+      {"iteration", &R::iteration},
+      {"inner_iterations", &R::inner_iterations},
+      {"active_size", &R::active_size},
+      {"passes", &R::passes}};
+  static const std::pair<const char*, double R::*> values[] = {{"objective", &R::objective},
+                                                               {"optimality", &R::optimality},
+                                                               {"step", &R::step},
+                                                               {"smoothing", &R::smoothing},
+                                                               {"radius", &R::radius},
+                                                               {"gap", &R::gap},
+                                                               {"time", &R::time}};
+  static const std::pair<const char*, bool R::*> flags[] = {{"accepted", &R::accepted}};
+  py::dict hist;
+  add_history_columns(hist, history, counts);
+  add_history_columns(hist, history, values);
+  add_history_columns(hist, history, flags);
+  static const char* const order[] = {
+      "iteration",   "objective", "optimality", "step", "inner_iterations",
+      "active_size", "smoothing", "radius",     "gap",  "passes",
+      "time",        "accepted"};
+  py::dict ordered;  // the documented column order
+  for (const char* name : order) ordered[name] = hist[name];
+  return ordered;
+}
 }  // namespace
 
 py::dict result_to_dict(SolveResult&& r) {
@@ -290,48 +335,7 @@ py::dict result_to_dict(SolveResult&& r) {
   d["inner_iterations"] = r.inner_iterations;
   d["passes"] = r.passes;
   d["time"] = r.time;
-  // History as columns, ready for plotting.
-  const auto n = static_cast<py::ssize_t>(r.history.size());
-  py::array_t<long long> it(n), inner(n), active(n), passes(n);
-  py::array_t<double> obj(n), opt(n), step(n), smooth(n), radius(n), gap(n), time(n);
-  py::array_t<bool> accepted(n);
-  // Raw pointers into the fresh (contiguous) arrays: mutable_at's per-element checks cost
-  // about 0.1 ms on a 3 x 1000-iteration iris fit, a tenth of its time.
-  long long *it_p = it.mutable_data(), *inner_p = inner.mutable_data();
-  long long *active_p = active.mutable_data(), *passes_p = passes.mutable_data();
-  double *obj_p = obj.mutable_data(), *opt_p = opt.mutable_data(), *step_p = step.mutable_data();
-  double *smooth_p = smooth.mutable_data(), *radius_p = radius.mutable_data();
-  double *gap_p = gap.mutable_data(), *time_p = time.mutable_data();
-  bool* accepted_p = accepted.mutable_data();
-  for (py::ssize_t i = 0; i < n; ++i) {
-    const auto& h = r.history[static_cast<std::size_t>(i)];
-    it_p[i] = h.iteration;
-    inner_p[i] = h.inner_iterations;
-    active_p[i] = h.active_size;
-    passes_p[i] = h.passes;
-    obj_p[i] = h.objective;
-    opt_p[i] = h.optimality;
-    step_p[i] = h.step;
-    smooth_p[i] = h.smoothing;
-    radius_p[i] = h.radius;
-    gap_p[i] = h.gap;
-    time_p[i] = h.time;
-    accepted_p[i] = h.accepted;
-  }
-  py::dict hist;
-  hist["iteration"] = it;
-  hist["objective"] = obj;
-  hist["optimality"] = opt;
-  hist["step"] = step;
-  hist["inner_iterations"] = inner;
-  hist["active_size"] = active;
-  hist["smoothing"] = smooth;
-  hist["radius"] = radius;
-  hist["gap"] = gap;
-  hist["passes"] = passes;
-  hist["time"] = time;
-  hist["accepted"] = accepted;
-  d["history"] = hist;
+  d["history"] = history_dict(r.history);
   std::visit([&](const auto& e) { add_extras(d, r, e); }, r.extras);
   // Last: the extras above read its size. Handed over, not copied (n_features doubles).
   d["solution"] = owned_array(std::move(r.solution));
