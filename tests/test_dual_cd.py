@@ -426,7 +426,16 @@ def test_int64_indices_and_float32_csr() -> None:
 def test_history_and_counters() -> None:
     X, y = text_like()
     res = core_fit(X, y, np.ones(len(y)), "hinge", tol=1e-6)
-    hist = res["history"]  # one array per IterationRecord field
+    hist = res["history"]  # one array per IterationRecord field, in the documented order
+    assert list(hist) == [
+        *("iteration", "objective", "optimality", "step", "inner_iterations", "active_size"),
+        *("smoothing", "radius", "gap", "passes", "time", "accepted"),
+    ]
+    kinds = {k: v.dtype.kind for k, v in hist.items()}
+    assert {k for k, c in kinds.items() if c == "i"} == {
+        *("iteration", "inner_iterations", "active_size", "passes")
+    }
+    assert kinds["accepted"] == "b" and kinds["time"] == "f"
     n_it = res["iterations"]
     assert res["status"].name == "converged" and len(hist["iteration"]) == n_it
     assert np.array_equal(hist["iteration"], np.arange(1, n_it + 1))

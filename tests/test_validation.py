@@ -8,6 +8,7 @@ import scipy.sparse as sp
 import svmkit
 from sklearn.exceptions import NotFittedError
 from svmkit import _core
+from svmkit._validation import encode_labels
 
 rng = np.random.default_rng(0)
 X = rng.standard_normal((40, 3))
@@ -357,8 +358,6 @@ def test_solver_option_conflict_names_both_sides() -> None:
 )
 def test_encode_labels_equals_numpy_unique(labels):
     # The reference is NumPy's own np.unique(return_inverse=True), which encode_labels replaces.
-    from svmkit._validation import encode_labels
-
     classes, index = encode_labels(labels)
     want_classes, want_index = np.unique(labels, return_inverse=True)
     np.testing.assert_array_equal(classes, want_classes)

@@ -311,17 +311,17 @@ py::dict history_dict(const std::vector<IterationRecord>& history) {
                                                                {"gap", &R::gap},
                                                                {"time", &R::time}};
   static const std::pair<const char*, bool R::*> flags[] = {{"accepted", &R::accepted}};
-  py::dict hist;
-  add_history_columns(hist, history, counts);
-  add_history_columns(hist, history, values);
-  add_history_columns(hist, history, flags);
+  // The documented column order (the Dask ports' too): a key keeps its place when reassigned.
   static const char* const order[] = {
       "iteration",   "objective", "optimality", "step", "inner_iterations",
       "active_size", "smoothing", "radius",     "gap",  "passes",
       "time",        "accepted"};
-  py::dict ordered;  // the documented column order
-  for (const char* name : order) ordered[name] = hist[name];
-  return ordered;
+  py::dict hist;
+  for (const char* name : order) hist[name] = py::none();
+  add_history_columns(hist, history, counts);
+  add_history_columns(hist, history, values);
+  add_history_columns(hist, history, flags);
+  return hist;
 }
 }  // namespace
 

@@ -194,8 +194,6 @@ def encode_labels(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     6% of a 40 ms sparse LinearSVC fit. Sorting the values alone and a binary search for each
     label give the same arrays in 0.1 ms."""
     classes = np.unique(y)
-    if classes.shape[0] == 2 and classes.dtype.kind in "biuf":
-        return classes, (y == classes[1]).astype(np.intp)
     return classes, np.searchsorted(classes, y).astype(np.intp, copy=False)
 
 
