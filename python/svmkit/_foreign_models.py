@@ -393,10 +393,25 @@ class LibsvmModelData:
         return self.probA is not None
 
 
-def read_libsvm_model(path: Any, n_features: int | None = None) -> LibsvmModelData:
-    """Parse a LIBSVM model file. n_features (default: the largest index in the SVs) sets the
-    number of columns of SV."""
-    lines = _open_lines(path)
+_LIBSVM_HEADER_KEYS = frozenset(
+    {
+        "svm_type",
+        "kernel_type",
+        "nr_class",
+        "total_sv",
+        "rho",
+        "label",
+        "nr_sv",
+        "degree",
+        "gamma",
+        "coef0",
+    }
+)
+
+
+def _libsvm_header(lines: list[str], path: Any) -> tuple[dict[str, list[str]], int]:
+    """The header's key -> values up to the 'SV' line (checked for the keys every model has),
+    and the index of that line."""
     head: dict[str, list[str]] = {}
     k = 0
     while k < len(lines) and lines[k].strip() != "SV":
@@ -411,21 +426,23 @@ def read_libsvm_model(path: Any, n_features: int | None = None) -> LibsvmModelDa
             raise ValueError(f"{path}: LIBSVM model file without '{key}'")
     if "rho" not in head:
         raise ValueError(f"{path}: LIBSVM model file without 'rho'")
-    svm_type, kernel = head["svm_type"][0], head["kernel_type"][0]
-    if svm_type not in _LIBSVM_ESTIMATORS:
-        raise ValueError(f"{path}: unknown LIBSVM svm_type {svm_type!r}")
-    if kernel not in _LIBSVM_KERNELS:
+    if head["svm_type"][0] not in _LIBSVM_ESTIMATORS:
+        raise ValueError(f"{path}: unknown LIBSVM svm_type {head['svm_type'][0]!r}")
+    if head["kernel_type"][0] not in _LIBSVM_KERNELS:
         raise ValueError(
-            f"{path}: LIBSVM kernel_type {kernel!r} is not supported (svmkit reads linear, "
-            "polynomial, rbf, sigmoid and precomputed models)"
+            f"{path}: LIBSVM kernel_type {head['kernel_type'][0]!r} is not supported (svmkit "
+            "reads linear, polynomial, rbf, sigmoid and precomputed models)"
         )
-    nr_class = _header_int(head, "nr_class", path, 1)
-    total = _header_int(head, "total_sv", path, 0)
-    body = [ln.split() for ln in lines[k + 1 :] if ln.strip()]
-    if len(body) != total:  # checked before total (or nr_class) sizes anything
-        raise ValueError(f"{path}: {len(body)} support vectors, total_sv says {total}")
-    ncoef = nr_class - 1 if svm_type in _CLASSIFIERS else 1
+    return head, k
+
+
+def _libsvm_support_vectors(
+    body: list[list[str]], ncoef: int, kernel: str, path: Any
+) -> tuple[list, list, list, list]:
+    """The coefficient rows and the CSR arrays (indptr, indices, data) of the SV lines; a
+    precomputed kernel's 0:serial_number lands in column -1."""
     rows_coef, indptr, indices, data = [], [0], [], []
+    lowest = -1 if kernel == "precomputed" else 0
     for r, parts in enumerate(body):  # lists: a huge nr_class must not size an array first
         try:
             rows_coef.append([float(v) for v in parts[:ncoef]])
@@ -438,10 +455,70 @@ def read_libsvm_model(path: Any, n_features: int | None = None) -> LibsvmModelDa
         except ValueError:
             raise ValueError(f"{path}: malformed support vector line {r + 1}") from None
         line = indices[indptr[-1] :]
-        lowest = -1 if kernel == "precomputed" else 0  # 0:serial_number becomes index -1
         if line and not (min(line) >= lowest and max(line) < 2**31 - 1):
             raise ValueError(f"{path}: feature index out of range on support vector line {r + 1}")
         indptr.append(len(indices))
+    return rows_coef, indptr, indices, data
+
+
+def _libsvm_probability(
+    head: dict[str, list[str]], svm_type: str, nr_class: int, path: Any
+) -> dict[str, np.ndarray]:
+    """The -b 1 lines: classification's Platt sigmoids (probA, probB per pair), regression's
+    Laplace scale (probA alone) and the one-class SVM's density marks, checked for sizes."""
+    try:
+        prob = {
+            k: np.array([float(t) for t in head[k]])
+            for k in ("probA", "probB", "prob_density_marks")
+            if k in head
+        }
+    except ValueError:
+        raise ValueError(f"{path}: malformed probA / probB / prob_density_marks values") from None
+    marks = prob.get("prob_density_marks")
+    if marks is not None and (svm_type != "one_class" or marks.size != N_MARKS):
+        raise ValueError(
+            f"{path}: prob_density_marks belong to a one_class model and need {N_MARKS} values"
+        )
+    if svm_type in _CLASSIFIERS:
+        if ("probA" in prob) != ("probB" in prob):
+            raise ValueError(f"{path}: a probability model needs both probA and probB")
+        npair = nr_class * (nr_class - 1) // 2
+        if "probA" in prob and (prob["probA"].size != npair or prob["probB"].size != npair):
+            raise ValueError(f"{path}: probA / probB need {npair} values (one per class pair)")
+    elif "probB" in prob or ("probA" in prob and svm_type == "one_class"):
+        raise ValueError(f"{path}: a {svm_type} model has no Platt sigmoid (probA / probB)")
+    elif "probA" in prob and not (prob["probA"].size == 1 and prob["probA"][0] > 0):
+        raise ValueError(f"{path}: a {svm_type} model's probA is one positive Laplace scale")
+    return prob
+
+
+def _libsvm_kernel_parameters(head: dict[str, list[str]], path: Any) -> tuple:
+    """(rho, degree, gamma, coef0), LIBSVM's defaults where a line is absent."""
+    try:
+        rho = np.array([float(t) for t in head["rho"]])
+        degree = int((head.get("degree") or ["3"])[0])
+        gamma = float((head.get("gamma") or ["0"])[0])
+        coef0 = float((head.get("coef0") or ["0"])[0])
+    except ValueError as exc:
+        raise ValueError(f"{path}: malformed kernel parameter or rho ({exc})") from None
+    if not 0 <= degree < 2**31:  # LIBSVM's degree is a C int (and svmkit's core takes one)
+        raise ValueError(f"{path}: degree {degree} out of range")
+    return rho, degree, gamma, coef0
+
+
+def read_libsvm_model(path: Any, n_features: int | None = None) -> LibsvmModelData:
+    """Parse a LIBSVM model file. n_features (default: the largest index in the SVs) sets the
+    number of columns of SV."""
+    lines = _open_lines(path)
+    head, k = _libsvm_header(lines, path)
+    svm_type, kernel = head["svm_type"][0], head["kernel_type"][0]
+    nr_class = _header_int(head, "nr_class", path, 1)
+    total = _header_int(head, "total_sv", path, 0)
+    body = [ln.split() for ln in lines[k + 1 :] if ln.strip()]
+    if len(body) != total:  # checked before total (or nr_class) sizes anything
+        raise ValueError(f"{path}: {len(body)} support vectors, total_sv says {total}")
+    ncoef = nr_class - 1 if svm_type in _CLASSIFIERS else 1
+    rows_coef, indptr, indices, data = _libsvm_support_vectors(body, ncoef, kernel, path)
     serial = None
     if kernel == "precomputed":  # each SV is "0:serial_number" (index 0 -> column -1 here)
         serial = np.array([v for i, v in zip(indices, data) if i == -1], dtype=np.float64)
@@ -466,53 +543,8 @@ def read_libsvm_model(path: Any, n_features: int | None = None) -> LibsvmModelDa
             )
         d = n_features
     SV = sp.csr_matrix((data, indices, indptr), shape=(total, d), dtype=np.float64)
-    known = {
-        "svm_type",
-        "kernel_type",
-        "nr_class",
-        "total_sv",
-        "rho",
-        "label",
-        "nr_sv",
-        "degree",
-        "gamma",
-        "coef0",
-    }
-    # Classification's Platt sigmoids (probA, probB per pair), regression's Laplace scale
-    # (probA alone) and the one-class SVM's density marks: LIBSVM's -b 1 models.
-    prob = {}
-    try:
-        prob = {
-            k: np.array([float(t) for t in head[k]])
-            for k in ("probA", "probB", "prob_density_marks")
-            if k in head
-        }
-    except ValueError:
-        raise ValueError(f"{path}: malformed probA / probB / prob_density_marks values") from None
-    marks = prob.get("prob_density_marks")
-    if marks is not None and (svm_type != "one_class" or marks.size != N_MARKS):
-        raise ValueError(
-            f"{path}: prob_density_marks belong to a one_class model and need {N_MARKS} values"
-        )
-    if svm_type in _CLASSIFIERS:
-        if ("probA" in prob) != ("probB" in prob):
-            raise ValueError(f"{path}: a probability model needs both probA and probB")
-        npair = nr_class * (nr_class - 1) // 2
-        if "probA" in prob and (prob["probA"].size != npair or prob["probB"].size != npair):
-            raise ValueError(f"{path}: probA / probB need {npair} values (one per class pair)")
-    elif "probB" in prob or ("probA" in prob and svm_type == "one_class"):
-        raise ValueError(f"{path}: a {svm_type} model has no Platt sigmoid (probA / probB)")
-    elif "probA" in prob and not (prob["probA"].size == 1 and prob["probA"][0] > 0):
-        raise ValueError(f"{path}: a {svm_type} model's probA is one positive Laplace scale")
-    try:
-        rho = np.array([float(t) for t in head["rho"]])
-        degree = int((head.get("degree") or ["3"])[0])
-        gamma = float((head.get("gamma") or ["0"])[0])
-        coef0 = float((head.get("coef0") or ["0"])[0])
-    except ValueError as exc:
-        raise ValueError(f"{path}: malformed kernel parameter or rho ({exc})") from None
-    if not 0 <= degree < 2**31:  # LIBSVM's degree is a C int (and svmkit's core takes one)
-        raise ValueError(f"{path}: degree {degree} out of range")
+    prob = _libsvm_probability(head, svm_type, nr_class, path)
+    rho, degree, gamma, coef0 = _libsvm_kernel_parameters(head, path)
     return LibsvmModelData(
         svm_type,
         kernel,
@@ -527,8 +559,10 @@ def read_libsvm_model(path: Any, n_features: int | None = None) -> LibsvmModelDa
         probA=prob.get("probA"),
         probB=prob.get("probB"),
         sv_serial=None if serial is None else serial.astype(np.int64),
-        extra={key: v for key, v in head.items() if key not in known and key not in prob},
-        prob_density_marks=marks,
+        extra={
+            key: v for key, v in head.items() if key not in _LIBSVM_HEADER_KEYS and key not in prob
+        },
+        prob_density_marks=prob.get("prob_density_marks"),
     )
 
 
