@@ -145,21 +145,31 @@ class LiblinearModelData:
         return coef, np.asarray(intercept, dtype=np.float64)
 
 
-def read_liblinear_model(path: Any) -> LiblinearModelData:
-    """Parse a LIBLINEAR model file (raises ValueError naming the problem)."""
-    lines = _open_lines(path)
+def _header_lines(
+    lines: list[str], marker: str, required: tuple[str, ...], path: Any
+) -> tuple[dict[str, list[str]], int]:
+    """A LIBLINEAR ("w") or LIBSVM ("SV") model file's header: key -> values up to the marker
+    line, whose index comes second; each required key must have a value."""
+    kind = "LIBLINEAR" if marker == "w" else "LIBSVM"
     head: dict[str, list[str]] = {}
     k = 0
-    while k < len(lines) and lines[k].strip() != "w":
+    while k < len(lines) and lines[k].strip() != marker:
         parts = lines[k].split()
         if parts:
             head[parts[0]] = parts[1:]
         k += 1
     if k == len(lines):
-        raise ValueError(f"{path}: not a LIBLINEAR model file (no 'w' line)")
-    for key in ("solver_type", "nr_class", "nr_feature", "bias"):
-        if key not in head or not head[key]:
-            raise ValueError(f"{path}: LIBLINEAR model file without '{key}'")
+        raise ValueError(f"{path}: not a {kind} model file (no '{marker}' line)")
+    for key in required:
+        if not head.get(key):
+            raise ValueError(f"{path}: {kind} model file without '{key}'")
+    return head, k
+
+
+def read_liblinear_model(path: Any) -> LiblinearModelData:
+    """Parse a LIBLINEAR model file (raises ValueError naming the problem)."""
+    lines = _open_lines(path)
+    head, k = _header_lines(lines, "w", ("solver_type", "nr_class", "nr_feature", "bias"), path)
     name = head["solver_type"][0]
     if name not in LIBLINEAR_CODES:
         raise ValueError(f"{path}: unknown LIBLINEAR solver_type {name!r}")
@@ -412,18 +422,7 @@ _LIBSVM_HEADER_KEYS = frozenset(
 def _libsvm_header(lines: list[str], path: Any) -> tuple[dict[str, list[str]], int]:
     """The header's key -> values up to the 'SV' line (checked for the keys every model has),
     and the index of that line."""
-    head: dict[str, list[str]] = {}
-    k = 0
-    while k < len(lines) and lines[k].strip() != "SV":
-        parts = lines[k].split()
-        if parts:
-            head[parts[0]] = parts[1:]
-        k += 1
-    if k == len(lines):
-        raise ValueError(f"{path}: not a LIBSVM model file (no 'SV' line)")
-    for key in ("svm_type", "kernel_type", "nr_class", "total_sv"):
-        if not head.get(key):
-            raise ValueError(f"{path}: LIBSVM model file without '{key}'")
+    head, k = _header_lines(lines, "SV", ("svm_type", "kernel_type", "nr_class", "total_sv"), path)
     if "rho" not in head:
         raise ValueError(f"{path}: LIBSVM model file without 'rho'")
     if head["svm_type"][0] not in _LIBSVM_ESTIMATORS:
