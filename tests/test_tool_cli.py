@@ -13,6 +13,8 @@ from references import seed_c_rand, write_libsvm_file
 from sklearn.datasets import load_breast_cancer, load_diabetes
 from sklearn.preprocessing import MinMaxScaler
 from svmkit import cli
+from svmkit import liblinearutil as svmkit_ll
+from svmkit import svmutil as svmkit_svm
 
 
 @pytest.fixture(scope="module")
@@ -156,6 +158,55 @@ def test_svm_cross_validation(files, capsys):
     assert "Cross Validation Accuracy = " in capsys.readouterr().out
     assert cli.main(["svm-train", "-s", "3", "-v", "4", files["rtrain"]]) == 0
     assert "Cross Validation Mean squared error = " in capsys.readouterr().out
+
+
+def _cv_lines(text: str) -> list[str]:
+    return [ln.split(" = ")[0] for ln in text.splitlines() if ln.startswith("Cross Validation")]
+
+
+@pytest.mark.parametrize(
+    "ours, theirs, options, regression",
+    [
+        (svmkit_ll.train, official_ll.train, "-s 2 -v 4 -q", False),
+        (svmkit_ll.train, official_ll.train, "-s 11 -v 4 -q", True),
+        (svmkit_svm.svm_train, official_svm.svm_train, "-v 4 -q", False),
+        (svmkit_svm.svm_train, official_svm.svm_train, "-s 3 -v 4 -q", True),
+    ],
+)
+def test_cross_validation_lines_are_the_official_packages(
+    files, capsys, ours, theirs, options, regression
+):
+    """-v prints its figure whatever -q says, and regression prints the MSE and the squared
+    correlation coefficient: the same lines as the official packages."""
+    y, x = svmkit_ll.svm_read_problem(files["rtrain"] if regression else files["train"])
+    seed_c_rand(1)
+    theirs(y, x, options)
+    want = _cv_lines(capsys.readouterr().out)
+    ours(y, x, options)
+    got = _cv_lines(capsys.readouterr().out)
+    assert want == (
+        ["Cross Validation Mean squared error", "Cross Validation Squared correlation coefficient"]
+        if regression
+        else ["Cross Validation Accuracy"]
+    )
+    assert got == want
+
+
+@pytest.mark.parametrize("command", ["liblinear-train", "svm-train"])
+def test_more_folds_than_data_is_leave_one_out(files, capsys, command):
+    """As LIBLINEAR's and LIBSVM's cross_validation: n folds for fewer than n rows warn and
+    run leave-one-out, instead of failing on an empty fold."""
+    X, y = load_breast_cancer(return_X_y=True)
+    X = MinMaxScaler().fit_transform(X)
+    rows = np.r_[np.flatnonzero(y == 0)[:3], np.flatnonzero(y == 1)[:3]]
+    path = write_libsvm_file(files["tmp"] / "six.txt", X[rows], np.where(y[rows] == 1, 1.0, -1.0))
+    assert cli.main([command, "-q", "-v", "10", path]) == 0
+    out = capsys.readouterr()
+    assert "WARNING: # folds > # data. Will use # folds = # data instead" in out.err
+    acc = float(out.out.split("Cross Validation Accuracy = ")[1].split("%")[0])
+    assert 0.0 <= acc <= 100.0
+    # leave-one-out: every row held out once, so the accuracy is a multiple of 1/6
+    assert abs(acc * 6 / 100.0 - round(acc * 6 / 100.0)) < 1e-9
 
 
 @pytest.mark.parametrize(

@@ -44,6 +44,16 @@ def test_bad_data_linear_svc(Xb, yb, exc, match) -> None:
         svmkit.LinearSVC().fit(Xb, yb)
 
 
+@pytest.mark.parametrize("estimator", [svmkit.LinearSVC, svmkit.SparseSVC])
+@pytest.mark.parametrize(
+    ("labels", "named"), [(np.zeros(40), "only one class: 0.0$"), (["spam"] * 40, "'spam'$")]
+)
+def test_one_class_is_named_as_python_writes_it(estimator, labels, named) -> None:
+    """The one label in the message is 0.0 or 'spam', not numpy's np.float64(0.0)."""
+    with pytest.raises(ValueError, match=named):
+        estimator().fit(X, labels)
+
+
 @pytest.mark.parametrize(
     ("params", "exc", "match"),
     [

@@ -25,6 +25,7 @@ from ._validation import (
     check_sample_weight,
     class_weight_vector,
     encode_labels,
+    require_two_classes,
     validate_X_y,
 )
 
@@ -42,11 +43,7 @@ def fit_crammer_singer(est: Any, X: Any, y: Any, sample_weight: Any) -> Any:
     check_classification_targets(y)
     classes, y_idx = encode_labels(y)
     k = classes.shape[0]
-    if k < 2:
-        raise ValueError(
-            "LinearSVC needs samples of at least two classes in the data, but the data "
-            f"contains only one class: {classes[0]!r}"
-        )
+    require_two_classes(classes, "LinearSVC")
     sw = check_sample_weight(sample_weight, X.shape[0])
     cost = float(est.C) * sw * class_weight_vector(est.class_weight, classes, y)[y_idx]
     opts = dict(est.solver_options or {})

@@ -165,16 +165,27 @@ def report_predictions(y: Any, pred: np.ndarray, regression: bool, quiet: bool) 
 
 
 def folds(n: int, nr_fold: int) -> list[np.ndarray]:
-    """The -v folds: a seeded permutation of range(n) cut into nr_fold parts."""
+    """The -v folds: a seeded permutation of range(n) cut into nr_fold parts. More folds than
+    data is leave-one-out, with the tools' warning on stderr."""
+    if nr_fold > n:
+        print(
+            "WARNING: # folds > # data. Will use # folds = # data instead (i.e., leave-one-out "
+            "cross validation)",
+            file=sys.stderr,
+        )
+        nr_fold = n
     return np.array_split(np.random.default_rng(0).permutation(n), nr_fold)
 
 
-def report_cross_validation(y: np.ndarray, pred: np.ndarray, regression: bool, quiet: bool):
-    """-v's figure (MSE for regression, accuracy in percent otherwise), printed unless quiet."""
-    acc, mse, _ = evaluations(y, pred)
-    if not quiet:
-        if regression:
-            print(f"Cross Validation Mean squared error = {mse:g}")
-        else:
-            print(f"Cross Validation Accuracy = {acc:g}%")
+def report_cross_validation(y: np.ndarray, pred: np.ndarray, regression: bool) -> float:
+    """-v's figure (MSE for regression, accuracy in percent otherwise), printed as the tools
+    print it: always (-q silences the training output only), with the squared correlation
+    coefficient after the MSE."""
+    acc, mse, scc = evaluations(y, pred)
+    if regression:
+        print(f"Cross Validation Mean squared error = {mse:g}")
+        print(f"Cross Validation Squared correlation coefficient = {scc:g}")
+    else:
+        print(f"Cross Validation Accuracy = {acc:g}%")
+    sys.stdout.flush()
     return mse if regression else acc

@@ -36,6 +36,7 @@ from ._validation import (
     check_sample_weight,
     class_weight_vector,
     encode_labels,
+    require_two_classes,
     store_params,
     validate_X_y,
 )
@@ -433,11 +434,7 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         spec = self._pick_solver(X)
         check_classification_y(y)
         classes, y_idx = encode_labels(y)
-        if classes.shape[0] < 2:
-            raise ValueError(
-                "LinearSVC needs samples of at least two classes in the data, but the data "
-                f"contains only one class: {classes[0]!r}"
-            )
+        require_two_classes(classes, "LinearSVC")
         sw = check_sample_weight(sample_weight, X.shape[0])
         cw = class_weight_vector(self.class_weight, classes, y)
         # C = inf (hard margin, solver="homotopy"): the costs carry the weights alone.

@@ -27,6 +27,7 @@ from ._validation import (
     check_classification_y,
     check_n_jobs,
     encode_labels,
+    require_two_classes,
     validate_X_y,
 )
 
@@ -218,11 +219,7 @@ class SparseSVC(ClassifierMixin, BaseEstimator):
         )
         check_classification_y(y)
         classes, y_idx = encode_labels(y)
-        if classes.shape[0] < 2:
-            raise ValueError(
-                "SparseSVC needs samples of at least two classes in the data, but the data "
-                f"contains only one class: {classes[0]!r}"
-            )
+        require_two_classes(classes, "SparseSVC")
         if X.shape[0] < 2:
             raise ValueError(f"SparseSVC needs at least 2 samples, got n_samples = {X.shape[0]}")
         Xc = _core_matrix(X)

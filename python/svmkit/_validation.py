@@ -197,6 +197,17 @@ def encode_labels(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return classes, np.searchsorted(classes, y).astype(np.intp, copy=False)
 
 
+def require_two_classes(classes: np.ndarray, who: str) -> None:
+    """A classifier's fit needs two classes at least; the one label is named as Python writes
+    it (1.0, 'spam'), not as numpy's repr (np.float64(1.0))."""
+    if classes.shape[0] < 2:
+        label = classes[0].item() if isinstance(classes[0], np.generic) else classes[0]
+        raise ValueError(
+            f"{who} needs samples of at least two classes in the data, but the data contains "
+            f"only one class: {label!r}"
+        )
+
+
 def class_weight_vector(class_weight: Any, classes: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Per-class weights (in the order of `classes`) from None, "balanced" or a dict; every
     weight finite and >= 0 (the one rule for every classifier)."""

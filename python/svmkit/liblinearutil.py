@@ -494,7 +494,7 @@ def _cross_validation(
     param: parameter, y: np.ndarray, X: sp.csr_matrix, sw: np.ndarray | None
 ) -> float:
     pred, _ = _fold_predictions(param, y, X, sw, folds(y.shape[0], param.nr_fold))
-    return report_cross_validation(y, pred, param.solver_type in (11, 12, 13), param.quiet)
+    return report_cross_validation(y, pred, param.solver_type in (11, 12, 13))
 
 
 def _predict_values(m: model, X: sp.csr_matrix, probability: bool) -> tuple[np.ndarray, np.ndarray]:

@@ -314,7 +314,7 @@ def svm_train(arg1: Any, arg2: Any = None, arg3: Any = None) -> Any:
             mask[fold] = False
             m = _fit(param, y[mask], _take(X, np.flatnonzero(mask)))
             pred[fold] = _predict(m, _take(X, fold), False)[0]
-        return report_cross_validation(y, pred, param.svm_type in (3, 4), param.quiet)
+        return report_cross_validation(y, pred, param.svm_type in (3, 4))
     return _fit(param, y, X)
 
 

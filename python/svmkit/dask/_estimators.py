@@ -14,7 +14,7 @@ from .._linear import LinearSVR as _LocalSVR
 from .._progress import make_callback
 from .._solvers import penalty_weights
 from .._status import check_status
-from .._validation import class_weight_vector
+from .._validation import class_weight_vector, require_two_classes
 from . import _tasks
 from ._cluster import (
     DistributedObjective,
@@ -414,11 +414,7 @@ class LinearSVC(_DaskMixin, _LocalSVC):
         counts = parts.summaries
         labels = np.concatenate([c[0] for c in counts])
         classes = np.unique(labels)
-        if classes.shape[0] < 2:
-            raise ValueError(
-                "LinearSVC needs samples of at least two classes in the data, but the data "
-                f"contains only one class: {classes[0]!r}"
-            )
+        require_two_classes(classes, "LinearSVC")
         totals = np.zeros(classes.shape[0])
         for lab, cnt in counts:
             np.add.at(totals, np.searchsorted(classes, lab), cnt)
