@@ -219,12 +219,65 @@ def test_more_folds_than_data_is_leave_one_out(files, capsys, command):
         (["svm-train", "-t", "7", "{train}"], "-t"),
         (["svm-train", "-x", "1", "{train}"], "unknown option -x"),
         (["svm-predict", "-b", "1", "{test}", "{nomodel}", "o"], "No such file"),
+        # an unknown option does not take the next word (a file name) as its value
+        (["liblinear-predict", "-x", "{test}", "m", "o"], "unknown option -x"),
+        (["liblinear-train", "-w1"], "needs a value"),
+        (["liblinear-predict", "-w1", "2", "{test}", "m", "o"], "unknown option -w1"),
+        (["liblinear-predict", "-b", "yes", "{test}", "{llmodel}", "o"], "bad value 'yes' for -b"),
+        # LIBSVM's svm_check_parameter: -h and -b are 0 or 1
+        (["svm-train", "-h", "2", "{train}"], "-h must be 0 or 1"),
+        (["svm-train", "-b", "2", "{train}"], "-b must be 0 or 1"),
     ],
 )
 def test_tool_errors_are_clear(files, capsys, argv, message):
+    llmodel = str(files["tmp"] / "errors_lr.model")
+    assert cli.main(["liblinear-train", "-q", "-s", "0", files["train"], llmodel]) == 0
     argv = [
-        a.format(train=files["train"], test=files["test"], nomodel=str(files["tmp"] / "none"))
+        a.format(
+            train=files["train"],
+            test=files["test"],
+            nomodel=str(files["tmp"] / "none"),
+            llmodel=llmodel,
+        )
         for a in argv
     ]
     assert cli.main(argv) == 1
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "command", ["liblinear-train", "liblinear-predict", "svm-train", "svm-predict"]
+)
+def test_tool_usage(capsys, command):
+    """As the tools: --help prints the option list (status 0); no arguments print it to
+    stderr with status 1."""
+    assert cli.main([command, "--help"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"Usage: svmkit {command} [options]")
+    assert "-q : quiet mode" in out
+    assert ("-b probability_estimates" if "predict" in command else "-v n : n-fold") in out
+    assert cli.main([command]) == 1
+    assert capsys.readouterr().err.startswith(f"Usage: svmkit {command}")
+
+
+def test_svm_train_usage_shows_the_parsers_defaults(capsys):
+    from svmkit.liblinearutil import parameter
+    from svmkit.svmutil import svm_parameter
+
+    cli.main(["svm-train", "--help"])
+    out = capsys.readouterr().out
+    sv = svm_parameter()
+    assert f"-m cachesize : kernel cache in MB (default {sv.cache_size:g})" in out
+    assert f"-e epsilon : the stopping tolerance (default {sv.eps:g})" in out
+    cli.main(["liblinear-train", "--help"])
+    assert f"default {parameter().solver_type})" in capsys.readouterr().out
+
+
+def test_liblinear_predict_b_nonzero_asks_for_probabilities(files, capsys):
+    """predict.c reads -b with atoi and tests it for nonzero: -b 2 is -b 1."""
+    model = str(files["tmp"] / "b2_lr.model")
+    out = str(files["tmp"] / "b2.out")
+    assert cli.main(["liblinear-train", "-q", "-s", "0", files["train"], model]) == 0
+    assert cli.main(["liblinear-predict", "-b", "2", files["test"], model, out]) == 0
+    capsys.readouterr()
+    assert open(out).readline().split()[0] == "labels"

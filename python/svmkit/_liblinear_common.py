@@ -130,7 +130,7 @@ def first_occurrence(y: np.ndarray) -> list:
 
 
 def parse_predict_options(options: str, who: str) -> tuple[bool, bool]:
-    """(probability, quiet) from predict's options: -b 0/1 and -q."""
+    """(probability, quiet) from predict's options: -b (nonzero: probabilities) and -q."""
     argv = options.split()
     probability, quiet = False, False
     i = 0
@@ -139,7 +139,10 @@ def parse_predict_options(options: str, who: str) -> tuple[bool, bool]:
             quiet = True
             i += 1
         elif argv[i] == "-b" and i + 1 < len(argv):
-            probability = int(argv[i + 1]) == 1
+            try:  # as the C tools: any nonzero value asks for probabilities
+                probability = int(argv[i + 1]) != 0
+            except ValueError:
+                raise ValueError(f"svmkit.{who}: bad value {argv[i + 1]!r} for -b") from None
             i += 2
         else:
             raise ValueError(f"svmkit.{who}: unknown option {argv[i]}")

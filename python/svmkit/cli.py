@@ -507,21 +507,111 @@ def cmd_scale(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------------------------------
 # LIBLINEAR / LIBSVM compatible commands: their options, defaults and model files
 
-# Options that take no value, per tool (everything else is "-x value").
-_FLAG_OPTIONS = {"liblinear": {"-q", "-R", "-C"}, "libsvm": {"-q"}}
+# Each tool command's options: those that take no value, and those that take one ("-w<label>"
+# stands for LIBLINEAR's and LIBSVM's per-class weights -w1, -w-1, ...).
+_TOOL_OPTIONS = {
+    "liblinear-train": ({"-q", "-R", "-C"}, {"-s", "-c", "-p", "-n", "-e", "-B", "-W", "-i", "-v"}),
+    "liblinear-predict": ({"-q"}, {"-b"}),
+    "svm-train": (
+        {"-q"},
+        {"-s", "-t", "-d", "-g", "-r", "-c", "-n", "-p", "-m", "-e", "-h", "-b", "-v"},
+    ),
+    "svm-predict": ({"-q"}, {"-b"}),
+}
 
 
-def _split_tool_args(argv: list[str], tool: str, n_files: tuple[int, int]) -> tuple[str, list]:
-    """Split '[options] file...' as the tools' own command lines do."""
+def _tool_usage(command: str) -> str:
+    """The tool command's option list, with the defaults of the option parsers themselves."""
+    from .liblinearutil import parameter
+    from .svmutil import svm_parameter
+
+    ll, sv = parameter(), svm_parameter()
+    return {
+        "liblinear-train": f"""\
+Usage: svmkit liblinear-train [options] training_set_file [model_file]
+  -s type : solver (LIBLINEAR's numbers; default {ll.solver_type})
+     0 L2-regularized logistic regression (primal)
+     1 L2-regularized L2-loss support vector classification (dual)
+     2 L2-regularized L2-loss support vector classification (primal)
+     3 L2-regularized L1-loss support vector classification (dual)
+     4 support vector classification by Crammer and Singer
+     5 L1-regularized L2-loss support vector classification
+     6 L1-regularized logistic regression
+     7 L2-regularized logistic regression (dual)
+    11 L2-regularized L2-loss support vector regression (primal)
+    12 L2-regularized L2-loss support vector regression (dual)
+    13 L2-regularized L1-loss support vector regression (dual)
+    21 one-class support vector machine (dual)
+  -c cost : the parameter C (default {ll.C:g})
+  -p epsilon : the epsilon of the SVR losses (default {ll.p:g})
+  -n nu : the nu of -s 21 (default {ll.nu:g})
+  -e epsilon : the stopping tolerance (each solver's LIBLINEAR default)
+  -B bias : with bias >= 0, each instance gets the feature [bias] (default {ll.bias:g})
+  -R : do not regularize the bias (with -B 1; -s 0, 2, 5, 6, 11)
+  -wi weight : weight of class i's C (e.g. -w1 2 -w-1 0.5)
+  -W file : instance weights, one per line
+  -v n : n-fold cross validation
+  -C : find the best C (and p for -s 11) by cross validation (-s 0, 2, 11)
+  -i model_file : initial solution (-s 0, 2, 11)
+  -q : quiet mode (no training output)""",
+        "liblinear-predict": """\
+Usage: svmkit liblinear-predict [options] test_file model_file output_file
+  -b probability_estimates : 0 or 1, whether to output probability estimates (logistic
+     regression models only; default 0)
+  -q : quiet mode (no accuracy output)""",
+        "svm-train": f"""\
+Usage: svmkit svm-train [options] training_set_file [model_file]
+  -s svm_type : 0 C-SVC, 1 nu-SVC, 2 one-class SVM, 3 epsilon-SVR, 4 nu-SVR (default {sv.svm_type})
+  -t kernel_type : 0 linear, 1 polynomial, 2 radial basis function, 3 sigmoid,
+     4 precomputed kernel (default {sv.kernel_type})
+  -d degree : of the polynomial kernel (default {sv.degree})
+  -g gamma : of the kernel (default 1/num_features)
+  -r coef0 : of the kernel (default {sv.coef0:g})
+  -c cost : the parameter C of C-SVC, epsilon-SVR and nu-SVR (default {sv.C:g})
+  -n nu : of nu-SVC, one-class SVM and nu-SVR (default {sv.nu:g})
+  -p epsilon : of the epsilon-SVR loss (default {sv.p:g})
+  -m cachesize : kernel cache in MB (default {sv.cache_size:g})
+  -e epsilon : the stopping tolerance (default {sv.eps:g})
+  -h shrinking : 0 or 1, whether to use the shrinking heuristics (default {sv.shrinking})
+  -b probability_estimates : 0 or 1, whether to train a model for probability estimates
+     (default {sv.probability})
+  -wi weight : weight of class i's C (e.g. -w1 2 -w-1 0.5)
+  -v n : n-fold cross validation
+  -q : quiet mode (no training output)""",
+        "svm-predict": """\
+Usage: svmkit svm-predict [options] test_file model_file output_file
+  -b probability_estimates : 0 or 1, whether to predict probability estimates (default 0)
+  -q : quiet mode (no accuracy output)""",
+    }[command]
+
+
+class _ToolUsage(Exception):
+    """A tool command run without arguments or with --help: its usage text, then this status."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__()
+        self.status = status
+
+
+def _split_tool_args(argv: list[str], command: str, n_files: tuple[int, int]) -> tuple[str, list]:
+    """Split '[options] file...' as the tools' own command lines do; an unknown option is an
+    error (it would otherwise take the next word, a file name, as its value)."""
+    if not argv or "--help" in argv or (argv == ["-h"] and command != "svm-train"):
+        raise _ToolUsage(0 if argv else 1)
+    flags, valued = _TOOL_OPTIONS[command]
     options: list[str] = []
     i = 0
     while i < len(argv) and argv[i].startswith("-") and len(argv[i]) > 1:
-        if argv[i] in _FLAG_OPTIONS[tool]:
-            options.append(argv[i])
+        opt = argv[i]
+        if opt in flags:
+            options.append(opt)
             i += 1
             continue
+        class_weight = command.endswith("-train") and opt.startswith("-w") and len(opt) > 2
+        if opt not in valued and not class_weight:
+            raise CliError(f"{command}: unknown option {opt} (svmkit {command} --help lists them)")
         if i + 1 >= len(argv):
-            raise CliError(f"option {argv[i]} needs a value")
+            raise CliError(f"option {opt} needs a value")
         options += argv[i : i + 2]
         i += 2
     files = argv[i:]
@@ -552,7 +642,7 @@ def _tool_train(argv: list[str], tool: str) -> int:
     else:
         from .svmutil import svm_save_model as save
         from .svmutil import svm_train as train
-    options, files = _split_tool_args(argv, tool, (1, 2))
+    options, files = _split_tool_args(argv, f"{_TOOL_PREFIX[tool]}-train", (1, 2))
     opts = options.split()
     precomputed = tool == "libsvm" and any(a == "-t" and b == "4" for a, b in zip(opts, opts[1:]))
     y, X = _read_problem(files[0], precomputed)
@@ -572,12 +662,14 @@ def _tool_predict(argv: list[str], tool: str) -> int:
     else:
         from .svmutil import svm_load_model as load
         from .svmutil import svm_predict as predict
-    options, files = _split_tool_args(argv, tool, (3, 3))
+    options, files = _split_tool_args(argv, f"{_TOOL_PREFIX[tool]}-predict", (3, 3))
     test_file, model_file, output_file = files
     m = load(model_file)
     y, X = _read_problem(test_file, getattr(m.data, "kernel_type", "") == "precomputed")
     labels, _, values = predict(y, X, m, options)
-    probability = "-b 1" in options
+    from ._liblinear_common import parse_predict_options
+
+    probability = parse_predict_options(options, f"{_TOOL_PREFIX[tool]}-predict")[0]
     svm_type = getattr(m.data, "svm_type", "")
     if svm_type in ("epsilon_svr", "nu_svr"):  # svm-predict -b 1 only reports sigma
         probability = False
@@ -594,6 +686,7 @@ def _tool_predict(argv: list[str], tool: str) -> int:
     return 0
 
 
+_TOOL_PREFIX = {"liblinear": "liblinear", "libsvm": "svm"}
 _TOOL_COMMANDS = {
     "liblinear-train": lambda argv: _tool_train(argv, "liblinear"),
     "liblinear-predict": lambda argv: _tool_predict(argv, "liblinear"),
@@ -800,6 +893,9 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
     try:
         return int(args.func(args) or 0)
+    except _ToolUsage as usage:  # a tool command without arguments or with --help
+        print(_tool_usage(argv[0]), file=sys.stdout if usage.status == 0 else sys.stderr)
+        return usage.status
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130

@@ -123,6 +123,9 @@ class svm_parameter:  # noqa: N801 - the official package's name
             )
         if self.nr_fold == 1 or self.nr_fold < 0:
             raise ValueError("svmkit.svmutil: -v needs n >= 2 folds")
+        for opt, value in (("-h", self.shrinking), ("-b", self.probability)):
+            if value not in (0, 1):  # LIBSVM's svm_check_parameter
+                raise ValueError(f"svmkit.svmutil: {opt} must be 0 or 1, got {value}")
 
 
 class svm_model:  # noqa: N801
