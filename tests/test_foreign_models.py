@@ -49,6 +49,30 @@ def test_liblinear_classification_files_both_ways(tmp_path, s, data):
     np.testing.assert_array_equal(their_labels(y, X, theirs), fitted.predict(X))
 
 
+def test_liblinear_file_with_mostly_zero_weights(tmp_path):
+    """High feature indices (hashed text): the zero rows of w are written as '0', a -0.0
+    keeps its sign, and the official package reads the file as svmkit's own weights."""
+    X, y = wine()
+    d = 200_000
+    gap = sp.csr_matrix((X.shape[0], d - X.shape[1] - 1))
+    Xs = sp.hstack([sp.csr_matrix(X), gap, sp.csr_matrix(X[:, :1])], format="csr")
+    est = svmkit.LinearSVC(fit_intercept=False).fit(Xs, y)
+    est.coef_[0, 5] = -0.0
+    out = tmp_path / "ours.model"
+    fm.save_liblinear_model(out, est)
+    lines = out.read_text().splitlines()
+    w_rows = lines[lines.index("w") + 1 :]
+    assert len(w_rows) == d
+    data = fm.read_liblinear_model(out)
+    np.testing.assert_array_equal(np.signbit(data.w[5]), np.signbit(est.coef_[:, 5]))
+    np.testing.assert_array_equal(data.w[:d].T, est.coef_)
+    assert w_rows[1000] == "0 " * est.coef_.shape[0]
+    theirs = official_ll.load_model(str(out))
+    rows = Xs[:20]
+    ref = official_ll.predict(y[:20].tolist(), rows, theirs, "-q")[0]
+    np.testing.assert_array_equal(np.array(ref), est.predict(rows))
+
+
 @pytest.mark.parametrize("s", [11, 12, 13])
 def test_liblinear_regression_files_both_ways(tmp_path, s):
     X, y = load_diabetes(return_X_y=True)

@@ -214,8 +214,14 @@ def write_liblinear_model(path: Any, m: LiblinearModelData) -> None:
     if m.solver_type == 21:
         out.append(f"rho {_fmt(m.rho)}")
     out.append("w")
-    for row in m.w:
-        out.append("".join(_fmt(v) + " " for v in row))
+    # A row per feature, and most of them are zero when the indices run high (text data with
+    # hashed features: 10^7 rows took 9 s formatted one by one); -0.0 keeps its sign.
+    w = np.asarray(m.w, dtype=np.float64).reshape(len(m.w), -1)
+    zero_row = "0 " * w.shape[1]
+    nonzero = np.any((w != 0.0) | np.signbit(w), axis=1)
+    out.extend(
+        "".join(_fmt(v) + " " for v in row) if keep else zero_row for row, keep in zip(w, nonzero)
+    )
     with open(os.fspath(path), "w", encoding="ascii") as fh:
         fh.write("\n".join(out) + "\n")
 
