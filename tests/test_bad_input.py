@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import scipy.sparse as sp
+import sklearn.svm
 import svmkit
 from svmkit._constraints import Rule
 from svmkit.datasets import load_svmlight_file
@@ -193,8 +194,37 @@ def test_bad_class_weight(Est, weight, match) -> None:
 
 
 def test_class_weight_naming_unknown_class() -> None:
-    with pytest.raises(ValueError, match=r"class_weight names classes not in y: \[5\]"):
+    with pytest.raises(ValueError, match=r"labels not in y: \[5\]"):
         svmkit.SVC(class_weight={5: 1.0}).fit(X, y)
+
+
+@pytest.mark.parametrize("Est", [svmkit.SVC, svmkit.LinearSVC])
+def test_class_weight_keys_for_absent_labels_are_ignored(Est) -> None:
+    """scikit-learn's rule: a dict that weights every class of y may name more labels (a
+    cross-validation fold that misses a rare class); the fit is the one without them."""
+    labels = np.unique(y).tolist()
+    weights = {c: 1.0 + i for i, c in enumerate(labels)}
+    with_extra = Est(class_weight={**weights, 99: 5.0}).fit(X, y)
+    plain = Est(class_weight=weights).fit(X, y)
+    np.testing.assert_array_equal(with_extra.decision_function(X), plain.decision_function(X))
+    sklearn_est = getattr(sklearn.svm, Est.__name__)(class_weight={**weights, 99: 5.0})
+    sklearn_est.fit(X, y)  # scikit-learn accepts the same dict
+
+
+@pytest.mark.parametrize("Est", [svmkit.SVC, svmkit.LinearSVC, svmkit.LinearSVR, svmkit.SVR])
+@pytest.mark.parametrize(
+    ("weight", "match"),
+    [
+        (0.0, "zero for every sample"),
+        (-1.0, "must be non-negative"),
+        (float("nan"), "NaN or infinity"),
+    ],
+)
+def test_one_number_as_sample_weight_is_checked(Est, weight, match) -> None:
+    """A number stands for that weight on every sample and gets the array's checks (0.0 used
+    to fit an all-zero model without a word)."""
+    with pytest.raises(ValueError, match=match):
+        Est().fit(X, y, sample_weight=weight)
 
 
 def test_svc_class_with_zero_weight_is_refused() -> None:

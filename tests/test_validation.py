@@ -73,7 +73,7 @@ def test_one_class_is_named_as_python_writes_it(estimator, labels, named) -> Non
         ({"sigma": 0.0, "loss": "smoothed_hinge"}, ValueError, "sigma must be > 0"),
         ({"intercept_scaling": 0.0}, ValueError, "intercept_scaling must be > 0"),
         ({"class_weight": "unbalanced"}, ValueError, "class_weight must be"),
-        ({"class_weight": {7: 2.0}}, ValueError, "class_weight names classes not in y"),
+        ({"class_weight": {7: 2.0}}, ValueError, r"labels not in y: \[7\]"),
         ({"class_weight": {1.0: -2.0}}, ValueError, r"class_weight\[1.0\] must be >= 0"),
         ({"n_jobs": 0}, ValueError, "n_jobs must be a nonzero integer"),
         ({"n_jobs": 1.5}, TypeError, "n_jobs must be of type int"),

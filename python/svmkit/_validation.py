@@ -221,10 +221,17 @@ def class_weight_vector(class_weight: Any, classes: np.ndarray, y: np.ndarray) -
 
         return compute_class_weight("balanced", classes=classes, y=y)
     if isinstance(cw, dict):
-        known = set(classes.tolist())
-        unknown = [c for c in cw if c not in known]
-        if unknown:
-            raise ValueError(f"class_weight names classes not in y: {unknown!r}")
+        # scikit-learn's rule (compute_class_weight): keys for labels absent from y are
+        # ignored (a cross-validation fold may miss a rare class), unless some class of y is
+        # then left without a weight, which points at misspelled keys.
+        labels = classes.tolist()
+        missing = [c for c in labels if c not in cw]
+        if missing and len(cw) != len(labels) - len(missing):
+            extra = [c for c in cw if c not in set(labels)]
+            raise ValueError(
+                f"class_weight gives no weight for the classes {missing!r} of y, and weights "
+                f"for labels not in y: {extra!r}"
+            )
         out = np.ones(classes.shape[0])
         rule = Real(ge=0.0)
         for i, c in enumerate(classes):
@@ -365,9 +372,10 @@ def check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray:
     """Validate sample weights (None means all ones); returns a float64 array."""
     if sample_weight is None:
         return np.ones(n_samples, dtype=np.float64)
-    if isinstance(sample_weight, numbers.Number):
-        return np.full(n_samples, float(sample_weight), dtype=np.float64)
-    sw = np.asarray(sample_weight)
+    if isinstance(sample_weight, numbers.Number):  # one weight for all: the same checks
+        sw = np.full(n_samples, sample_weight, dtype=np.float64)
+    else:
+        sw = np.asarray(sample_weight)
     if sw.ndim != 1:
         raise ValueError(f"sample_weight must be 1-D, got shape {sw.shape}")
     if sw.shape[0] != n_samples:
