@@ -14,6 +14,7 @@ from sklearn.datasets import (
     load_breast_cancer,
     load_diabetes,
     load_digits,
+    load_iris,
     load_svmlight_file,
     load_wine,
     make_circles,
@@ -663,3 +664,20 @@ def test_precomputed_off_diagonal_above_the_float_cache_is_refused():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         svmkit.SVC(kernel="precomputed", max_iter=100).fit(K, y, sample_weight=[1, 1, 1, 0])
+
+
+@pytest.mark.parametrize("name, extra", [("SVC", {}), ("NuSVC", {"nu": 0.1})])
+@pytest.mark.parametrize("class_weight", [None, "balanced", {0: 2.0, 2: 0.5}])
+def test_class_weight_attribute_is_scikit_learns(name, extra, class_weight):
+    """class_weight_: the weight of each class in the order of classes_, as scikit-learn's."""
+    X, y = load_iris(return_X_y=True)
+    keep = np.r_[0:50, 50:90, 100:150]  # unequal classes, so "balanced" differs from ones
+    X, y = X[keep], y[keep]
+    ours = getattr(svmkit, name)(class_weight=class_weight, **extra).fit(X, y)
+    theirs = getattr(sksvm, name)(class_weight=class_weight, **extra).fit(X, y)
+    np.testing.assert_allclose(ours.class_weight_, theirs.class_weight_, rtol=1e-15)
+
+
+def test_one_class_message_names_the_label():
+    with pytest.raises(ValueError, match=r"got 1 class \(2\.0\) in the data"):
+        svmkit.SVC().fit(np.eye(3), np.full(3, 2.0))

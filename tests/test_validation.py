@@ -374,3 +374,21 @@ def test_encode_labels_equals_numpy_unique(labels):
     np.testing.assert_array_equal(index, want_index.ravel())
     assert index.dtype == np.intp
     np.testing.assert_array_equal(classes[index], labels)
+
+
+@pytest.mark.parametrize(
+    ("params", "match"),
+    [
+        ({"C": "1"}, "C must be of type float, got '1'"),
+        ({"C": -1.0}, "C must be > 0, got -1.0"),
+        # AnyOf names None once (it read "a dict or None or None")
+        ({"class_weight": [1, 2, 3]}, r"'balanced' or a dict or None, got \[1, 2, 3\]$"),
+    ],
+)
+def test_parameter_errors_are_value_and_type_errors(params, match) -> None:
+    """As scikit-learn's InvalidParameterError: `except ValueError` and `except TypeError`
+    both catch a bad parameter, whichever kind of mistake it is."""
+    for Est in (svmkit.SVC, svmkit.LinearSVC):
+        for kind in (ValueError, TypeError, svmkit.InvalidParameterError):
+            with pytest.raises(kind, match=match):
+                Est(**params).fit(X, y)

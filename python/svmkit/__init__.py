@@ -6,6 +6,7 @@ Estimators follow scikit-learn's conventions. See the README for the formulation
 from . import _config, datasets
 from ._adagrad_dual import fit_adagrad_dual
 from ._config import build_config, show_config
+from ._constraints import InvalidParameterError
 from ._kernel import SVC, SVR
 from ._linear import LinearSVC, LinearSVR
 from ._linear_one_class import LinearOneClassSVM
@@ -30,6 +31,7 @@ __all__ = [
     "NuSVC",
     "NuSVR",
     "OneClassSVM",
+    "InvalidParameterError",
     "SolverStatus",
     "SparseSVC",
     "datasets",

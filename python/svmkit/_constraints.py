@@ -25,6 +25,7 @@ import numpy as np
 
 __all__ = [
     "AnyOf",
+    "InvalidParameterError",
     "Bool",
     "CallableOrNone",
     "DictOrNone",
@@ -44,8 +45,14 @@ __all__ = [
 ]
 
 
+class InvalidParameterError(ValueError, TypeError):
+    """A parameter of the wrong type or value. Both a ValueError and a TypeError, as
+    scikit-learn's own InvalidParameterError: code written to catch either for scikit-learn's
+    estimators catches svmkit's too."""
+
+
 class Rule:
-    """A constraint on one parameter value. check() raises TypeError/ValueError naming it."""
+    """A constraint on one parameter value. check() raises InvalidParameterError naming it."""
 
     none_ok = False
 
@@ -96,17 +103,17 @@ class Real(Rule):
             return
         if not self.accepts_type(value):
             kind = self._kind_name + (" or None" if self.none_ok else "")
-            raise TypeError(f"{name} must be of type {kind}, got {value!r}")
+            raise InvalidParameterError(f"{name} must be of type {kind}, got {value!r}")
         if value != value or (not self.inf_ok and math.isinf(value)):
-            raise ValueError(f"{name} must be finite, got {value!r}")
+            raise InvalidParameterError(f"{name} must be finite, got {value!r}")
         if self.gt is not None and not value > self.gt:
-            raise ValueError(f"{name} must be > {self.gt:g}, got {value!r}")
+            raise InvalidParameterError(f"{name} must be > {self.gt:g}, got {value!r}")
         if self.ge is not None and not value >= self.ge:
-            raise ValueError(f"{name} must be >= {self.ge:g}, got {value!r}")
+            raise InvalidParameterError(f"{name} must be >= {self.ge:g}, got {value!r}")
         if self.lt is not None and not value < self.lt:
-            raise ValueError(f"{name} must be < {self.lt:g}, got {value!r}")
+            raise InvalidParameterError(f"{name} must be < {self.lt:g}, got {value!r}")
         if self.le is not None and not value <= self.le:
-            raise ValueError(f"{name} must be <= {self.le:g}, got {value!r}")
+            raise InvalidParameterError(f"{name} must be <= {self.le:g}, got {value!r}")
 
 
 class Int(Real):
@@ -134,7 +141,9 @@ class Int(Real):
         try:
             super().check(value, name)
         except ValueError:
-            raise ValueError(f"{name} must be {self.describe()}, got {value!r}") from None
+            raise InvalidParameterError(
+                f"{name} must be {self.describe()}, got {value!r}"
+            ) from None
 
     def describe(self) -> str:
         extra = f" (or {', '.join(map(repr, self.also))})" if self.also else ""
@@ -158,7 +167,7 @@ class Bool(Rule):
             return
         if not self.accepts_type(value):
             kind = "bool" + (" or None" if self.none_ok else "")
-            raise TypeError(f"{name} must be of type {kind}, got {value!r}")
+            raise InvalidParameterError(f"{name} must be of type {kind}, got {value!r}")
 
 
 class OneOf(Rule):
@@ -178,7 +187,7 @@ class OneOf(Rule):
         if value is None and self.none_ok:
             return
         if not isinstance(value, str) or value not in self.choices:
-            raise ValueError(f"{name} must be {self.describe()}; got {value!r}")
+            raise InvalidParameterError(f"{name} must be {self.describe()}; got {value!r}")
 
 
 class KeyOf(OneOf):
@@ -204,7 +213,7 @@ class Str(Rule):
 
     def check(self, value: Any, name: str) -> None:
         if not isinstance(value, str):
-            raise TypeError(f"{name} must be a string, got {value!r}")
+            raise InvalidParameterError(f"{name} must be a string, got {value!r}")
 
 
 class AnyOf(Rule):
@@ -218,7 +227,9 @@ class AnyOf(Rule):
         return any(r.accepts_type(value) for r in self.rules)
 
     def describe(self) -> str:
-        return " or ".join(r.describe() for r in self.rules) + (" or None" if self.none_ok else "")
+        # each rule's own "or None" once, at the end
+        kinds = (r.describe().removesuffix(" or None") for r in self.rules)
+        return " or ".join(kinds) + (" or None" if self.none_ok else "")
 
     def check(self, value: Any, name: str) -> None:
         if value is None and self.none_ok:
@@ -227,7 +238,7 @@ class AnyOf(Rule):
             if rule.accepts_type(value):
                 rule.check(value, name)
                 return
-        raise TypeError(f"{name} must be {self.describe()}, got {value!r}")
+        raise InvalidParameterError(f"{name} must be {self.describe()}, got {value!r}")
 
 
 class OrNone(Rule):
@@ -246,7 +257,7 @@ class OrNone(Rule):
 
     def check(self, value: Any, name: str) -> None:
         if value is not None and not self.test(value):
-            raise TypeError(f"{name} must be {self.describe()}, got {value!r}")
+            raise InvalidParameterError(f"{name} must be {self.describe()}, got {value!r}")
 
 
 def CallableOrNone() -> Rule:  # noqa: N802 (a rule, spelled like the others)
@@ -274,9 +285,9 @@ class RandomState(Rule):
         if value is None:
             return
         if not self.accepts_type(value):
-            raise TypeError(f"{name} must be {self.describe()}, got {value!r}")
+            raise InvalidParameterError(f"{name} must be {self.describe()}, got {value!r}")
         if isinstance(value, numbers.Integral) and value < 0:
-            raise ValueError(f"{name} must be >= 0 when an int, got {value!r}")
+            raise InvalidParameterError(f"{name} must be >= 0 when an int, got {value!r}")
 
 
 class NJobs(Int):
@@ -291,7 +302,7 @@ class NJobs(Int):
     def check(self, value: Any, name: str) -> None:
         super().check(value, name)
         if value == 0:
-            raise ValueError(f"{name} must be a nonzero integer or None, got 0")
+            raise InvalidParameterError(f"{name} must be a nonzero integer or None, got 0")
 
 
 # The parameters every estimator has, with one rule each.

@@ -41,6 +41,7 @@ from ._validation import (
     check_sample_weight,
     class_weight_vector,
     encode_labels,
+    label_text,
     scipy_view,
     store_params,
     validate_X_y,
@@ -494,7 +495,8 @@ class SVC(ClassifierMixin, _BaseKernel):
     kernel="gaussian" is an alias of "rbf".
 
     Attributes: support_, support_vectors_, dual_coef_ (n_classes-1, n_SV) in scikit-learn's
-    layout, intercept_, n_support_, classes_, fit_status_ (0 converged, 1 not), n_iter_ (per
+    layout, intercept_, n_support_, classes_, class_weight_ (the weight of each class, in the
+    order of classes_), fit_status_ (0 converged, 1 not), n_iter_ (per
     pair), shape_fit_, result_ (solver results per pair, with history and dual_coef; alpha =
     |dual_coef|), probA_, probB_.
     """
@@ -556,10 +558,12 @@ class SVC(ClassifierMixin, _BaseKernel):
         if classes.shape[0] < 2:
             raise ValueError(
                 "The number of classes has to be greater than one; got 1 class "
-                f"({classes[0]!r}) in the data"
+                f"({label_text(classes[0])}) in the data"
             )
         sw = check_sample_weight(sample_weight, X.shape[0])
-        cost = float(self.C) * sw * class_weight_vector(self.class_weight, classes, y)[y_idx]
+        class_weight = class_weight_vector(self.class_weight, classes, y)
+        cost = float(self.C) * sw * class_weight[y_idx]
+        self.class_weight_ = class_weight
         self.classes_ = classes
         self._gamma_ = self._gamma_value(X)
         self.shape_fit_ = X.shape

@@ -197,14 +197,17 @@ def encode_labels(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return classes, np.searchsorted(classes, y).astype(np.intp, copy=False)
 
 
+def label_text(label: Any) -> str:
+    """A class label as Python writes it (1.0, 'spam'), not as numpy's repr (np.float64(1.0))."""
+    return repr(label.item() if isinstance(label, np.generic) else label)
+
+
 def require_two_classes(classes: np.ndarray, who: str) -> None:
-    """A classifier's fit needs two classes at least; the one label is named as Python writes
-    it (1.0, 'spam'), not as numpy's repr (np.float64(1.0))."""
+    """A classifier's fit needs two classes at least."""
     if classes.shape[0] < 2:
-        label = classes[0].item() if isinstance(classes[0], np.generic) else classes[0]
         raise ValueError(
             f"{who} needs samples of at least two classes in the data, but the data contains "
-            f"only one class: {label!r}"
+            f"only one class: {label_text(classes[0])}"
         )
 
 
@@ -237,8 +240,7 @@ def class_weight_vector(class_weight: Any, classes: np.ndarray, y: np.ndarray) -
         for i, c in enumerate(classes):
             if c in cw:
                 v = cw[c]
-                label = c.item() if isinstance(c, np.generic) else c
-                rule.check(v, f"class_weight[{label!r}]")
+                rule.check(v, f"class_weight[{label_text(c)}]")
                 out[i] = float(v)
         return out
     raise ValueError(f"class_weight must be None, 'balanced' or a dict, got {cw!r}")
