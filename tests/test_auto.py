@@ -262,3 +262,64 @@ class _quiet:
 
     def __exit__(self, *exc):
         return self._ctx.__exit__(*exc)
+
+
+# scikit-learn's dual= (for code written for it): which solver each setting takes, and the
+# fits against scikit-learn's LinearSVC with the same dual, whose objective is LIBLINEAR's.
+@pytest.mark.parametrize(
+    ("kw", "solver"),
+    [
+        ({"dual": True}, "dual_cd"),
+        ({"dual": False}, "tron"),
+        ({"dual": False, "penalty": "l1"}, "l1_cd"),
+        ({"dual": False, "penalty": "elasticnet"}, "l1_cd"),
+        ({"dual": False, "loss": "hinge"}, "tron"),
+        ({"dual": True, "loss": "hinge"}, "dual_cd"),
+        ({"dual": True, "solver": "dual_cd"}, "dual_cd"),
+        ({"dual": False, "solver": "smsvm", "loss": "hinge"}, "smsvm"),
+        ({"dual": "auto", "solver": "tron"}, "tron"),
+    ],
+)
+def test_dual_picks_the_solver(kw, solver):
+    from sklearn.datasets import load_breast_cancer
+
+    X, y = load_breast_cancer(return_X_y=True)
+    X = StandardScaler().fit_transform(X)
+    assert svmkit.LinearSVC(**kw).fit(X, y).solver_ == solver
+
+
+@pytest.mark.parametrize(
+    ("kw", "match"),
+    [
+        ({"dual": True, "penalty": "l1"}, "dual=True .* does not handle"),
+        ({"dual": True, "solver": "tron"}, "solver='tron' and dual=True disagree"),
+        ({"dual": False, "solver": "dual_cd"}, "solver='dual_cd' and dual=False disagree"),
+        ({"dual": "yes"}, "dual must be one of 'auto'"),
+        ({"dual": 1.5}, "dual must be"),
+    ],
+)
+def test_dual_conflicts_are_errors(kw, match):
+    with pytest.raises(ValueError, match=match):
+        svmkit.LinearSVC(**kw).fit(np.eye(4), [0, 1, 0, 1])
+
+
+@pytest.mark.parametrize("penalty, loss", [("l1", "squared_hinge"), ("l2", "squared_hinge")])
+def test_dual_false_matches_scikit_learn(penalty, loss):
+    """scikit-learn's LinearSVC(penalty=..., dual=False) (LIBLINEAR -s 5 / -s 2) and
+    svmkit's with the same arguments reach the same objective."""
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.svm import LinearSVC as SkLinearSVC
+
+    X, y = load_breast_cancer(return_X_y=True)
+    X = StandardScaler().fit_transform(X)
+    kw = {"penalty": penalty, "loss": loss, "dual": False, "tol": 1e-8, "max_iter": 100_000}
+    ours = svmkit.LinearSVC(**kw).fit(X, y)
+    theirs = SkLinearSVC(**kw, random_state=0).fit(X, y)
+    s = np.where(y == 1, 1.0, -1.0)
+
+    def objective(est):
+        w, b = est.coef_.ravel(), float(est.intercept_[0])
+        reg = np.abs(w).sum() + abs(b) if penalty == "l1" else 0.5 * (w @ w + b * b)
+        return reg + np.sum(np.maximum(0.0, 1.0 - s * (X @ w + b)) ** 2)
+
+    assert objective(ours) == pytest.approx(objective(theirs), rel=1e-5)

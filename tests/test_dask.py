@@ -1215,3 +1215,15 @@ def test_smsvm_partition_kernel_sums_and_errors():
             _core.partition_smsvm_eval(X, yy, v, True, 1.0, w, 0.1, bad, True, False, 8, None)
     with pytest.raises(ValueError, match="z_old has length 3, expected 200"):
         _core.partition_smsvm_eval(X, yy, v, True, 1.0, w, 0.1, pos, True, False, 8, np.zeros(3))
+
+
+def test_dual_true_is_refused_and_dual_false_fits(client):
+    """The distributed solvers are primal: dual=True names why it is refused; dual=False
+    (scikit-learn code) fits as dual='auto' does."""
+    X, y = make_data(seed=5)
+    dX, dy = da.from_array(X, chunks=(100, X.shape[1])), da.from_array(y, chunks=100)
+    with pytest.raises(ValueError, match="dual=True is not available on Dask"):
+        svmkit.dask.LinearSVC(dual=True).fit(dX, dy)
+    a = svmkit.dask.LinearSVC(dual=False).fit(dX, dy)
+    b = svmkit.dask.LinearSVC().fit(dX, dy)
+    np.testing.assert_array_equal(a.coef_, b.coef_)

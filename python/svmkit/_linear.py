@@ -26,7 +26,7 @@ from ._constraints import (
     validate_params,
 )
 from ._progress import make_callback, seed_from
-from ._solvers import LINEAR_SOLVERS, LinearFitRequest, SolverSpec, pick_solver
+from ._solvers import LINEAR_SOLVERS, LinearFitRequest, SolverSpec, pick_solver, solver_for_dual
 from ._status import check_status
 from ._threads import map_binary_fits, resolve_n_jobs, stored_entries
 from ._validation import (
@@ -54,6 +54,7 @@ _LINEAR_CHECKS = {
     "intercept_scaling": Real(gt=0.0),
     "regularize_intercept": Bool(),
     "solver": Str(),  # the names are judged by the solver table (_solvers.pick_solver)
+    "dual": AnyOf(OneOf("auto"), Bool()),  # scikit-learn's; _solvers.solver_for_dual
     "sigma": Real(gt=0.0),
     "penalty": OneOf(*_PENALTIES),
     "l1_ratio": Real(ge=0.0, le=1.0),
@@ -68,10 +69,14 @@ class _BaseLinear(BaseEstimator):
     _estimator_kind = "classifier"
     _parameter_checks: dict = _LINEAR_CHECKS
 
+    def _requested_solver(self) -> str:
+        """solver, or with solver="auto" the one that dual= asks for (solver_for_dual)."""
+        return solver_for_dual(self.solver, self.dual, self.loss, self.penalty, type(self).__name__)
+
     def _pick_solver(self, X: Any) -> Any:
         """The solver spec for validated X (solver="auto" reads its regime) and sets solver_."""
         spec = pick_solver(
-            self.solver,
+            self._requested_solver(),
             self.loss,
             self.penalty,
             type(self).__name__,
@@ -91,7 +96,7 @@ class _BaseLinear(BaseEstimator):
         self._check_param_relations()
 
     def _check_param_relations(self) -> None:
-        if self.C == float("inf") and self.solver != "homotopy":
+        if self.C == float("inf") and self._requested_solver() != "homotopy":
             raise ValueError(
                 "C must be finite (C = inf is the hard margin of solver='homotopy'), "
                 f"got {self.C!r}"
@@ -176,7 +181,7 @@ class _BaseLinear(BaseEstimator):
         """solver="auto" only (a named solver is never replaced), and no max_iter of the user's."""
         return (
             spec.finisher is not None
-            and self.solver == "auto"
+            and self._requested_solver() == "auto"
             and loss in spec.finisher.losses
             and self.max_iter is None
         )
@@ -343,6 +348,12 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         terms only with regularize_intercept=True; penalty="l1" is
         exactly scikit-learn's LinearSVC(penalty="l1", dual=False)); tol as LIBLINEAR's
         (relative, scaled by the smaller class's share); builds one column-major copy of X.
+    dual : "auto" or bool, default="auto"
+        scikit-learn's switch, for code written for it: with solver="auto", dual=True takes
+        "dual_cd" (an error where dual_cd does not handle the loss and penalty, e.g. the l1
+        penalty) and dual=False a primal solver ("tron" for penalty "l2", "l1_cd" for "l1"
+        and "elasticnet"); "auto" leaves the choice to solver. A named solver must agree
+        (dual=True only with "dual_cd", dual=False with any other).
     sigma : float, default=0.1
         Smoothing parameter of the smoothed hinge losses (> 0).
     l1_ratio : float, default=0.5
@@ -399,6 +410,7 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         regularize_intercept: bool = True,
         class_weight: Any = None,
         solver: str = "auto",
+        dual: Any = "auto",
         sigma: float = 0.1,
         l1_ratio: float = 0.5,
         multi_class: str = "ovr",
@@ -426,7 +438,7 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
             from ._crammer_singer import fit_crammer_singer
 
             return fit_crammer_singer(self, X, y, sample_weight)
-        pick_solver(self.solver, self.loss, self.penalty, "LinearSVC")  # checks before the data
+        pick_solver(self._requested_solver(), self.loss, self.penalty, "LinearSVC")  # early checks
         n_threads = resolve_n_jobs(check_n_jobs(self.n_jobs))
         X, y = validate_X_y(
             self, X, y, accept_sparse="csr", dtype=[np.float64, np.float32], order=None
@@ -563,6 +575,7 @@ class LinearSVR(RegressorMixin, _BaseLinear):
         intercept_scaling: float = 1.0,
         regularize_intercept: bool = True,
         solver: str = "auto",
+        dual: Any = "auto",
         sigma: float = 0.1,
         penalty: str = "l2",
         l1_ratio: float = 0.5,
@@ -585,7 +598,7 @@ class LinearSVR(RegressorMixin, _BaseLinear):
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> LinearSVR:
         """Fit the model. X: array or sparse matrix (n_samples, n_features); y: targets."""
         validate_params(self)
-        pick_solver(self.solver, self.loss, self.penalty, "LinearSVR")  # checks before the data
+        pick_solver(self._requested_solver(), self.loss, self.penalty, "LinearSVR")  # early checks
         n_threads = check_n_jobs(self.n_jobs)
         X, y = validate_X_y(
             self,

@@ -636,6 +636,30 @@ def option_table(name: str) -> list[dict]:
     return list(_core.option_records(_check_table(name)))
 
 
+def solver_for_dual(solver: str, dual: Any, loss: str, penalty: str, estimator: str) -> str:
+    """The solver that scikit-learn's dual= asks for. dual="auto" (the default) leaves solver
+    as it is; with solver="auto", dual=True is "dual_cd" (LIBLINEAR's dual coordinate
+    descent) and dual=False a primal solver: "tron" for the l2 penalty, "l1_cd" for l1 and the
+    elastic net. A named solver must agree with dual (dual_cd is the one dual solver)."""
+    if isinstance(dual, str):  # "auto" (the parameter check refuses other strings)
+        return solver
+    if solver == "auto":
+        if not dual:
+            return "tron" if penalty == "l2" else "l1_cd"
+        if not LINEAR_SOLVERS["dual_cd"].handles(loss, penalty):
+            raise ValueError(
+                f"{estimator}: dual=True (dual coordinate descent) does not handle "
+                f"loss={loss!r} with penalty={penalty!r}; use dual=False or dual='auto'"
+            )
+        return "dual_cd"
+    if bool(dual) != (solver == "dual_cd"):
+        raise ValueError(
+            f"{estimator}: solver={solver!r} and dual={dual!r} disagree (dual_cd is the dual "
+            "solver, the others are primal); set one of them and leave the other at 'auto'"
+        )
+    return solver
+
+
 def pick_solver(
     solver: str,
     loss: str,

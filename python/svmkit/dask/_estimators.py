@@ -48,6 +48,12 @@ class _DaskMixin:
         epsilon-insensitive loss."""
         if not isinstance(self.solver, str):
             raise TypeError("solver must be a string")
+        if self.dual is True:
+            raise ValueError(
+                f"svmkit.dask.{estimator}: dual=True is not available on Dask (dual coordinate "
+                "descent updates one sample at a time); the distributed solvers are primal: "
+                "leave dual at 'auto' or set dual=False"
+            )
         if self.solver not in _SOLVERS:
             raise ValueError(
                 f"svmkit.dask.{estimator}: solver {self.solver!r} is not available on Dask; "
@@ -310,7 +316,8 @@ class LinearSVC(_DaskMixin, _LocalSVC):
     worker threads. The runs are fixed for the fit, so its summation order is too.
     One-vs-rest runs the binary problems concurrently.
 
-    Solvers (solver_ names the one used; "auto" picks by the loss and the penalty alone):
+    Solvers (solver_ names the one used; "auto" picks by the loss and the penalty alone; both
+    are primal, so dual may be "auto" or False, and dual=True is refused):
 
     * "tron" for the smooth losses (squared_hinge, smoothed_hinge, gaussian_smoothed_hinge,
       logistic), penalty "l2": passes F and grad F with diag H, and H s (the per-row
@@ -367,6 +374,7 @@ class LinearSVC(_DaskMixin, _LocalSVC):
         regularize_intercept: bool = True,
         class_weight: Any = None,
         solver: str = "auto",
+        dual: Any = "auto",
         sigma: float = 0.1,
         l1_ratio: float = 0.5,
         multi_class: str = "ovr",
@@ -389,6 +397,7 @@ class LinearSVC(_DaskMixin, _LocalSVC):
             regularize_intercept=regularize_intercept,
             class_weight=class_weight,
             solver=solver,
+            dual=dual,
             sigma=sigma,
             l1_ratio=l1_ratio,
             multi_class=multi_class,
@@ -534,6 +543,7 @@ class LinearSVR(_DaskMixin, _LocalSVR):
         intercept_scaling: float = 1.0,
         regularize_intercept: bool = True,
         solver: str = "auto",
+        dual: Any = "auto",
         sigma: float = 0.1,
         penalty: str = "l2",
         l1_ratio: float = 0.5,
@@ -555,6 +565,7 @@ class LinearSVR(_DaskMixin, _LocalSVR):
             intercept_scaling=intercept_scaling,
             regularize_intercept=regularize_intercept,
             solver=solver,
+            dual=dual,
             sigma=sigma,
             penalty=penalty,
             l1_ratio=l1_ratio,
