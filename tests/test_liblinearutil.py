@@ -239,3 +239,25 @@ def test_more_option_and_input_errors(tmp_path, wine_file):
     assert svmutil.svm_train(y, x, "-v 2 -q") > 50.0
     p = svmutil.svm_predict(y, x, svmutil.svm_train(y, x, "-b 1 -q"), "-b 1 -q")
     np.testing.assert_allclose(np.array(p[2]).sum(axis=1), 1.0, rtol=1e-9)
+
+
+def test_one_label_training_data_as_liblinear(tmp_path, capsys):
+    """LIBLINEAR trains on data of one label (a subset or a fold can hold one): a model of
+    nr_class 1 predicting that label. Ours and the official package's read each other's
+    file and predict the same; -v gives LIBLINEAR's 100%."""
+    y = [2.0, 2.0, 2.0, 2.0]
+    x = [{1: 1.0}, {1: 2.0}, {2: 1.0}, {1: -1.0, 2: 3.0}]
+    test_x = [{1: 1.0}, {2: -5.0}, {1: -2.0}]
+    theirs = official_ll.train(y, x, "-q")
+    official_ll.save_model(str(tmp_path / "theirs.model"), theirs)
+    ours = liblinearutil.train(y, x, "-q")
+    liblinearutil.save_model(tmp_path / "ours.model", ours)
+    assert ours.get_nr_class() == 1 and ours.get_labels() == [2.0]
+    want = official_ll.predict([2.0] * 3, test_x, theirs, "-q")[0]
+    assert want == [2.0, 2.0, 2.0]
+    loaded = liblinearutil.load_model(tmp_path / "theirs.model")
+    assert liblinearutil.predict([2.0] * 3, test_x, loaded, "-q")[0] == want
+    back = official_ll.load_model(str(tmp_path / "ours.model"))
+    assert official_ll.predict([2.0] * 3, test_x, back, "-q")[0] == want
+    assert liblinearutil.train(y, x, "-v 2 -q") == official_ll.train(y, x, "-v 2 -q") == 100.0
+    capsys.readouterr()

@@ -350,6 +350,18 @@ def _fit_one_vs_rest(
     return model(LiblinearModelData(param.solver_type, X.shape[1], bias, w, list(order)))
 
 
+def _single_label_model(param: parameter, n_features: int, label: Any) -> model:
+    """Training data of one label, which LIBLINEAR accepts (a cross-validation fold or a
+    subset can hold one): a model of nr_class 1 that predicts that label everywhere. Its
+    weights are zero, where LIBLINEAR's are those of a fit with every sample positive: the
+    same predictions, decision values 0."""
+    rows = n_features + (1 if param.bias > 0 else 0)
+    bias = param.bias if param.bias > 0 else -1.0
+    return model(
+        LiblinearModelData(param.solver_type, n_features, bias, np.zeros((rows, 1)), [label])
+    )
+
+
 def _fit(
     param: parameter,
     y: np.ndarray,
@@ -361,6 +373,8 @@ def _fit(
     s = param.solver_type
     sw = np.ones(y.shape[0]) if sw is None else sw
     order = first_occurrence(y) if s in _CLASSIFICATION else None
+    if order is not None and len(order) == 1:
+        return _single_label_model(param, X.shape[1], order[0])
     if s in _CLASSIFICATION and s != 4 and len(order) > 2:
         return _fit_one_vs_rest(param, y, X, order, sw, init)
     est = _estimator(param, y, X.shape[1])
@@ -525,6 +539,9 @@ def _predict_values(m: model, X: sp.csr_matrix, probability: bool) -> tuple[np.n
     if s in (11, 12, 13):
         return dec[:, 0].copy(), dec
     labels = np.asarray(m.data.labels, dtype=np.float64)
+    if labels.shape[0] == 1:  # nr_class 1 (one label in the training data): always that label
+        pred = np.full(dec.shape[0], labels[0])
+        return pred, (np.ones((dec.shape[0], 1)) if probability else dec)
     if dec.shape[1] == 1:
         pred = np.where(dec[:, 0] > 0, labels[0], labels[1])
     else:
