@@ -392,3 +392,22 @@ def test_parameter_errors_are_value_and_type_errors(params, match) -> None:
         for kind in (ValueError, TypeError, svmkit.InvalidParameterError):
             with pytest.raises(kind, match=match):
                 Est(**params).fit(X, y)
+
+
+@pytest.mark.parametrize(
+    ("Est", "kw", "match"),
+    [
+        (
+            svmkit.LinearSVR,
+            {"solver": "dual_cd", "loss": "smoothed_epsilon_insensitive"},
+            r"it handles: epsilon_insensitive, squared_epsilon_insensitive$",
+        ),
+        (svmkit.LinearSVR, {"solver": "smsvm"}, "it handles none of LinearSVR's losses$"),
+        (svmkit.LinearSVC, {"solver": "smsvm", "loss": "squared_hinge"}, "it handles: hinge$"),
+    ],
+)
+def test_solver_loss_errors_list_the_estimators_own_losses(Est, kw, match) -> None:
+    """A regressor's message lists no classification loss, and a classifier's no regression
+    loss (LinearSVR's named every loss dual_cd handles, the hinge ones included)."""
+    with pytest.raises(ValueError, match=match):
+        Est(**kw).fit(X, y_reg)

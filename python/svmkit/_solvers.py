@@ -698,10 +698,13 @@ def pick_solver(
         )
     spec = LINEAR_SOLVERS[solver]
     if loss not in spec.losses:
-        raise ValueError(
-            f"{estimator}: solver {solver!r} does not handle loss={loss!r}; "
-            f"it handles: {', '.join(sorted(spec.losses))}"
+        # the losses of this estimator's kind only (a regressor's list names no hinge)
+        regression = "epsilon_insensitive" in loss
+        own = sorted(x for x in spec.losses if ("epsilon_insensitive" in x) == regression)
+        handles = (
+            f"it handles: {', '.join(own)}" if own else f"it handles none of {estimator}'s losses"
         )
+        raise ValueError(f"{estimator}: solver {solver!r} does not handle loss={loss!r}; {handles}")
     if penalty not in spec.penalties:
         raise ValueError(
             f"{estimator}: solver {solver!r} does not handle penalty={penalty!r}; "
