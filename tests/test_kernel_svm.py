@@ -20,7 +20,7 @@ from sklearn.datasets import (
     make_circles,
     make_moons,
 )
-from sklearn.exceptions import ConvergenceWarning
+from sklearn.exceptions import ConvergenceWarning, NotFittedError
 from sklearn.metrics.pairwise import pairwise_kernels
 from sklearn.preprocessing import MinMaxScaler, StandardScaler
 from svmkit import SolverStatus, _core
@@ -681,3 +681,18 @@ def test_class_weight_attribute_is_scikit_learns(name, extra, class_weight):
 def test_one_class_message_names_the_label():
     with pytest.raises(ValueError, match=r"got 1 class \(2\.0\) in the data"):
         svmkit.SVC().fit(np.eye(3), np.full(3, 2.0))
+
+
+@pytest.mark.parametrize("name", ["SVC", "NuSVC"])
+def test_probability_set_after_the_fit_is_not_fitted(name):
+    """As scikit-learn: probability=True set on a model fitted without it raises
+    NotFittedError (a ValueError and an AttributeError), naming the refit."""
+    X, y = load_iris(return_X_y=True)
+    est = getattr(svmkit, name)().fit(X, y)
+    est.probability = True
+    with pytest.raises(NotFittedError, match="fitted with probability=False"):
+        est.predict_proba(X)
+    theirs = getattr(sksvm, name)().fit(X, y)
+    theirs.probability = True
+    with pytest.raises(NotFittedError, match="fitted with probability=False"):
+        theirs.predict_proba(X)

@@ -13,6 +13,7 @@ from typing import Any, Callable
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.exceptions import NotFittedError
 from sklearn.utils._available_if import available_if
 from sklearn.utils.validation import check_is_fitted
 
@@ -672,6 +673,12 @@ class SVC(ClassifierMixin, _BaseKernel):
         if not self.probability:
             raise AttributeError(
                 "predict_proba is not available when probability=False; refit with probability=True"
+            )
+        if getattr(self, "probA_", None) is None or np.size(self.probA_) == 0:
+            # probability=True set after a fit without it: scikit-learn's error and wording
+            raise NotFittedError(
+                "predict_proba is not available when fitted with probability=False; refit "
+                "with probability=True"
             )
 
     @available_if(lambda self: self.probability)
