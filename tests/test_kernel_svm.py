@@ -696,3 +696,69 @@ def test_probability_set_after_the_fit_is_not_fitted(name):
     theirs.probability = True
     with pytest.raises(NotFittedError, match="fitted with probability=False"):
         theirs.predict_proba(X)
+
+
+def quadratic_kernel(A, B):
+    """(a.b + 1)^2: a module-level callable, so that the fitted models pickle."""
+    G = A @ B.T
+    return (np.asarray(G.todense() if sp.issparse(G) else G) + 1.0) ** 2
+
+
+@pytest.mark.parametrize(
+    "name, task, extra",
+    [
+        ("SVC", "multiclass", {}),
+        ("NuSVC", "multiclass", {}),
+        ("SVR", "regression", {"C": 10.0}),
+        ("NuSVR", "regression", {"C": 10.0}),
+        ("OneClassSVM", "novelty", {}),
+    ],
+)
+@pytest.mark.parametrize("sparse", [False, True])
+def test_callable_kernel_matches_scikit_learn(name, task, extra, sparse):
+    """kernel=callable: the Gram matrix kernel(X, X_fit) of scikit-learn's estimators, the
+    same support and decision values (LIBSVM's algorithm on the same matrix)."""
+    if task == "regression":
+        X, y = load_diabetes(return_X_y=True)
+        X, y = X[:200], y[:200]
+    else:
+        X, y = load_iris(return_X_y=True)
+        X = StandardScaler().fit_transform(X)
+    Xs = sp.csr_matrix(X) if sparse else X
+    ours = getattr(svmkit, name)(kernel=quadratic_kernel, **extra)
+    theirs = getattr(sksvm, name)(kernel=quadratic_kernel, **extra)
+    args = (Xs,) if task == "novelty" else (Xs, y)
+    ours.fit(*args)
+    theirs.fit(*args)
+    np.testing.assert_array_equal(ours.support_, theirs.support_)
+    assert ours.support_vectors_.shape == (0, 0) and ours.shape_fit_ == X.shape
+    got = ours.predict(Xs) if task == "regression" else ours.decision_function(Xs)
+    want = theirs.predict(Xs) if task == "regression" else theirs.decision_function(Xs)
+    np.testing.assert_allclose(got, want, rtol=1e-7, atol=1e-7 * np.abs(want).max())
+
+
+def test_callable_kernel_model_pickles_and_refuses_save_model(tmp_path):
+    import pickle
+
+    X, y = load_iris(return_X_y=True)
+    est = svmkit.SVC(kernel=quadratic_kernel, probability=True, random_state=0).fit(X, y)
+    back = pickle.loads(pickle.dumps(est))
+    # equal up to the rounding of the Gram product (BLAS may sum in another order for the
+    # unpickled training X's alignment)
+    np.testing.assert_allclose(back.predict_proba(X), est.predict_proba(X), rtol=1e-10)
+    with pytest.raises(ValueError, match="cannot write a model with a callable kernel"):
+        svmkit.save_model(est, tmp_path / "m.txt")
+
+
+@pytest.mark.parametrize(
+    "kernel, match",
+    [
+        (lambda A, B: (A @ B.T)[:, :3], r"returned shape \(150, 3\) .* of shape \(150, 150\)"),
+        (lambda A, B: np.full((A.shape[0], B.shape[0]), np.nan), "returned NaN or infinity"),
+        (5, "kernel must be one of .* or a callable, got 5"),
+    ],
+)
+def test_callable_kernel_errors(kernel, match):
+    X, y = load_iris(return_X_y=True)
+    with pytest.raises(ValueError, match=match):
+        svmkit.SVC(kernel=kernel).fit(X, y)

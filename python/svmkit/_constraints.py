@@ -30,6 +30,7 @@ __all__ = [
     "CallableOrNone",
     "DictOrNone",
     "Int",
+    "IsCallable",
     "KeyOf",
     "NJobs",
     "OneOf",
@@ -262,6 +263,20 @@ class OrNone(Rule):
 
 def CallableOrNone() -> Rule:  # noqa: N802 (a rule, spelled like the others)
     return OrNone(callable, "callable")
+
+
+class IsCallable(Rule):
+    """A callable (None refused), as a kernel function."""
+
+    def accepts_type(self, value: Any) -> bool:
+        return callable(value)
+
+    def describe(self) -> str:
+        return "a callable"
+
+    def check(self, value: Any, name: str) -> None:
+        if not callable(value):
+            raise InvalidParameterError(f"{name} must be {self.describe()}, got {value!r}")
 
 
 def DictOrNone() -> Rule:  # noqa: N802

@@ -25,6 +25,7 @@ from ._constraints import (
     Bool,
     DictOrNone,
     Int,
+    IsCallable,
     KeyOf,
     OneOf,
     RandomState,
@@ -181,7 +182,7 @@ def _ovo_problems(y_idx: np.ndarray, cost: np.ndarray, k: int) -> list:
 _KERNEL_CHECKS = {
     **COMMON_CHECKS,
     "C": Real(gt=0.0),
-    "kernel": OneOf(*_KERNELS),
+    "kernel": AnyOf(OneOf(*_KERNELS), IsCallable()),  # a callable: kernel(X, Y) -> Gram matrix
     "degree": DEGREE,
     "gamma": AnyOf(OneOf("scale", "auto"), Real(gt=0.0)),
     "coef0": Real(),
@@ -245,7 +246,9 @@ class _BaseKernel(BaseEstimator):
             # The binding compares dtype objects by identity; memmaps and unpickled arrays
             # carry an equal but distinct float64 dtype object, so view with the canonical one.
             X = np.asarray(X).view(np.dtype(X.dtype.type))
-        if self.kernel == "precomputed":
+        if callable(self.kernel):  # from here on the fit and predict see the Gram matrix
+            X = self._callable_gram(X, reset)
+        if self._core_kernel() == "precomputed":
             if sp.issparse(X):
                 raise TypeError("a precomputed kernel must be a dense array")
             if reset and X.shape[0] != X.shape[1]:
@@ -259,6 +262,34 @@ class _BaseKernel(BaseEstimator):
                 )
         return X if isinstance(y, str) and y == "no_y" else (X, y)
 
+    def _core_kernel(self) -> str:
+        """The kernel name the core computes with: a callable kernel's Gram matrix is passed
+        as a precomputed one."""
+        return "precomputed" if callable(self.kernel) else self.kernel
+
+    def _callable_gram(self, X: Any, reset: bool) -> np.ndarray:
+        """kernel(X, X_fit) for a callable kernel, as scikit-learn calls it (X_fit is the
+        training X, kept for predict); its shape and values are checked."""
+        if reset:
+            self._fit_X = X
+        K = self.kernel(X, self._fit_X)
+        if sp.issparse(K):
+            K = K.toarray()
+        K = np.ascontiguousarray(K, dtype=np.float64)
+        want = (X.shape[0], self._fit_X.shape[0])
+        if K.shape != want:
+            raise ValueError(
+                f"the callable kernel returned shape {K.shape} for inputs of {X.shape[0]} and "
+                f"{self._fit_X.shape[0]} rows; it must return kernel(X, Y) of shape {want}"
+            )
+        if not np.all(np.isfinite(K)):
+            raise ValueError("the callable kernel returned NaN or infinity")
+        return K
+
+    def _fit_shape(self, X: Any) -> tuple:
+        """shape_fit_: the training X's shape (for a callable kernel, not its Gram matrix's)."""
+        return self._fit_X.shape if callable(self.kernel) else X.shape
+
     def _gamma_value(self, X: Any) -> float:
         if self.sigma is not None:  # paper 001 eqs. 127, 129: gamma = 1 / (2 sigma^2)
             return 1.0 / (2.0 * float(self.sigma) ** 2)
@@ -271,7 +302,7 @@ class _BaseKernel(BaseEstimator):
                 else:
                     var = X.var()
             if not np.isfinite(var):
-                if self.kernel in ("linear", "precomputed"):  # gamma is not used
+                if self._core_kernel() in ("linear", "precomputed"):  # gamma is not used
                     return 1.0
                 raise ValueError(
                     "gamma='scale' needs the variance of X, which overflows (|X| up to "
@@ -324,7 +355,7 @@ class _BaseKernel(BaseEstimator):
             rows=None if rows is None else np.ascontiguousarray(rows, dtype=np.int64),
             y=np.ascontiguousarray(y, dtype=np.float64),
             cost=np.ascontiguousarray(cost, dtype=np.float64),
-            kernel=self.kernel,
+            kernel=self._core_kernel(),
             gamma=self._gamma_,
             coef0=float(self.coef0),
             degree=int(self.degree),
@@ -346,7 +377,7 @@ class _BaseKernel(BaseEstimator):
         self, X: Any, support: np.ndarray, dual_coef: np.ndarray, intercept: np.ndarray
     ) -> None:
         self.support_ = support.astype(np.int32)
-        if self.kernel == "precomputed":
+        if self._core_kernel() == "precomputed":
             self.support_vectors_ = np.empty((0, 0))
         else:
             self.support_vectors_ = X[support]
@@ -354,7 +385,7 @@ class _BaseKernel(BaseEstimator):
         self.intercept_ = intercept
         self._model = self._model_payload(
             X.shape[1],
-            None if self.kernel == "precomputed" else self.support_vectors_,
+            None if self._core_kernel() == "precomputed" else self.support_vectors_,
             support,
             dual_coef,
             intercept,
@@ -378,7 +409,7 @@ class _BaseKernel(BaseEstimator):
             "task": "regression" if regression else "classification",
             "solver": self.solver,
             "loss": self.loss,
-            "kernel": self.kernel,
+            "kernel": self._core_kernel(),
             "gamma": self._gamma_,
             "coef0": float(self.coef0),
             "degree": int(self.degree),
@@ -478,7 +509,9 @@ class SVC(ClassifierMixin, _BaseKernel):
     1/2 ||w||^2 + sum_i C_i max(0, 1 - y_i f(x_i))^2.
 
     Parameters follow scikit-learn's SVC: C, kernel ("linear", "poly", "rbf", "laplacian",
-    "sigmoid", "precomputed"), degree, gamma ("scale", "auto" or > 0; the gaussian's
+    "sigmoid", "precomputed", or a callable kernel(X, Y) returning the (len(X), len(Y)) Gram
+    matrix, called on the validated numeric X as scikit-learn calls it, the training X kept
+    for predict; such a model is not written by save_model), degree, gamma ("scale", "auto" or > 0; the gaussian's
     sigma maps to gamma = 1 / (2 sigma^2)), coef0, shrinking, probability (Platt scaling fitted
     by internal 5-fold cross-validation), tol (None: the solver's default, for SMO a KKT gap of
     1e-3 as LIBSVM), cache_size (MB), class_weight,
@@ -567,7 +600,7 @@ class SVC(ClassifierMixin, _BaseKernel):
         self.class_weight_ = class_weight
         self.classes_ = classes
         self._gamma_ = self._gamma_value(X)
-        self.shape_fit_ = X.shape
+        self.shape_fit_ = self._fit_shape(X)
         Xc = as_core_matrix(X)
         k = classes.shape[0]
         problems = _ovo_problems(y_idx, cost, k)
@@ -654,7 +687,7 @@ class SVC(ClassifierMixin, _BaseKernel):
                 yp,
                 np.ascontiguousarray(cost[rows]),
                 rows.astype(np.int64),
-                self.kernel,
+                self._core_kernel(),
                 self._gamma_,
                 float(self.coef0),
                 int(self.degree),
@@ -777,7 +810,7 @@ class SVR(RegressorMixin, _BaseKernel):
         sw = check_sample_weight(sample_weight, X.shape[0])
         cost = float(self.C) * sw
         self._gamma_ = self._gamma_value(X)
-        self.shape_fit_ = X.shape
+        self.shape_fit_ = self._fit_shape(X)
         rows = np.flatnonzero(cost > 0)
         threads = _team_threads(n_threads, 2 * rows.shape[0], rows.shape[0], X.shape[1])
         self._fit_one_output(spec, X, rows, y[rows], cost[rows], "svr", self.epsilon, threads)

@@ -31,6 +31,11 @@ def save_model(estimator: Any, path: str | os.PathLike) -> None:
     from ._nu import OneClassSVM
 
     if isinstance(estimator, (SVC, SVR, OneClassSVM)):
+        if callable(getattr(estimator, "kernel", None)):
+            raise ValueError(
+                "save_model cannot write a model with a callable kernel (the file holds a "
+                "kernel name and its parameters); use pickle, or kernel='precomputed'"
+            )
         _save_kernel(estimator, path)
         return
     if not isinstance(estimator, (LinearSVC, LinearSVR, LinearOneClassSVM)):

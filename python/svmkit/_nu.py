@@ -53,7 +53,7 @@ class _NuSolve:
             np.ascontiguousarray(y, dtype=np.float64),
             np.ascontiguousarray(cost, dtype=np.float64),
             None if rows is None else np.ascontiguousarray(rows, dtype=np.int64),
-            self.kernel,
+            self._core_kernel(),
             self._gamma_,
             float(self.coef0),
             int(self.degree),
@@ -68,7 +68,7 @@ class _NuSolve:
 
 _NU_DOC_COMMON = """
     Parameters follow scikit-learn's: nu (in (0, 1]), kernel ("linear", "poly", "rbf",
-    "laplacian", "sigmoid", "precomputed"), degree, gamma ("scale", "auto" or > 0), coef0,
+    "laplacian", "sigmoid", "precomputed", or a callable as in SVC), degree, gamma ("scale", "auto" or > 0), coef0,
     shrinking, tol (None: SMO's default KKT gap, 1e-3 as LIBSVM), cache_size (MB), verbose,
     max_iter (-1 or None: no limit). svmkit adds working_set ("second_order" or
     "max_violating_pair"), n_jobs (threads), solver_options (further SmoOptions fields),
@@ -180,7 +180,7 @@ class NuSVC(_NuSolve, SVC):
                 continue
             nu = min(float(self.nu), 2.0 * min(pos, neg) / (pos + neg))
             res = _core.fit_smo_nu(
-                Xc, yt, ct, rows[train].astype(np.int64), self.kernel, self._gamma_,
+                Xc, yt, ct, rows[train].astype(np.int64), self._core_kernel(), self._gamma_,
                 float(self.coef0), int(self.degree), "nu_svc", nu, opts, None,
             )  # fmt: skip
             coef = np.asarray(res["dual_coef"])
@@ -188,7 +188,7 @@ class NuSVC(_NuSolve, SVC):
             support = rows[train][nz]
             model = self._model_payload(
                 X.shape[1],
-                None if self.kernel == "precomputed" else X[support],
+                None if self._core_kernel() == "precomputed" else X[support],
                 support,
                 coef[nz][None, :],
                 np.array([res["bias"]]),
@@ -196,7 +196,7 @@ class NuSVC(_NuSolve, SVC):
                 regression=True,
             )
             Xh = X[rows[held]]
-            if self.kernel == "precomputed":
+            if self._core_kernel() == "precomputed":
                 Xh = np.ascontiguousarray(Xh)
             dec[held] = _core.kernel_decision_function(as_core_matrix(Xh), model, 1)[:, 0]
         return dec
@@ -315,7 +315,7 @@ class OneClassSVM(OutlierMixin, _NuSolve, _BaseKernel):
         X = self._validate_X(X, reset=True)
         sw = check_sample_weight(sample_weight, X.shape[0])  # raises when all are zero
         self._gamma_ = self._gamma_value(X)
-        self.shape_fit_ = X.shape
+        self.shape_fit_ = self._fit_shape(X)
         rows = np.flatnonzero(sw > 0)
         n = rows.shape[0]
         self._fit_one_output(spec, X, rows, np.ones(n), sw[rows], "", 0.0, n_threads)
