@@ -87,6 +87,8 @@ def test_non_ascii_model_file_is_a_value_error(tmp_path) -> None:
 
 
 def test_single_label_models_from_the_official_tools_are_refused(tmp_path) -> None:
+    """As svmkit estimators (a classifier needs two classes); svmkit.liblinearutil and
+    svmkit.svmutil read them (test_liblinearutil.py)."""
     from liblinear import liblinearutil  # test-extra dependencies: no skip
     from libsvm import svmutil
 

@@ -261,3 +261,28 @@ def test_one_label_training_data_as_liblinear(tmp_path, capsys):
     assert official_ll.predict([2.0] * 3, test_x, back, "-q")[0] == want
     assert liblinearutil.train(y, x, "-v 2 -q") == official_ll.train(y, x, "-v 2 -q") == 100.0
     capsys.readouterr()
+
+
+def test_one_label_training_data_as_libsvm(tmp_path, capsys):
+    """LIBSVM's model of one-label data: nr_class 1, no support vectors, an empty rho. Ours
+    and the official package's read each other's file and predict that label, with the
+    official package's decision value list [1]; -v gives 100% as LIBSVM."""
+    y = [3.0, 3.0, 3.0, 3.0]
+    x = [{1: 1.0}, {1: 2.0}, {2: 1.0}, {1: -1.0, 2: 3.0}]
+    test_x = [{1: 1.0}, {2: -5.0}, {1: -2.0}]
+    theirs = official_svm.svm_train(y, x, "-q")
+    official_svm.svm_save_model(str(tmp_path / "theirs.model"), theirs)
+    ours = svmutil.svm_train(y, x, "-q")
+    svmutil.svm_save_model(tmp_path / "ours.model", ours)
+    assert ours.get_nr_class() == 1 and ours.get_labels() == [3.0]
+    want = official_svm.svm_predict([3.0] * 3, test_x, theirs, "-q")
+    assert want[0] == [3.0, 3.0, 3.0]
+    loaded = svmutil.svm_load_model(tmp_path / "theirs.model")
+    got = svmutil.svm_predict([3.0] * 3, test_x, loaded, "-q")
+    assert got[0] == want[0] and got[2] == want[2]
+    back = official_svm.svm_load_model(str(tmp_path / "ours.model"))
+    assert official_svm.svm_predict([3.0] * 3, test_x, back, "-q")[0] == want[0]
+    assert svmutil.svm_train(y, x, "-v 2 -q") == official_svm.svm_train(y, x, "-v 2 -q") == 100.0
+    with pytest.raises(ValueError, match="-b 1 needs training data of two labels"):
+        svmutil.svm_train(y, x, "-b 1 -q")
+    capsys.readouterr()

@@ -573,8 +573,7 @@ def read_libsvm_model(path: Any, n_features: int | None = None) -> LibsvmModelDa
 
 def _check_libsvm_classes(head: dict, nr_class: int, total: int, path: Any) -> None:
     """A classifier's label, nr_sv and rho lines agree with nr_class and total_sv."""
-    if nr_class < 2:  # LIBSVM writes these for one-label data (no SVs, empty rho)
-        raise ValueError(f"{path}: a LIBSVM model trained on a single label cannot be read")
+    # nr_class 1: LIBSVM's model of one-label data (no SVs, an empty rho line)
     pairs = nr_class * (nr_class - 1) // 2
     for key, want in (("label", nr_class), ("nr_sv", nr_class), ("rho", pairs)):
         if len(head.get(key, [])) != want:
@@ -693,6 +692,11 @@ def _libsvm_class(svm_type: str) -> Any:
 
 def estimator_from_libsvm(m: LibsvmModelData) -> Any:
     """A fitted svmkit kernel estimator that predicts as the LIBSVM model m does."""
+    if m.svm_type in _CLASSIFIERS and len(m.labels) < 2:  # svmutil predicts these itself
+        raise ValueError(
+            "a LIBSVM model trained on a single label cannot be read as an svmkit estimator "
+            "(svmkit.svmutil.svm_load_model reads it)"
+        )
     cls = _libsvm_class(m.svm_type)
     params = dict(
         kernel=_LIBSVM_KERNELS[m.kernel_type],

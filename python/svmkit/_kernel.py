@@ -510,12 +510,12 @@ class SVC(ClassifierMixin, _BaseKernel):
 
     Parameters follow scikit-learn's SVC: C, kernel ("linear", "poly", "rbf", "laplacian",
     "sigmoid", "precomputed", or a callable kernel(X, Y) returning the (len(X), len(Y)) Gram
-    matrix, called on the validated numeric X as scikit-learn calls it, the training X kept
-    for predict; such a model is not written by save_model), degree, gamma ("scale", "auto" or > 0; the gaussian's
-    sigma maps to gamma = 1 / (2 sigma^2)), coef0, shrinking, probability (Platt scaling fitted
-    by internal 5-fold cross-validation), tol (None: the solver's default, for SMO a KKT gap of
-    1e-3 as LIBSVM), cache_size (MB), class_weight,
-    verbose, max_iter (-1 or None: the solver's default, for SMO LIBSVM's cap
+    matrix, called on the validated numeric X as scikit-learn calls it, the training X kept for
+    predict; such a model is not written by save_model), degree, gamma ("scale", "auto" or > 0;
+    the gaussian's sigma maps to gamma = 1 / (2 sigma^2)), coef0, shrinking, probability (Platt
+    scaling fitted by internal 5-fold cross-validation), tol (None: the solver's default, for
+    SMO a KKT gap of 1e-3 as LIBSVM), cache_size (MB), class_weight, verbose, max_iter (-1 or
+    None: the solver's default, for SMO LIBSVM's cap
     max(10^7, 100 l) with l variables), decision_function_shape ("ovr" or "ovo"),
     break_ties, random_state (for the probability folds). svmkit adds: solver ("smo", or
     "adagrad_dual": AdaGrad on the augmented Lagrangian dual of paper 001, Algorithm 7, whose

@@ -68,9 +68,10 @@ class _NuSolve:
 
 _NU_DOC_COMMON = """
     Parameters follow scikit-learn's: nu (in (0, 1]), kernel ("linear", "poly", "rbf",
-    "laplacian", "sigmoid", "precomputed", or a callable as in SVC), degree, gamma ("scale", "auto" or > 0), coef0,
-    shrinking, tol (None: SMO's default KKT gap, 1e-3 as LIBSVM), cache_size (MB), verbose,
-    max_iter (-1 or None: no limit). svmkit adds working_set ("second_order" or
+    "laplacian", "sigmoid", "precomputed", or a callable as in SVC), degree, gamma ("scale",
+    "auto" or > 0), coef0, shrinking, tol (None: SMO's default KKT gap, 1e-3 as LIBSVM),
+    cache_size (MB), verbose, max_iter (-1 or None: no limit). svmkit adds working_set
+    ("second_order" or
     "max_violating_pair"), n_jobs (threads), solver_options (further SmoOptions fields),
     callback (called with each history record; return False to stop) and sigma (the rbf
     width: gamma = 1 / (2 sigma^2)).

@@ -262,7 +262,35 @@ def _set_class_weight(est: Any, param: svm_parameter, y: np.ndarray, t: str) -> 
         est.set_params(class_weight={c: w for c, w in param.weight.items() if c in present})
 
 
+def _single_label_model(param: svm_parameter, y: np.ndarray, n_features: int) -> svm_model:
+    """Classification data of one label, which LIBSVM trains on (a cross-validation fold or a
+    subset can hold one): its model of nr_class 1, no support vectors and an empty rho,
+    predicting that label."""
+    from ._foreign_models import _LIBSVM_KERNELS
+
+    kernel = {v: k for k, v in _LIBSVM_KERNELS.items()}[_KERNELS[param.kernel_type]]
+    gamma = param.gamma if param.gamma is not None else 1.0 / max(1, n_features)
+    data = LibsvmModelData(
+        _TYPES[param.svm_type],
+        kernel,
+        sp.csr_matrix((0, n_features)),
+        np.zeros((0, 0)),
+        np.empty(0),
+        degree=int(param.degree),
+        gamma=float(gamma),
+        coef0=float(param.coef0),
+        labels=[float(y[0])],
+        nr_sv=[0],
+    )
+    return svm_model(data)
+
+
 def _fit(param: svm_parameter, y: np.ndarray, X: Any) -> svm_model:
+    if _TYPES[param.svm_type] in ("c_svc", "nu_svc") and np.unique(y).shape[0] == 1:
+        if param.probability:
+            raise ValueError("svmkit.svmutil: -b 1 needs training data of two labels at least")
+        n = len(_kernel_rows(X)) if param.kernel_type == 4 else to_csr(X).shape[1]
+        return _single_label_model(param, y, n)
     if param.kernel_type == 4:
         return _fit_precomputed(param, y, X)
     X = to_csr(X)
@@ -345,6 +373,9 @@ def _predict_input(m: svm_model, x: Any) -> Any:
 
 def _predict(m: svm_model, x: Any, probability: bool) -> tuple[np.ndarray, np.ndarray]:
     """(labels, values) as LIBSVM's svm_predict computes them."""
+    if m.data.labels is not None and len(m.data.labels) == 1:  # nr_class 1: that label, no pairs
+        n = len(x) if isinstance(x, (list, tuple)) else int(x.shape[0])
+        return np.full(n, float(m.data.labels[0])), np.ones((n, 1))  # the official's [1]
     est = m.estimator
     X = _predict_input(m, x)
     t = m.data.svm_type
