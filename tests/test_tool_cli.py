@@ -281,3 +281,24 @@ def test_liblinear_predict_b_nonzero_asks_for_probabilities(files, capsys):
     assert cli.main(["liblinear-predict", "-b", "2", files["test"], model, out]) == 0
     capsys.readouterr()
     assert open(out).readline().split()[0] == "labels"
+
+
+def test_tool_file_errors_name_the_file(files, capsys):
+    """An empty data file is named; predict opens its output file before it predicts (no
+    accuracy line before the error, as the C tools); svmkit's own predict on a LIBLINEAR model
+    file names the file and the command that reads it."""
+    empty = files["tmp"] / "empty.txt"
+    empty.write_text("")
+    assert cli.main(["liblinear-train", str(empty)]) == 1
+    assert f"data file {empty} holds no instances" in capsys.readouterr().err
+    model = str(files["tmp"] / "fe.model")
+    assert cli.main(["liblinear-train", "-q", files["train"], model]) == 0
+    bad_out = str(files["tmp"] / "no_such_dir" / "out.txt")
+    assert cli.main(["liblinear-predict", files["test"], model, bad_out]) == 1
+    captured = capsys.readouterr()
+    assert "cannot open output file" in captured.err and "Accuracy" not in captured.out
+    assert cli.main(["predict", files["test"], model, str(files["tmp"] / "o.txt")]) == 1
+    err = capsys.readouterr().err
+    assert model in err and "use liblinear-predict or svm-predict" in err
+    assert cli.main(["svm-train", "-c", "abc", str(empty)]) == 1  # the option, not the file
+    assert "bad value 'abc' for -c" in capsys.readouterr().err

@@ -224,7 +224,13 @@ def cmd_predict(args: argparse.Namespace) -> int:
 
     if not os.path.exists(args.model_file):
         raise CliError(f"cannot open model file {args.model_file}: no such file")
-    model = load_model(args.model_file)
+    try:
+        model = load_model(args.model_file)
+    except ValueError as exc:
+        hint = ""
+        if "not an svmkit model file" in str(exc):  # a LIBLINEAR / LIBSVM file, most likely
+            hint = "; for LIBLINEAR or LIBSVM model files use liblinear-predict or svm-predict"
+        raise CliError(f"{args.model_file}: {exc}{hint}") from None
     nf = int(model.n_features_in_)
     X, y = _load_data(args.test_file)
     # As LIBLINEAR: features beyond the model's are ignored, missing ones are zero.
@@ -631,18 +637,23 @@ def _read_problem(path: str, precomputed: bool = False) -> tuple[Any, Any]:
         return svm_read_problem(path, return_scipy=True)
 
     X, y = load_svmlight_file(path, zero_based=False)
+    if X.shape[0] == 0:
+        raise CliError(f"data file {path} holds no instances")
     return y, X
 
 
 def _tool_train(argv: list[str], tool: str) -> int:
     """`train` / `svm-train`: fit with the tool's options; save the tool's model file."""
     if tool == "liblinear":
+        from .liblinearutil import parameter as options_of
         from .liblinearutil import save_model as save
         from .liblinearutil import train
     else:
+        from .svmutil import svm_parameter as options_of
         from .svmutil import svm_save_model as save
         from .svmutil import svm_train as train
     options, files = _split_tool_args(argv, f"{_TOOL_PREFIX[tool]}-train", (1, 2))
+    options_of(options)  # a bad option value is reported before a large file is read
     opts = options.split()
     precomputed = tool == "libsvm" and any(a == "-t" and b == "4" for a, b in zip(opts, opts[1:]))
     y, X = _read_problem(files[0], precomputed)
@@ -662,28 +673,37 @@ def _tool_predict(argv: list[str], tool: str) -> int:
     else:
         from .svmutil import svm_load_model as load
         from .svmutil import svm_predict as predict
-    options, files = _split_tool_args(argv, f"{_TOOL_PREFIX[tool]}-predict", (3, 3))
-    test_file, model_file, output_file = files
-    m = load(model_file)
-    y, X = _read_problem(test_file, getattr(m.data, "kernel_type", "") == "precomputed")
-    labels, _, values = predict(y, X, m, options)
     from ._liblinear_common import parse_predict_options
 
+    options, files = _split_tool_args(argv, f"{_TOOL_PREFIX[tool]}-predict", (3, 3))
+    test_file, model_file, output_file = files
     probability = parse_predict_options(options, f"{_TOOL_PREFIX[tool]}-predict")[0]
+    m = load(model_file)
+    y, X = _read_problem(test_file, getattr(m.data, "kernel_type", "") == "precomputed")
+    try:  # opened before predicting, as the tools do: no accuracy line before this error
+        out = open(output_file, "w", encoding="ascii")
+    except OSError as exc:
+        raise CliError(f"cannot open output file {output_file}: {exc.strerror}") from None
+    with out:
+        labels, _, values = predict(y, X, m, options)
+        _write_tool_predictions(out, m, labels, values, probability)
+    return 0
+
+
+def _write_tool_predictions(out: Any, m: Any, labels: list, values: list, probability: bool):
+    """predict's output file: a label per line, or with -b 1 a header and probabilities."""
     svm_type = getattr(m.data, "svm_type", "")
     if svm_type in ("epsilon_svr", "nu_svr"):  # svm-predict -b 1 only reports sigma
         probability = False
-    with open(output_file, "w", encoding="ascii") as out:
-        if probability:
-            if svm_type == "one_class":  # svm-predict's header for [P(inlier), P(outlier)]
-                out.write("label normal outlier\n")
-            else:
-                out.write("labels " + " ".join(_fmt_number(c) for c in m.get_labels()) + "\n")
-            for label, row in zip(labels, values):
-                out.write(_fmt_number(label) + " " + " ".join(f"{p:g}" for p in row) + "\n")
+    if probability:
+        if svm_type == "one_class":  # svm-predict's header for [P(inlier), P(outlier)]
+            out.write("label normal outlier\n")
         else:
-            out.writelines(_fmt_number(label) + "\n" for label in labels)
-    return 0
+            out.write("labels " + " ".join(_fmt_number(c) for c in m.get_labels()) + "\n")
+        for label, row in zip(labels, values):
+            out.write(_fmt_number(label) + " " + " ".join(f"{p:g}" for p in row) + "\n")
+    else:
+        out.writelines(_fmt_number(label) + "\n" for label in labels)
 
 
 _TOOL_PREFIX = {"liblinear": "liblinear", "libsvm": "svm"}
