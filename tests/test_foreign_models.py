@@ -171,6 +171,12 @@ FILE_ERRORS = [
     ),
     ("svm", "svm_type c_svm\n" + _SVM + "1 1:1\n", "unknown LIBSVM svm_type 'c_svm'"),
     ("svm", "svm_type c_svc\n" + _SVM + "1 1:x\n", "malformed support vector line 1"),
+    # the file's own line number too (blank lines counted, as an editor shows them)
+    (
+        "svm",
+        "svm_type c_svc\n" + _SVM + "\n1 1:x\n",
+        r"malformed support vector line 1 \(file line 8\)",
+    ),
     ("svm", "svm_type c_svc\nkernel_type rbf\nnr_class 2\nrho 0\nSV\n", "without 'total_sv'"),
     ("svm", "svm_type c_svc\n" + _SVM.replace("\nSV\n", "\n"), "no 'SV' line"),
 ]
@@ -222,3 +228,12 @@ def test_more_file_errors_name_the_problem(tmp_path):
         bad.write_text("svm_type nu_svr\n" + svm + "1 1:1\n")
         with pytest.raises(ValueError, match="needs svmkit.NuSVR"):
             fm.load_libsvm_model(bad)
+
+
+def test_svm_read_problem_names_the_file(tmp_path):
+    from svmkit import svmutil
+
+    bad = tmp_path / "data.txt"
+    bad.write_text("1 1:0.5\n-1 2:x\n")
+    with pytest.raises(ValueError, match=rf"{bad}: malformed line 2: '-1 2:x'"):
+        svmutil.svm_read_problem(str(bad))

@@ -442,13 +442,14 @@ def _libsvm_header(lines: list[str], path: Any) -> tuple[dict[str, list[str]], i
 
 
 def _libsvm_support_vectors(
-    body: list[list[str]], ncoef: int, kernel: str, path: Any
+    body: list[tuple[int, list[str]]], ncoef: int, kernel: str, path: Any
 ) -> tuple[list, list, list, list]:
-    """The coefficient rows and the CSR arrays (indptr, indices, data) of the SV lines; a
-    precomputed kernel's 0:serial_number lands in column -1."""
+    """The coefficient rows and the CSR arrays (indptr, indices, data) of the SV lines (each
+    with its line number in the file); a precomputed kernel's 0:serial_number lands in column
+    -1."""
     rows_coef, indptr, indices, data = [], [0], [], []
     lowest = -1 if kernel == "precomputed" else 0
-    for r, parts in enumerate(body):  # lists: a huge nr_class must not size an array first
+    for r, (lineno, parts) in enumerate(body):  # lists: a huge nr_class sizes no array first
         try:
             rows_coef.append([float(v) for v in parts[:ncoef]])
             if len(rows_coef[-1]) != ncoef:
@@ -458,10 +459,15 @@ def _libsvm_support_vectors(
                 indices.append(int(i) - 1)
                 data.append(float(v))
         except ValueError:
-            raise ValueError(f"{path}: malformed support vector line {r + 1}") from None
+            raise ValueError(
+                f"{path}: malformed support vector line {r + 1} (file line {lineno})"
+            ) from None
         line = indices[indptr[-1] :]
         if line and not (min(line) >= lowest and max(line) < 2**31 - 1):
-            raise ValueError(f"{path}: feature index out of range on support vector line {r + 1}")
+            raise ValueError(
+                f"{path}: feature index out of range on support vector line {r + 1} (file line "
+                f"{lineno})"
+            )
         indptr.append(len(indices))
     return rows_coef, indptr, indices, data
 
@@ -519,11 +525,11 @@ def read_libsvm_model(path: Any, n_features: int | None = None) -> LibsvmModelDa
     svm_type, kernel = head["svm_type"][0], head["kernel_type"][0]
     nr_class = _header_int(head, "nr_class", path, 1)
     total = _header_int(head, "total_sv", path, 0)
-    body = [ln.split() for ln in lines[k + 1 :] if ln.strip()]
-    if len(body) != total:  # checked before total (or nr_class) sizes anything
-        raise ValueError(f"{path}: {len(body)} support vectors, total_sv says {total}")
+    numbered = [(k + 2 + i, ln.split()) for i, ln in enumerate(lines[k + 1 :]) if ln.strip()]
+    if len(numbered) != total:  # checked before total (or nr_class) sizes anything
+        raise ValueError(f"{path}: {len(numbered)} support vectors, total_sv says {total}")
     ncoef = nr_class - 1 if svm_type in _CLASSIFIERS else 1
-    rows_coef, indptr, indices, data = _libsvm_support_vectors(body, ncoef, kernel, path)
+    rows_coef, indptr, indices, data = _libsvm_support_vectors(numbered, ncoef, kernel, path)
     serial = None
     if kernel == "precomputed":  # each SV is "0:serial_number" (index 0 -> column -1 here)
         serial = np.array([v for i, v in zip(indices, data) if i == -1], dtype=np.float64)

@@ -44,7 +44,8 @@ def svm_read_problem(data_source: Any, return_scipy: bool = False) -> tuple[Any,
                     k, v = item.split(":", 1)
                     row[int(k)] = float(v)
             except ValueError:
-                msg = f"svm_read_problem: malformed line {lineno}: {line.strip()!r}"
+                where = getattr(fh, "name", None) or "svm_read_problem"
+                msg = f"{where}: malformed line {lineno}: {line.strip()!r}"
                 raise ValueError(msg) from None
             rows.append(row)
     finally:
