@@ -148,3 +148,14 @@ def test_malformed_restore_file_names_the_line(cancer_file, tmp_path, capsys, co
     code, _, err = _run(["-r", str(params), str(path)], capsys)
     assert code == 1
     assert message in err
+
+
+def test_saved_parameters_use_svm_scales_number_format(tmp_path, capsys):
+    """svm-scale writes its parameter file with %.16g: a range of 4.3 reads '4.3' (not
+    %.17g's 4.2999999999999998), so the file is byte for byte svm-scale's."""
+    data = tmp_path / "d.txt"
+    data.write_text("1 1:4.3 2:0.1\n-1 1:7.9 2:0.7\n")
+    params = tmp_path / "p.txt"
+    assert cli.main(["scale", "-s", str(params), str(data)]) == 0
+    capsys.readouterr()
+    assert params.read_text() == "x\n-1 1\n1 4.3 7.9\n2 0.1 0.7\n"

@@ -118,12 +118,13 @@ def apply_params(
 
 
 def write_params(params: ScaleParams, out: IO[str]) -> None:
-    """svm-scale's parameter file; constant features are not listed."""
+    """svm-scale's parameter file, in its number format (%.16g: the same file as svm-scale
+    writes); constant features are not listed."""
     if params.y_range is not None and params.y_source is not None:
-        out.write("y\n{:.17g} {:.17g}\n{:.17g} {:.17g}\n".format(*params.y_range, *params.y_source))
-    out.write(f"x\n{params.lower:.17g} {params.upper:.17g}\n")
+        out.write("y\n{:.16g} {:.16g}\n{:.16g} {:.16g}\n".format(*params.y_range, *params.y_source))
+    out.write(f"x\n{params.lower:.16g} {params.upper:.16g}\n")
     for j in np.flatnonzero(params.feature_max > params.feature_min):
-        out.write(f"{j + 1} {params.feature_min[j]:.17g} {params.feature_max[j]:.17g}\n")
+        out.write(f"{j + 1} {params.feature_min[j]:.16g} {params.feature_max[j]:.16g}\n")
 
 
 def _floats(line: str, count: int, where: str) -> list[float]:
