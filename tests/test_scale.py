@@ -159,3 +159,11 @@ def test_saved_parameters_use_svm_scales_number_format(tmp_path, capsys):
     assert cli.main(["scale", "-s", str(params), str(data)]) == 0
     capsys.readouterr()
     assert params.read_text() == "x\n-1 1\n1 4.3 7.9\n2 0.1 0.7\n"
+
+
+def test_scaled_lines_end_as_svm_scales(tmp_path, capsys):
+    """svm-scale prints every number followed by a space (so each line ends with one)."""
+    data = tmp_path / "d.txt"
+    data.write_text("1 1:4.3 2:0.1\n-1 1:7.9 2:0.7\n")
+    assert cli.main(["scale", str(data)]) == 0
+    assert capsys.readouterr().out == "1 1:-1 2:-1 \n-1 1:1 2:1 \n"

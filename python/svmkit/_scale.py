@@ -199,5 +199,6 @@ def format_problem(X: sp.csr_matrix, y: np.ndarray, out: IO[str]) -> None:
     X = sp.csr_matrix(X)
     for i in range(X.shape[0]):
         a, b = X.indptr[i], X.indptr[i + 1]
-        items = " ".join(f"{j + 1}:{v:g}" for j, v in zip(X.indices[a:b], X.data[a:b]))
-        out.write((f"{y[i]:.17g} {items}\n") if items else (f"{y[i]:.17g} \n"))
+        # each number followed by a space, as svm-scale prints them
+        items = "".join(f"{j + 1}:{v:g} " for j, v in zip(X.indices[a:b], X.data[a:b]))
+        out.write(f"{y[i]:.17g} {items}\n")
