@@ -302,3 +302,13 @@ def test_tool_file_errors_name_the_file(files, capsys):
     assert model in err and "use liblinear-predict or svm-predict" in err
     assert cli.main(["svm-train", "-c", "abc", str(empty)]) == 1  # the option, not the file
     assert "bad value 'abc' for -c" in capsys.readouterr().err
+
+
+def test_warnings_are_one_line_on_the_command_line(files, capsys):
+    """A solver's warning reads 'svmkit: warning: ...' on stderr, not Python's warning with a
+    source file and line (LIBLINEAR prints its own one-line WARNING)."""
+    model = str(files["tmp"] / "warn.model")
+    assert cli.main(["liblinear-train", "-s", "3", "-e", "1e-15", files["train"], model]) == 0
+    err = capsys.readouterr().err
+    assert "svmkit: warning: LinearSVC (dual_cd) did not converge" in err
+    assert "ConvergenceWarning" not in err and ".py:" not in err

@@ -901,7 +901,20 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _show_warning(message: Any, category: type, *_args: Any, **_kwargs: Any) -> None:
+    """A warning on the command line: 'svmkit: warning: ...', without Python's source line."""
+    print(f"{PROG}: warning: {message}", file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.showwarning = _show_warning
+        return _main(argv)
+
+
+def _main(argv: list[str] | None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser()
     if argv and argv[0] == "bench":  # everything after "bench" goes to the harness as it is
