@@ -241,48 +241,54 @@ def test_more_option_and_input_errors(tmp_path, wine_file):
     np.testing.assert_allclose(np.array(p[2]).sum(axis=1), 1.0, rtol=1e-9)
 
 
-def test_one_label_training_data_as_liblinear(tmp_path, capsys):
-    """LIBLINEAR trains on data of one label (a subset or a fold can hold one): a model of
-    nr_class 1 predicting that label. Ours and the official package's read each other's
-    file and predict the same; -v gives LIBLINEAR's 100%."""
-    y = [2.0, 2.0, 2.0, 2.0]
-    x = [{1: 1.0}, {1: 2.0}, {2: 1.0}, {1: -1.0, 2: 3.0}]
-    test_x = [{1: 1.0}, {2: -5.0}, {1: -2.0}]
-    theirs = official_ll.train(y, x, "-q")
-    official_ll.save_model(str(tmp_path / "theirs.model"), theirs)
-    ours = liblinearutil.train(y, x, "-q")
-    liblinearutil.save_model(tmp_path / "ours.model", ours)
-    assert ours.get_nr_class() == 1 and ours.get_labels() == [2.0]
-    want = official_ll.predict([2.0] * 3, test_x, theirs, "-q")[0]
-    assert want == [2.0, 2.0, 2.0]
-    loaded = liblinearutil.load_model(tmp_path / "theirs.model")
-    assert liblinearutil.predict([2.0] * 3, test_x, loaded, "-q")[0] == want
-    back = official_ll.load_model(str(tmp_path / "ours.model"))
-    assert official_ll.predict([2.0] * 3, test_x, back, "-q")[0] == want
-    assert liblinearutil.train(y, x, "-v 2 -q") == official_ll.train(y, x, "-v 2 -q") == 100.0
-    capsys.readouterr()
+# (train, save_model, load_model, predict) of the official package and of svmkit's, per tool
+_ONE_LABEL_TOOLS = {
+    "liblinear": (
+        (official_ll.train, official_ll.save_model, official_ll.load_model, official_ll.predict),
+        (
+            liblinearutil.train,
+            liblinearutil.save_model,
+            liblinearutil.load_model,
+            liblinearutil.predict,
+        ),
+    ),
+    "libsvm": (
+        (
+            official_svm.svm_train,
+            official_svm.svm_save_model,
+            official_svm.svm_load_model,
+            official_svm.svm_predict,
+        ),
+        (svmutil.svm_train, svmutil.svm_save_model, svmutil.svm_load_model, svmutil.svm_predict),
+    ),
+}
 
 
-def test_one_label_training_data_as_libsvm(tmp_path, capsys):
-    """LIBSVM's model of one-label data: nr_class 1, no support vectors, an empty rho. Ours
-    and the official package's read each other's file and predict that label, with the
-    official package's decision value list [1]; -v gives 100% as LIBSVM."""
+@pytest.mark.parametrize("tool", ["liblinear", "libsvm"])
+def test_one_label_training_data_as_the_official_tools(tmp_path, capsys, tool):
+    """LIBLINEAR and LIBSVM train on data of one label (a subset or a fold can hold one): a
+    model of nr_class 1 predicting that label (LIBSVM's: no support vectors, an empty rho).
+    Ours and the official package's read each other's file and predict that label; svmutil
+    returns the official decision list [1] (LIBLINEAR's decision values differ: svmkit's
+    weights are zero); -v gives the tools' 100%."""
+    official, ours = _ONE_LABEL_TOOLS[tool]
     y = [3.0, 3.0, 3.0, 3.0]
     x = [{1: 1.0}, {1: 2.0}, {2: 1.0}, {1: -1.0, 2: 3.0}]
-    test_x = [{1: 1.0}, {2: -5.0}, {1: -2.0}]
-    theirs = official_svm.svm_train(y, x, "-q")
-    official_svm.svm_save_model(str(tmp_path / "theirs.model"), theirs)
-    ours = svmutil.svm_train(y, x, "-q")
-    svmutil.svm_save_model(tmp_path / "ours.model", ours)
-    assert ours.get_nr_class() == 1 and ours.get_labels() == [3.0]
-    want = official_svm.svm_predict([3.0] * 3, test_x, theirs, "-q")
-    assert want[0] == [3.0, 3.0, 3.0]
-    loaded = svmutil.svm_load_model(tmp_path / "theirs.model")
-    got = svmutil.svm_predict([3.0] * 3, test_x, loaded, "-q")
-    assert got[0] == want[0] and got[2] == want[2]
-    back = official_svm.svm_load_model(str(tmp_path / "ours.model"))
-    assert official_svm.svm_predict([3.0] * 3, test_x, back, "-q")[0] == want[0]
-    assert svmutil.svm_train(y, x, "-v 2 -q") == official_svm.svm_train(y, x, "-v 2 -q") == 100.0
-    with pytest.raises(ValueError, match="-b 1 needs training data of two labels"):
-        svmutil.svm_train(y, x, "-b 1 -q")
+    test_x, test_y = [{1: 1.0}, {2: -5.0}, {1: -2.0}], [3.0] * 3
+    theirs_model = official[0](y, x, "-q")
+    official[1](str(tmp_path / "theirs.model"), theirs_model)
+    our_model = ours[0](y, x, "-q")
+    ours[1](tmp_path / "ours.model", our_model)
+    assert our_model.get_nr_class() == 1 and our_model.get_labels() == [3.0]
+    want = official[3](test_y, test_x, theirs_model, "-q")
+    assert want[0] == test_y
+    got = ours[3](test_y, test_x, ours[2](tmp_path / "theirs.model"), "-q")
+    assert got[0] == want[0]
+    if tool == "libsvm":
+        assert got[2] == want[2]
+        with pytest.raises(ValueError, match="-b 1 needs training data of two labels"):
+            ours[0](y, x, "-b 1 -q")
+    back = official[2](str(tmp_path / "ours.model"))
+    assert official[3](test_y, test_x, back, "-q")[0] == want[0]
+    assert ours[0](y, x, "-v 2 -q") == official[0](y, x, "-v 2 -q") == 100.0
     capsys.readouterr()
