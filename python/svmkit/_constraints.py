@@ -34,7 +34,7 @@ __all__ = [
     "KeyOf",
     "NJobs",
     "OneOf",
-    "OrNone",
+    "Predicate",
     "RandomState",
     "Real",
     "Rule",
@@ -242,45 +242,33 @@ class AnyOf(Rule):
         raise InvalidParameterError(f"{name} must be {self.describe()}, got {value!r}")
 
 
-class OrNone(Rule):
-    """None, or a value that passes `test` (described as `what` in the message)."""
+class Predicate(Rule):
+    """A value that passes `test` (described as `what` in the message), or None when none."""
 
-    none_ok = True
-
-    def __init__(self, test: Any, what: str):
-        self.test, self.what = test, what
+    def __init__(self, test: Any, what: str, none: bool = False):
+        self.test, self.what, self.none_ok = test, what, none
 
     def accepts_type(self, value: Any) -> bool:
         return self.test(value)
 
     def describe(self) -> str:
-        return f"{self.what} or None"
+        return f"{self.what} or None" if self.none_ok else self.what
 
     def check(self, value: Any, name: str) -> None:
-        if value is not None and not self.test(value):
+        if (value is not None or not self.none_ok) and not self.test(value):
             raise InvalidParameterError(f"{name} must be {self.describe()}, got {value!r}")
 
 
 def CallableOrNone() -> Rule:  # noqa: N802 (a rule, spelled like the others)
-    return OrNone(callable, "callable")
+    return Predicate(callable, "callable", none=True)
 
 
-class IsCallable(Rule):
-    """A callable (None refused), as a kernel function."""
-
-    def accepts_type(self, value: Any) -> bool:
-        return callable(value)
-
-    def describe(self) -> str:
-        return "a callable"
-
-    def check(self, value: Any, name: str) -> None:
-        if not callable(value):
-            raise InvalidParameterError(f"{name} must be {self.describe()}, got {value!r}")
+def IsCallable() -> Rule:  # noqa: N802 (a kernel function: None refused)
+    return Predicate(callable, "a callable")
 
 
 def DictOrNone() -> Rule:  # noqa: N802
-    return OrNone(lambda v: isinstance(v, dict), "a dict")
+    return Predicate(lambda v: isinstance(v, dict), "a dict", none=True)
 
 
 class RandomState(Rule):

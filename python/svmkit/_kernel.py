@@ -515,8 +515,8 @@ class SVC(ClassifierMixin, _BaseKernel):
     the gaussian's sigma maps to gamma = 1 / (2 sigma^2)), coef0, shrinking, probability (Platt
     scaling fitted by internal 5-fold cross-validation), tol (None: the solver's default, for
     SMO a KKT gap of 1e-3 as LIBSVM), cache_size (MB), class_weight, verbose, max_iter (-1 or
-    None: the solver's default, for SMO LIBSVM's cap
-    max(10^7, 100 l) with l variables), decision_function_shape ("ovr" or "ovo"),
+    None: the solver's default, for SMO LIBSVM's cap max(10^7, 100 l) with l variables),
+    decision_function_shape ("ovr" or "ovo"),
     break_ties, random_state (for the probability folds). svmkit adds: solver ("smo", or
     "adagrad_dual": AdaGrad on the augmented Lagrangian dual of paper 001, Algorithm 7, whose
     tol is the iterate movement and whose Gram matrix is kept in memory -- slow by nature,

@@ -71,10 +71,9 @@ _NU_DOC_COMMON = """
     "laplacian", "sigmoid", "precomputed", or a callable as in SVC), degree, gamma ("scale",
     "auto" or > 0), coef0, shrinking, tol (None: SMO's default KKT gap, 1e-3 as LIBSVM),
     cache_size (MB), verbose, max_iter (-1 or None: no limit). svmkit adds working_set
-    ("second_order" or
-    "max_violating_pair"), n_jobs (threads), solver_options (further SmoOptions fields),
-    callback (called with each history record; return False to stop) and sigma (the rbf
-    width: gamma = 1 / (2 sigma^2)).
+    ("second_order" or "max_violating_pair"), n_jobs (threads), solver_options (further
+    SmoOptions fields), callback (called with each history record; return False to stop) and
+    sigma (the rbf width: gamma = 1 / (2 sigma^2)).
 """
 
 

@@ -230,7 +230,8 @@ def class_weight_vector(class_weight: Any, classes: np.ndarray, y: np.ndarray) -
         labels = classes.tolist()
         missing = [c for c in labels if c not in cw]
         if missing and len(cw) != len(labels) - len(missing):
-            extra = [c for c in cw if c not in set(labels)]
+            present = set(labels)
+            extra = [c for c in cw if c not in present]
             raise ValueError(
                 f"class_weight gives no weight for the classes {missing!r} of y, and weights "
                 f"for labels not in y: {extra!r}"

@@ -642,9 +642,9 @@ def _read_problem(path: str, precomputed: bool = False) -> tuple[Any, Any]:
     return y, X
 
 
-def _tool_train(argv: list[str], tool: str) -> int:
-    """`train` / `svm-train`: fit with the tool's options; save the tool's model file."""
-    if tool == "liblinear":
+def _tool_train(argv: list[str], command: str) -> int:
+    """`liblinear-train` / `svm-train`: fit with the tool's options; save its model file."""
+    if command == "liblinear-train":
         from .liblinearutil import parameter as options_of
         from .liblinearutil import save_model as save
         from .liblinearutil import train
@@ -652,12 +652,11 @@ def _tool_train(argv: list[str], tool: str) -> int:
         from .svmutil import svm_parameter as options_of
         from .svmutil import svm_save_model as save
         from .svmutil import svm_train as train
-    options, files = _split_tool_args(argv, f"{_TOOL_PREFIX[tool]}-train", (1, 2))
-    options_of(options)  # a bad option value is reported before a large file is read
-    opts = options.split()
-    precomputed = tool == "libsvm" and any(a == "-t" and b == "4" for a, b in zip(opts, opts[1:]))
+    options, files = _split_tool_args(argv, command, (1, 2))
+    param = options_of(options)  # parsed (and checked) before a large file is read
+    precomputed = getattr(param, "kernel_type", None) == 4
     y, X = _read_problem(files[0], precomputed)
-    result = train(y, X, options)
+    result = train(y, X, param)
     if isinstance(result, (float, tuple)):  # -v n, -C: the tool prints its figures itself
         return 0
     model_file = files[1] if len(files) == 2 else os.path.basename(files[0]) + ".model"
@@ -665,9 +664,10 @@ def _tool_train(argv: list[str], tool: str) -> int:
     return 0
 
 
-def _tool_predict(argv: list[str], tool: str) -> int:
-    """`predict` / `svm-predict`: labels (and with -b 1 probabilities) into output_file."""
-    if tool == "liblinear":
+def _tool_predict(argv: list[str], command: str) -> int:
+    """`liblinear-predict` / `svm-predict`: labels (and with -b 1 probabilities) into
+    output_file."""
+    if command == "liblinear-predict":
         from .liblinearutil import load_model as load
         from .liblinearutil import predict
     else:
@@ -675,9 +675,9 @@ def _tool_predict(argv: list[str], tool: str) -> int:
         from .svmutil import svm_predict as predict
     from ._liblinear_common import parse_predict_options
 
-    options, files = _split_tool_args(argv, f"{_TOOL_PREFIX[tool]}-predict", (3, 3))
+    options, files = _split_tool_args(argv, command, (3, 3))
     test_file, model_file, output_file = files
-    probability = parse_predict_options(options, f"{_TOOL_PREFIX[tool]}-predict")[0]
+    probability = parse_predict_options(options, command)[0]
     m = load(model_file)
     y, X = _read_problem(test_file, getattr(m.data, "kernel_type", "") == "precomputed")
     try:  # opened before predicting, as the tools do: no accuracy line before this error
@@ -706,12 +706,11 @@ def _write_tool_predictions(out: Any, m: Any, labels: list, values: list, probab
         out.writelines(_fmt_number(label) + "\n" for label in labels)
 
 
-_TOOL_PREFIX = {"liblinear": "liblinear", "libsvm": "svm"}
 _TOOL_COMMANDS = {
-    "liblinear-train": lambda argv: _tool_train(argv, "liblinear"),
-    "liblinear-predict": lambda argv: _tool_predict(argv, "liblinear"),
-    "svm-train": lambda argv: _tool_train(argv, "libsvm"),
-    "svm-predict": lambda argv: _tool_predict(argv, "libsvm"),
+    "liblinear-train": lambda argv: _tool_train(argv, "liblinear-train"),
+    "liblinear-predict": lambda argv: _tool_predict(argv, "liblinear-predict"),
+    "svm-train": lambda argv: _tool_train(argv, "svm-train"),
+    "svm-predict": lambda argv: _tool_predict(argv, "svm-predict"),
 }
 
 

@@ -266,9 +266,9 @@ def _single_label_model(param: svm_parameter, y: np.ndarray, n_features: int) ->
     """Classification data of one label, which LIBSVM trains on (a cross-validation fold or a
     subset can hold one): its model of nr_class 1, no support vectors and an empty rho,
     predicting that label."""
-    from ._foreign_models import _LIBSVM_KERNELS
+    from ._foreign_models import _SVMKIT_KERNELS
 
-    kernel = {v: k for k, v in _LIBSVM_KERNELS.items()}[_KERNELS[param.kernel_type]]
+    kernel = _SVMKIT_KERNELS[_KERNELS[param.kernel_type]]
     gamma = param.gamma if param.gamma is not None else 1.0 / max(1, n_features)
     data = LibsvmModelData(
         _TYPES[param.svm_type],
@@ -286,7 +286,7 @@ def _single_label_model(param: svm_parameter, y: np.ndarray, n_features: int) ->
 
 
 def _fit(param: svm_parameter, y: np.ndarray, X: Any) -> svm_model:
-    if _TYPES[param.svm_type] in ("c_svc", "nu_svc") and np.unique(y).shape[0] == 1:
+    if _TYPES[param.svm_type] in ("c_svc", "nu_svc") and y.size and np.all(y == y[0]):
         if param.probability:
             raise ValueError("svmkit.svmutil: -b 1 needs training data of two labels at least")
         n = len(_kernel_rows(X)) if param.kernel_type == 4 else to_csr(X).shape[1]
@@ -330,10 +330,11 @@ def _fit_probability(param: svm_parameter, est: Any, X: Any, y: np.ndarray, t: s
 
 
 def svm_train(arg1: Any, arg2: Any = None, arg3: Any = None) -> Any:
-    """svm_train(y, x [, options]) -> model, as LIBSVM's; with -v n the cross-validation
-    accuracy (classification, in percent) or mean squared error (regression)."""
+    """svm_train(y, x [, options]) -> model, as LIBSVM's (options: a string or an
+    svm_parameter); with -v n the cross-validation accuracy (classification, in percent) or
+    mean squared error (regression)."""
     y = np.asarray(arg1, dtype=np.float64)
-    param = svm_parameter(arg3)
+    param = arg3 if isinstance(arg3, svm_parameter) else svm_parameter(arg3)
     X = arg2 if param.kernel_type == 4 else to_csr(arg2)
     n = X.shape[0] if hasattr(X, "shape") else len(X)
     if n != y.shape[0]:

@@ -48,7 +48,7 @@ class _DaskMixin:
         epsilon-insensitive loss."""
         if not isinstance(self.solver, str):
             raise TypeError("solver must be a string")
-        if self.dual is True:
+        if not isinstance(self.dual, str) and self.dual:  # True (any bool kind); "auto" is not
             raise ValueError(
                 f"svmkit.dask.{estimator}: dual=True is not available on Dask (dual coordinate "
                 "descent updates one sample at a time); the distributed solvers are primal: "
