@@ -8,6 +8,7 @@ ORDER = [
     "regimes",
     "regimes_penalties",
     "tron_hand_over",
+    "tron_assembled",
     "linear",
     "reader",
     "smsvm",

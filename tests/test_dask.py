@@ -31,6 +31,9 @@ from svmkit import SolverStatus, _core  # noqa: E402
 CLF_LOSSES = ["squared_hinge", "smoothed_hinge", "gaussian_smoothed_hinge", "logistic"]
 REG_LOSSES = ["squared_epsilon_insensitive", "smoothed_epsilon_insensitive", "epsilon_insensitive"]
 TOL = 1e-6  # tight enough that both fits end next to the optimum (objectives agree to 1e-8)
+# The in-memory TRON with a pass per Hessian-vector product, as the Dask driver's CG does (its
+# default may assemble H on these few features: the same steps up to rounding, fewer passes).
+PRODUCTS = {"hessian": "products"}
 
 
 @pytest.fixture(scope="module")
@@ -112,10 +115,12 @@ def test_classifier_matches_in_memory(client, loss, sparse):
     X, y = make_data(sparse=sparse, seed=1)
     Xd, yd, _ = to_dask(X, y)
     params = dict(loss=loss, C=0.5, tol=TOL, solver="tron")
-    local = svmkit.LinearSVC(**params).fit(X, y)
+    local = svmkit.LinearSVC(**params, solver_options=PRODUCTS).fit(X, y)
     dist = sd.LinearSVC(**params).fit(Xd, yd)
     assert_same_fit(local, dist)
     assert dist.result_[0]["passes"] == local.result_[0]["passes"]
+    # The in-memory default (on these 8 features it may assemble H): the same optimum.
+    assert_same_fit(svmkit.LinearSVC(**params).fit(X, y), dist)
 
 
 @pytest.mark.parametrize("globalization", ["line_search", "trust_region"])
@@ -126,7 +131,9 @@ def test_tron_globalizations_match_in_memory(client, globalization):
     Xd, yd, _ = to_dask(X, y)
     loss = "squared_hinge" if globalization == "line_search" else "smoothed_hinge"
     params = dict(loss=loss, C=0.5, tol=TOL, solver_options={"globalization": globalization})
-    local = svmkit.LinearSVC(**params).fit(X, y)
+    local = svmkit.LinearSVC(
+        **dict(params, solver_options={**params["solver_options"], **PRODUCTS})
+    ).fit(X, y)
     dist = sd.LinearSVC(**params).fit(Xd, yd)
     assert_same_fit(local, dist)
     assert dist.result_[0]["passes"] == local.result_[0]["passes"]
@@ -135,7 +142,9 @@ def test_tron_globalizations_match_in_memory(client, globalization):
     params = dict(
         loss="squared_epsilon_insensitive", tol=TOL, solver_options={"globalization": globalization}
     )
-    local = svmkit.LinearSVR(**params).fit(Xr, yr)
+    local = svmkit.LinearSVR(
+        **dict(params, solver_options={**params["solver_options"], **PRODUCTS})
+    ).fit(Xr, yr)
     dist = sd.LinearSVR(**params).fit(Xrd, yrd)
     assert_same_fit(local, dist)
     assert dist.result_[0]["passes"] == local.result_[0]["passes"]
@@ -254,7 +263,7 @@ def test_linear_svr_default_is_the_epsilon_insensitive_model(client):
     X, y = make_data(n=600, seed=41, regression=True)
     Xd, yd, _ = to_dask(X, y, chunk=150)
     dist = sd.LinearSVR(tol=TOL).fit(Xd, yd)
-    local = svmkit.LinearSVR(solver="tron", tol=TOL).fit(X, y)
+    local = svmkit.LinearSVR(solver="tron", tol=TOL, solver_options=PRODUCTS).fit(X, y)
     assert dist.loss == "epsilon_insensitive" and dist.solver_ == "tron"
     assert_same_fit(local, dist)
     r_d, r_l = dist.result_[0], local.result_[0]
@@ -282,7 +291,7 @@ def test_linear_svr_band_repair_matches_in_memory(client, sparse):
         X = sp.csr_matrix(X)
     Xd, yd, _ = to_dask(X, y, chunk=150)
     dist = sd.LinearSVR(C=1000.0).fit(Xd, yd)
-    local = svmkit.LinearSVR(C=1000.0, solver="tron").fit(X, y)
+    local = svmkit.LinearSVR(C=1000.0, solver="tron", solver_options=PRODUCTS).fit(X, y)
     assert_same_fit(local, dist)
     r_d, r_l = dist.result_[0], local.result_[0]
     assert str(r_d["status"]).endswith("converged") and r_d["optimality"] <= 1e-4
@@ -750,6 +759,10 @@ def test_input_errors(client):
         sd.LinearSVC(solver_options={"no_such": 1}).fit(Xd, yd)
     with pytest.raises(ValueError, match="globalization"):
         sd.LinearSVC(solver_options={"globalization": "linesearch"}).fit(Xd, yd)
+    with pytest.raises(ValueError, match="hessian='assembled' is not distributed"):
+        sd.LinearSVC(solver_options={"hessian": "assembled"}).fit(Xd, yd)
+    with pytest.raises(ValueError, match="'auto', 'products' or 'assembled'"):
+        sd.LinearSVC(solver_options={"hessian": "dense"}).fit(Xd, yd)
     with pytest.raises(ValueError, match="only one class"):
         sd.LinearSVC().fit(Xd, da.ones(100, chunks=50))
     with pytest.raises(ValueError, match="y contains NaN or infinity"):
@@ -844,7 +857,7 @@ def test_tron_port_takes_the_cpp_steps(opts):
     X, y = make_data(n=300, d=6, seed=18)
     yy = np.where(y == 1, 1.0, -1.0)
     cost = np.full(300, 0.7)
-    full = dict(_core.option_defaults("tron"), tol=1e-8, **opts)
+    full = dict(_core.option_defaults("tron"), tol=1e-8, hessian="products", **opts)
     ref = _core.fit_tron(X, yy, cost, "logistic", 0.1, 0.0, True, 1.0, True, None, full, None)
     res = tron(_LocalObjective(X, yy, cost, "logistic"), X.shape[1] + 1, full)
     for key in ("iterations", "inner_iterations", "passes", "status"):
@@ -864,7 +877,7 @@ def test_tron_line_search_port_takes_the_cpp_steps(loss):
     yy = np.where(y == 1, 1.0, -1.0)
     cost = np.full(300, 0.7)
     glob = "line_search" if loss == "logistic" else "auto"
-    full = dict(_core.option_defaults("tron"), tol=1e-8, globalization=glob)
+    full = dict(_core.option_defaults("tron"), tol=1e-8, hessian="products", globalization=glob)
     ref = _core.fit_tron(X, yy, cost, loss, 0.1, 0.0, True, 1.0, True, None, full, None)
     res = tron(_LocalObjective(X, yy, cost, loss), X.shape[1] + 1, full)
     for key in ("iterations", "inner_iterations", "passes", "status"):
@@ -885,7 +898,7 @@ def test_tron_line_search_port_takes_the_cpp_steps_with_the_cutoff(cutoff):
     X = np.ascontiguousarray(StandardScaler().fit_transform(X)[:200])
     yy = np.where(y[:200] > 0, 1.0, -1.0)
     cost = np.random.default_rng(1).uniform(0.5, 2.0, 200)
-    full = dict(_core.option_defaults("tron"), tol=1e-6, hessian_cutoff=cutoff)
+    full = dict(_core.option_defaults("tron"), tol=1e-6, hessian="products", hessian_cutoff=cutoff)
     ref = _core.fit_tron(X, yy, cost, "smoothed_hinge", 0.1, 0.0, True, 1.0, True, None, full, None)
     obj = _LocalObjective(X, yy, cost, "smoothed_hinge")
     res = tron(obj, X.shape[1] + 1, full)
@@ -920,7 +933,7 @@ def test_tron_line_search_port_safeguard_strikes():
 
     Skewed.calls = []
     obj = Skewed(X, yy, np.full(300, 0.7), "smoothed_hinge")
-    full = dict(_core.option_defaults("tron"), tol=1e-8, hessian_cutoff=1e-3)
+    full = dict(_core.option_defaults("tron"), tol=1e-8, hessian="products", hessian_cutoff=1e-3)
     tron(obj, X.shape[1] + 1, full)
     events = obj.calls
     assert events[0] == ("cutoff", 1e-3)
@@ -941,7 +954,7 @@ def test_tron_hand_over_port_takes_the_cpp_steps():
     X = StandardScaler().fit_transform(X)
     yy = np.where(y == 1, 1.0, -1.0)
     cost = np.ones(X.shape[0])
-    full = dict(_core.option_defaults("tron"), tol=1e-8)
+    full = dict(_core.option_defaults("tron"), tol=1e-8, hessian="products")
     ref = _core.fit_tron(X, yy, cost, "squared_hinge", 0.1, 0.0, True, 1.0, True, None, full, None)
     res = tron(_LocalObjective(X, yy, cost, "squared_hinge"), X.shape[1] + 1, full)
     accepted = np.asarray(ref["history"]["accepted"], dtype=bool)

@@ -144,3 +144,85 @@ def test_pass_counter() -> None:
     # fun_grad + hess_vec + fun: 3 passes row-wise; column-major needs 2 + 2 + 1.
     assert evaluate(Xc, y, cost, "squared_hinge", w, w)["passes"] == 3
     assert evaluate(Xf, y, cost, "squared_hinge", w, w)["passes"] == 5
+
+
+def numpy_hessian(X, y, cost, loss, w, fit_intercept, scale, reg_b, classification):
+    """I_reg + X~^T diag(cost * loss''(u)) X~, written out densely."""
+    d = X.shape[1]
+    b = w[d] if fit_intercept else 0.0
+    z = X @ w[:d] + b * scale
+    u = y * z if classification else z - y
+    _, _, d2 = _core.loss_eval(loss, u, 0.5, 0.2)
+    Xt = np.hstack([X, np.full((X.shape[0], 1), scale)]) if fit_intercept else X
+    reg = np.ones(Xt.shape[1])
+    if fit_intercept and not reg_b:
+        reg[-1] = 0.0
+    return np.diag(reg) + Xt.T @ ((cost * d2)[:, None] * Xt)
+
+
+@pytest.mark.parametrize("layout", ["C", "F", "csr32", "csr64", "csr_unsorted"])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize(("loss", "classification"), LOSSES)
+@pytest.mark.parametrize(("fit_intercept", "reg_b"), [(True, True), (True, False), (False, True)])
+def test_assembled_hessian_products_match_numpy(
+    layout, dtype, loss, classification, fit_intercept, reg_b
+) -> None:
+    """The assembled Hessian (TRON's hessian="assembled"/"auto" on few features) gives H s
+    equal to the dense numpy Hessian's product, as the per-product pass does; unsorted CSR
+    rows with duplicate indices (which add up) take the general assembly loop."""
+    X, Xv, y_cls, y_reg, cost = make_problem("csr64" if layout == "csr_unsorted" else layout, dtype)
+    if layout == "csr_unsorted":
+        # Reverse every row's entries and split each first entry into two halves (a duplicate).
+        rows, data, idx = [], [], []
+        for i in range(Xv.shape[0]):
+            lo, hi = Xv.indptr[i], Xv.indptr[i + 1]
+            di, ii = list(Xv.data[lo:hi][::-1]), list(Xv.indices[lo:hi][::-1])
+            if di:
+                di = [di[0] / 2, *di[1:], di[0] / 2]
+                ii = [ii[0], *ii[1:], ii[0]]
+            rows.append(len(di))
+            data += di
+            idx += ii
+        # The core's own view (as_core_matrix would sort and sum them: the C++ API need not).
+        core_X = (
+            np.array(data, dtype=Xv.dtype),
+            np.array(idx, dtype=np.int64),
+            np.r_[0, np.cumsum(rows)].astype(np.int64),
+            *Xv.shape,
+        )
+    else:
+        core_X = as_core_matrix(Xv)
+    y = y_cls if classification else y_reg
+    rng = np.random.default_rng(5)
+    dim = X.shape[1] + (1 if fit_intercept else 0)
+    w = 0.2 * rng.standard_normal(dim)
+    s = rng.standard_normal(dim)
+    H = numpy_hessian(X, y, cost, loss, w, fit_intercept, 1.3, reg_b, classification)
+    for form in ("products", "assembled"):
+        out = _core.objective_eval(
+            core_X, y, cost, loss, 0.5, 0.2, fit_intercept, 1.3, reg_b, w, s, 2, form
+        )
+        assert out["hessian_assemblies"] == (1 if form == "assembled" else 0)
+        np.testing.assert_allclose(out["hess_vec"], H @ s, rtol=1e-10, atol=1e-10)
+
+
+def test_hessian_too_large_to_assemble_uses_products() -> None:
+    """dim^2 above the stored entries of X: no assembly, the products stay exact."""
+    X, Xv, y, _, cost = make_problem("csr64", np.float64, n=20, d=60)
+    w = np.zeros(61)
+    s = np.random.default_rng(6).standard_normal(61)
+    out = _core.objective_eval(
+        as_core_matrix(Xv), y, cost, "logistic", 0.5, 0.2, True, 1.0, True, w, s, 1, "assembled"
+    )
+    assert out["hessian_assemblies"] == 0
+    H = numpy_hessian(X, y, cost, "logistic", w, True, 1.0, True, True)
+    np.testing.assert_allclose(out["hess_vec"], H @ s, rtol=1e-10, atol=1e-10)
+
+
+def test_objective_eval_refuses_an_unknown_hessian_form() -> None:
+    X, Xv, y, _, cost = make_problem("C", np.float64, n=10, d=3)
+    with pytest.raises(ValueError, match="hessian must be 'products' or 'assembled', got 'x'"):
+        _core.objective_eval(
+            as_core_matrix(Xv), y, cost, "logistic", 0.5, 0.2, True, 1.0, True, np.zeros(4),
+            np.zeros(4), 1, "x",
+        )  # fmt: skip

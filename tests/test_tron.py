@@ -137,7 +137,7 @@ def test_stopping_rule_relative_gradient() -> None:
 
 def test_result_history_and_counters() -> None:
     X, y = scaled_breast_cancer()
-    m = svmkit.LinearSVC(tol=1e-8).fit(X, y)
+    m = svmkit.LinearSVC(tol=1e-8, solver_options={"hessian": "products"}).fit(X, y)
     r = m.result_[0]
     h = r["history"]
     assert len(h["iteration"]) == r["iterations"] == m.n_iter_
@@ -147,6 +147,10 @@ def test_result_history_and_counters() -> None:
     # One pass for each function/gradient evaluation and one per CG step, plus the start.
     assert r["passes"] == 1 + r["iterations"] + r["inner_iterations"]
     assert r["inner_iterations"] == h["inner_iterations"].sum()
+    # The assembled Hessian: one pass per Newton point (at most one per iteration; a rejected
+    # step's point keeps its H) instead of one per CG step.
+    a = svmkit.LinearSVC(tol=1e-8, solver_options={"hessian": "assembled"}).fit(X, y).result_[0]
+    assert a["passes"] <= 1 + 2 * a["iterations"] < r["passes"]
 
 
 def test_max_iter_warns() -> None:

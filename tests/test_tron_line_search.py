@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-import scipy.optimize
 import scipy.sparse as sp
 import svmkit
+from references import lbfgs_optimum, smooth_objective
 from sklearn.datasets import load_breast_cancer, load_diabetes, load_digits
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.preprocessing import StandardScaler
@@ -18,27 +18,6 @@ LS = {"globalization": "line_search"}
 CLASSIFICATION_LOSSES = ["squared_hinge", "logistic", "smoothed_hinge", "gaussian_smoothed_hinge"]
 
 
-def _objective_and_gradient(X, t, C, loss, sigma, regression, reg_b=True):
-    """F(w, b) = 1/2 ||w||^2 + 1/2 b^2 (reg_b) + C sum loss(u) and its gradient, in numpy."""
-
-    def fg(v):
-        w, b = v[:-1], v[-1]
-        z = X @ w + b
-        u = z - t if regression else t * z
-        val, d1, _ = _core.loss_eval(loss, np.asarray(u, dtype=np.float64), sigma, 0.0)
-        dz = C * d1 if regression else C * t * d1
-        g = np.append(w + X.T @ dz, dz.sum() + (b if reg_b else 0.0))
-        return 0.5 * (w @ w + (b * b if reg_b else 0.0)) + C * val.sum(), g
-
-    return fg
-
-
-def _lbfgs_optimum(fg, dim: int) -> float:
-    """min F by scipy's L-BFGS-B from 0, run to its tightest tolerances."""
-    opts = {"maxiter": 20000, "ftol": 1e-15, "gtol": 1e-10}
-    return scipy.optimize.minimize(fg, np.zeros(dim), jac=True, method="L-BFGS-B", options=opts)
-
-
 def _fit_and_lbfgs(X, y, loss: str, C: float, sigma: float, options: dict):
     """LinearSVC(solver="tron", tol=1e-10) with options, the objective's F and gradient, L-BFGS's
     optimum and the fitted (w, b)."""
@@ -46,8 +25,8 @@ def _fit_and_lbfgs(X, y, loss: str, C: float, sigma: float, options: dict):
         loss=loss, C=C, sigma=sigma, solver="tron", tol=1e-10, solver_options=options
     ).fit(X, y)
     t = np.where(y == est.classes_[1], 1.0, -1.0)
-    fg = _objective_and_gradient(X, t, C, loss, sigma, regression=False)
-    ref = _lbfgs_optimum(fg, X.shape[1] + 1)
+    fg = smooth_objective(X, t, C, loss, sigma, regression=False)
+    ref = lbfgs_optimum(fg, X.shape[1] + 1)
     return est, fg, ref, np.append(est.coef_[0], est.intercept_[0])
 
 
@@ -59,7 +38,7 @@ def _breast_cancer(sparse: bool):
 
 @pytest.mark.parametrize("sparse", [False, True], ids=["dense", "csr"])
 @pytest.mark.parametrize("loss", CLASSIFICATION_LOSSES)
-def test_line_search_reaches_the_lbfgs_optimum(loss: str, sparse: bool) -> None:
+def test_line_search_reaches_thelbfgs_optimum(loss: str, sparse: bool) -> None:
     X, y = _breast_cancer(sparse)
     est, fg, ref, v = _fit_and_lbfgs(X, y, loss, 0.5, 0.1, LS)
     ours = fg(v)[0]
@@ -84,7 +63,7 @@ def test_line_search_regression_and_the_stopping_rule(fit_intercept: bool) -> No
         fit_intercept=fit_intercept,
         solver_options=LS,
     ).fit(X, y)
-    fg = _objective_and_gradient(X, y, C, "squared_epsilon_insensitive", 0.1, regression=True)
+    fg = smooth_objective(X, y, C, "squared_epsilon_insensitive", 0.1, regression=True)
     b = est.intercept_[0] if fit_intercept else 0.0
     g = fg(np.append(est.coef_, b))[1]
     g0 = fg(np.zeros(X.shape[1] + 1))[1]
@@ -112,8 +91,8 @@ def test_line_search_with_a_free_intercept_matches_lbfgs() -> None:
         solver_options=LS,
     ).fit(X, y)
     t = np.where(y == est.classes_[1], 1.0, -1.0)
-    fg = _objective_and_gradient(X, t, C, "logistic", 0.1, regression=False, reg_b=False)
-    ref = _lbfgs_optimum(fg, X.shape[1] + 1)
+    fg = smooth_objective(X, t, C, "logistic", 0.1, regression=False, reg_b=False)
+    ref = lbfgs_optimum(fg, X.shape[1] + 1)
     ours = fg(np.append(est.coef_[0], est.intercept_[0]))[0]
     assert ours == pytest.approx(ref.fun, rel=1e-7)
 
@@ -168,11 +147,11 @@ def test_the_region_hands_over_to_the_line_search_where_its_model_fails() -> Non
     assert 10 * res["iterations"] < region.result_[0]["iterations"]
     # The stopping rule, recomputed in numpy, and the same optimum as L-BFGS at a tight tol.
     t = np.where(y == 1, 1.0, -1.0)
-    fg = _objective_and_gradient(X, t, 1.0, "squared_hinge", 0.1, regression=False)
+    fg = smooth_objective(X, t, 1.0, "squared_hinge", 0.1, regression=False)
     g = fg(np.append(auto.coef_[0], auto.intercept_[0]))[1]
     assert np.linalg.norm(g) <= tol * np.linalg.norm(fg(np.zeros(X.shape[1] + 1))[1])
     tight = svmkit.LinearSVC(solver="tron", tol=1e-10).fit(X, y)
-    ref = _lbfgs_optimum(fg, X.shape[1] + 1)
+    ref = lbfgs_optimum(fg, X.shape[1] + 1)
     ours = fg(np.append(tight.coef_[0], tight.intercept_[0]))[0]
     assert ours == pytest.approx(ref.fun, rel=1e-7)
     assert ours <= ref.fun * (1 + 1e-9)
@@ -239,7 +218,7 @@ def test_the_globalization_rule_refuses_bad_names() -> None:
 
 @pytest.mark.parametrize("cutoff", [0.0, 1e-4, 1e-2])
 @pytest.mark.parametrize("loss", ["smoothed_hinge", "gaussian_smoothed_hinge"])
-def test_hessian_cutoff_keeps_the_lbfgs_optimum(loss: str, cutoff: float) -> None:
+def test_hessian_cutoff_keeps_thelbfgs_optimum(loss: str, cutoff: float) -> None:
     """hessian_cutoff leaves rows out of the Hessian-vector products only: the fit still reaches
     L-BFGS's optimum, and on these data some rows are below the cutoff at the solution."""
     X, y = _standardized_digit_one()

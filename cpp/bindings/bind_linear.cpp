@@ -79,7 +79,9 @@ py::tuple loss_eval(const std::string& loss, const InArray<double>& u, double si
 py::dict objective_eval(const py::object& X, const py::object& y, const py::object& cost,
                         const std::string& loss, double sigma, double epsilon, bool fit_intercept,
                         double intercept_scaling, bool regularize_intercept, const py::object& w,
-                        const py::object& s, int n_threads) {
+                        const py::object& s, int n_threads, const std::string& hessian) {
+  if (hessian != "products" && hessian != "assembled")
+    throw_invalid("hessian must be 'products' or 'assembled', got '" + hessian + "'");
   ViewHolder view = to_view(X);
   std::vector<py::object> keep;
   const LinearProblem problem =
@@ -91,7 +93,7 @@ py::dict objective_eval(const py::object& X, const py::object& y, const py::obje
   const double* sp = double_ptr(s, dim, "s", keep);
   py::array_t<double> g(dim), hs(dim), hdiag(dim);
   double f = 0.0, f_only = 0.0;
-  long long passes = 0;
+  long long passes = 0, assemblies = 0;
   std::visit(
       [&](const auto& V) {
         visit_loss(spec, [&](const auto& L) {
@@ -99,7 +101,10 @@ py::dict objective_eval(const py::object& X, const py::object& y, const py::obje
               V, L, problem, !is_regression(spec.kind), n_threads);
           f = obj.fun_grad(wp, g.mutable_data(), hdiag.mutable_data());
           obj.accept();
+          obj.set_hessian_form(hessian == "assembled" ? HessianForm::assembled
+                                                      : HessianForm::products);
           obj.hess_vec(sp, hs.mutable_data());
+          assemblies = obj.hessian_assemblies();
           f_only = obj.fun(wp);
           passes = obj.passes();
         });
@@ -112,6 +117,7 @@ py::dict objective_eval(const py::object& X, const py::object& y, const py::obje
   d["hess_vec"] = hs;
   d["hess_diag"] = hdiag;
   d["passes"] = passes;
+  d["hessian_assemblies"] = assemblies;
   return d;
 }
 
@@ -162,7 +168,7 @@ void bind_linear(py::module_& m) {
   m.def("objective_eval", &objective_eval, py::arg("X"), py::arg("y"), py::arg("cost"),
         py::arg("loss"), py::arg("sigma"), py::arg("epsilon"), py::arg("fit_intercept"),
         py::arg("intercept_scaling"), py::arg("regularize_intercept"), py::arg("w"), py::arg("s"),
-        py::arg("n_threads"));
+        py::arg("n_threads"), py::arg("hessian") = "products");
   register_tron_option_table();
   def_linear_loss_fit(m, "fit_tron", &tron_from_dict, [](auto&&... a) { return solve_tron(a...); });
   // TRON's globalization rules (solvers/tron.hpp), which the Dask port asks so that each rule

@@ -452,6 +452,9 @@ void validate_options(const TronOptions& o) {
   if (!(o.eta0 < o.eta1 && o.eta1 < o.eta2))
     throw_invalid("TRON requires 0 <= eta0 < eta1 < eta2 < 1");
   if (!(o.sigma1 < o.sigma2)) throw_invalid("TRON requires 0 < sigma1 < sigma2 < 1 < sigma3");
+  if (o.hessian != "auto" && o.hessian != "products" && o.hessian != "assembled")
+    throw_invalid("tron option 'hessian' must be 'auto', 'products' or 'assembled', got '" +
+                  o.hessian + "'");
   if (o.globalization != "trust_region" && o.globalization != "line_search" &&
       o.globalization != "auto")
     throw_invalid(
@@ -461,6 +464,12 @@ void validate_options(const TronOptions& o) {
 
 namespace {
 
+HessianForm hessian_form(const TronOptions& o) {
+  if (o.hessian == "products") return HessianForm::products;
+  if (o.hessian == "assembled") return HessianForm::assembled;
+  return HessianForm::automatic;
+}
+
 // TRON on a smooth loss from w_start (null: 0).
 template <class View>
 SolveResult run_tron(const View& X, const LinearProblem& problem, const LossSpec& loss,
@@ -469,6 +478,7 @@ SolveResult run_tron(const View& X, const LinearProblem& problem, const LossSpec
   return visit_loss(loss, [&](const auto& L) {
     LinearObjective<View, std::decay_t<decltype(L)>> obj(X, L, problem, !is_regression(loss.kind),
                                                          options.n_threads);
+    obj.set_hessian_form(hessian_form(options));
     if (tron_uses_line_search(options, loss.kind))
       return line_search_core(obj, options, callbacks, w_start);
     return tron_core(obj, options, callbacks, w_start,

@@ -407,6 +407,7 @@ def objective_eval(
     w: typing.Any,
     s: typing.Any,
     n_threads: typing.SupportsInt | typing.SupportsIndex,
+    hessian: str = "products",
 ) -> dict: ...
 def option_defaults(name: str) -> dict:
     """

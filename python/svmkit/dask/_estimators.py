@@ -109,6 +109,12 @@ class _DaskMixin:
         Unknown names and out-of-range values are refused by the C++ option table (checked
         by a zero-iteration fit on a one-row problem, which runs no pass of the data)."""
         opts = self._user_options()
+        if opts.get("hessian") == "assembled":
+            raise ValueError(
+                "svmkit.dask: TRON's solver_options hessian='assembled' is not distributed "
+                "(each Hessian-vector product is one pass over the partitions); use 'auto' or "
+                "'products'"
+            )
         probe = dict(opts, max_iter=0, n_threads=1)
         _core.fit_tron(
             np.zeros((1, 1)), np.ones(1), np.ones(1), "squared_hinge", 0.1, 0.0, False, 1.0,
@@ -116,6 +122,7 @@ class _DaskMixin:
         )  # fmt: skip
         full = dict(_core.option_defaults("tron"))
         full.update(opts)
+        full["hessian"] = "products"  # what the driver's CG does (see the class docstring)
         return full
 
     def _smsvm_options(self) -> tuple[dict, float]:
@@ -321,7 +328,10 @@ class LinearSVC(_DaskMixin, _LocalSVC):
 
     * "tron" for the smooth losses (squared_hinge, smoothed_hinge, gaussian_smoothed_hinge,
       logistic), penalty "l2": passes F and grad F with diag H, and H s (the per-row
-      curvature stays on the workers). Takes the in-memory TRON's steps.
+      curvature stays on the workers). Takes the in-memory TRON's steps with solver_options
+      hessian="products": each Hessian-vector product is a pass over the partitions, where
+      the in-memory default may assemble H on few features (the same steps up to rounding;
+      hessian="assembled" is refused here).
     * "tron" also for loss="hinge" with penalty "l2" (the intercept regularized, free or
       absent): the in-memory TRON's smoothing continuation (stages over psi_M, each ended by
       the duality gap of the exact problem at a dual point repaired on the margin band;

@@ -43,6 +43,15 @@
 // x 50 41 -> 50 ms (4 Newton steps, 40% of the rows left out, not explained); psi_G on dna.scale
 // 61 -> 33 ms, a9a 140 -> 109 ms.
 //
+// hessian = "auto" (the default) lets the objective assemble H (dim x dim, dense) at a point
+// when the CG products there would cost more passes over X than the assembly (objective.hpp:
+// the rule, and only where dim <= 1024 and dim^2 <= the stored entries of X); "products" makes
+// every product a pass, "assembled" assembles wherever the size allows. The iterates are the
+// same up to rounding. Measured at the defaults (bench/results/tron_assembled.md, best of 3):
+// covtype.5000 7.6 -> 2.8 ms, a9a 25 -> 15 ms (squared hinge; logistic and psi_M alike),
+// mushrooms 13.4 -> 11.3 ms; dna.scale, digits, dense 80,000 x 50 and sparse 16,000 x 10,000
+// unchanged within 2% (few products per point, or dim^2 above the entries of X).
+//
 // Stopping rule: ||grad F(w)|| <= tol * ||grad F(0)|| (relative, so a warm start converges to
 // the same accuracy as a cold one) or ||grad F(w)|| <= abs_tol, or max_iter outer iterations.
 //
@@ -83,6 +92,8 @@ namespace svmkit {
   X(double, sigma3, 4.0, above(1.0), unbounded(), "region growth factor on a good step")         \
   X(std::string, globalization, "auto", unbounded(), unbounded(),                                \
     "\"trust_region\", \"line_search\" or \"auto\" (see above)")                                 \
+  X(std::string, hessian, "auto", unbounded(), unbounded(),                                      \
+    "Hessian-vector products: \"products\" (a pass each), \"assembled\" or \"auto\" (see above)") \
   X(int, n_threads, 0, unbounded(), unbounded(),                                                 \
     "threads; <= 0 uses the default (svmkit/detail/parallel.hpp)")                                      \
   X(bool, record_history, true, unbounded(), unbounded(),                                        \
