@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
 import time
 import warnings
@@ -81,6 +80,8 @@ def child(cells: list[str], cutoff: float | None) -> None:
 
 
 def main() -> None:
+    from harness import alternate_children, best_pair, emit
+
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--out", default=None)
@@ -92,15 +93,9 @@ def main() -> None:
         return
     shared = os.environ.get("SVMKIT_SHARED_DIR", str(HERE.parent.parent / "shared"))
     cells = [c for c in CELLS if not c.startswith("dna") or Path(shared, "datasets/dna").exists()]
-    runs: dict = {}
-    for _ in range(args.rounds):  # the two models alternately, each in a fresh process
-        for label, cutoff in (("exact", 0.0), ("banded", None)):
-            cmd = [sys.executable, __file__, "--child", ",".join(cells)]
-            cmd += [] if cutoff is None else ["--cutoff", str(cutoff)]
-            out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
-            for line in out.splitlines():
-                r = json.loads(line)
-                runs.setdefault(r["cell"], {}).setdefault(label, []).append(r)
+    # The two models alternately, each in a fresh process.
+    variants = [("exact", ["--cutoff", "0.0"]), ("banded", [])]
+    runs = alternate_children(__file__, cells, variants, args.rounds)
     lines = [
         "## l1_cd: the banded Newton model against the exact one",
         "",
@@ -117,18 +112,13 @@ def main() -> None:
     ]
     for cell, r in runs.items():
         name, loss, pen = cell.split(":")
-        ex = min(r["exact"], key=lambda x: x["time"])
-        ba = min(r["banded"], key=lambda x: x["time"])
-        diff = (ba["f"] - ex["f"]) / abs(ex["f"])
+        ex, ba, diff = best_pair(r, "exact", "banded")
         lines.append(
             f"| {name} | {LOSSES[loss]} | {PENALTIES[pen]} | {ex['time']:.4f} s | "
             f"{ba['time']:.4f} s | {ba['time'] / ex['time']:.2f} | {ex['passes']} / "
             f"{ba['passes']} | {diff:+.1e} |"
         )
-    text = "\n".join(lines) + "\n"
-    print(text)
-    if args.out:
-        Path(args.out).write_text(text)
+    emit(lines, args.out)
 
 
 if __name__ == "__main__":

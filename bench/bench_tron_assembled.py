@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 import time
 import warnings
@@ -98,6 +97,8 @@ def child(cells: list[str], hessian: str) -> None:
 
 
 def main() -> None:
+    from harness import alternate_children, best_pair, emit
+
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--out", default=None)
@@ -119,14 +120,9 @@ def main() -> None:
             return False
 
     cells = [c for c in CELLS if present(c)]
-    runs: dict = {}
-    for _ in range(args.rounds):  # the two forms alternately, each in a fresh process
-        for form in ("products", "auto"):
-            cmd = [sys.executable, __file__, "--child", ",".join(cells), "--hessian", form]
-            out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
-            for line in out.splitlines():
-                r = json.loads(line)
-                runs.setdefault(r["cell"], {}).setdefault(form, []).append(r)
+    # The two forms alternately, each in a fresh process.
+    variants = [(form, ["--hessian", form]) for form in ("products", "auto")]
+    runs = alternate_children(__file__, cells, variants, args.rounds)
     lines = [
         "## TRON: the assembled Hessian against one pass per product",
         "",
@@ -146,18 +142,13 @@ def main() -> None:
     ]
     for cell, r in runs.items():
         name, loss = cell.split(":")
-        pr = min(r["products"], key=lambda x: x["time"])
-        au = min(r["auto"], key=lambda x: x["time"])
-        diff = (au["f"] - pr["f"]) / abs(pr["f"])
+        pr, au, diff = best_pair(r, "products", "auto")
         lines.append(
             f"| {name} | {LOSSES[loss]} | {pr['time'] * 1e3:.2f} ms | {au['time'] * 1e3:.2f} ms "
             f"| {au['time'] / pr['time']:.2f} | {pr['passes']} / {au['passes']} | "
             f"{pr['it']} / {au['it']} | {diff:+.1e} |"
         )
-    text = "\n".join(lines) + "\n"
-    print(text)
-    if args.out:
-        Path(args.out).write_text(text)
+    emit(lines, args.out)
 
 
 if __name__ == "__main__":

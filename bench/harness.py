@@ -161,3 +161,38 @@ def write_section(name: str, title: str, body: str, command: str) -> Path:
 
 def command_line() -> str:
     return " ".join(["python", *[os.path.relpath(a) if os.path.exists(a) else a for a in sys.argv]])
+
+
+def alternate_children(
+    script: str, cells: list[str], variants: list[tuple[str, list[str]]], rounds: int
+) -> dict:
+    """Runs `script --child CELLS [args]` once per variant per round, the variants alternately
+    and each in a fresh process; every line the child prints is a JSON record with a "cell".
+    Returns {cell: {label: [record per round]}}."""
+    import json
+
+    runs: dict = {}
+    for _ in range(rounds):
+        for label, args in variants:
+            cmd = [sys.executable, script, "--child", ",".join(cells), *args]
+            out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+            for line in out.splitlines():
+                r = json.loads(line)
+                runs.setdefault(r["cell"], {}).setdefault(label, []).append(r)
+    return runs
+
+
+def best_pair(records: dict, a: str, b: str) -> tuple[dict, dict, float]:
+    """The fastest record of variants a and b of one cell (alternate_children's runs[cell]) and
+    b's objective "f" relative to a's."""
+    ra = min(records[a], key=lambda x: x["time"])
+    rb = min(records[b], key=lambda x: x["time"])
+    return ra, rb, (rb["f"] - ra["f"]) / abs(ra["f"])
+
+
+def emit(lines: list[str], out: str | None) -> None:
+    """Prints the section and writes it to out (when given)."""
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if out:
+        Path(out).write_text(text)
