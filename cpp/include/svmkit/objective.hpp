@@ -73,8 +73,7 @@ class LinearObjective {
         classification_(classification),
         n_threads_(resolve_threads(n_threads)),
         d_trial_(static_cast<std::size_t>(X.rows)),
-        d_current_(static_cast<std::size_t>(X.rows)),
-        assemblable_(dim() <= kMaxAssembledDim && dim() * dim() <= stored_entries(X)) {}
+        d_current_(static_cast<std::size_t>(X.rows)) {}
 
   Index dim() const { return X_.cols + (fit_intercept_ ? 1 : 0); }
   Index n_features() const { return X_.cols; }
@@ -359,14 +358,12 @@ class LinearObjective {
   }
 
  private:
-  // Also estimates the costs of a product and of an assembly at this point (hess_vec), where
-  // H may be assembled at all.
+  // Also estimates the costs of a product and of an assembly at this point (hess_vec).
   void list_curved_rows() {
     hess_ready_ = false;
     const double k_bias = fit_intercept_ ? 1.0 : 0.0;
     double entries = 0.0, pairs = 0.0;
     if constexpr (is_col_major<V>::value) {
-      if (!assemblable_) return;  // no list to keep: hess_vec sweeps every row
       Index kept = 0;
       for (Index i = 0; i < X_.rows; ++i)
         if (kept_curvature(d_current_[i], cost_[i], curvature_cut_) != 0.0) ++kept;
@@ -378,7 +375,6 @@ class LinearObjective {
       for (Index i = 0; i < X_.rows; ++i) {
         if (kept_curvature(d_current_[i], cost_[i], curvature_cut_) == 0.0) continue;
         curved_rows_.push_back(i);
-        if (!assemblable_) continue;
         const double k = static_cast<double>(row_entries(i)) + k_bias;
         entries += k;
         pairs += k * (k + 1.0) / 2.0;
@@ -400,8 +396,9 @@ class LinearObjective {
   bool use_assembled() {
     const long long done = products_here_++;
     if (hess_ready_) return true;
-    if (form_ == HessianForm::products || !assemblable_) return false;
     const Index n = dim();
+    if (form_ == HessianForm::products || n > kMaxAssembledDim || n * n > stored_entries(X_))
+      return false;
     if (form_ == HessianForm::automatic) {
       const double saved = product_cost_ - static_cast<double>(n) * static_cast<double>(n);
       const bool worth = products_before_ > 0
@@ -568,7 +565,6 @@ class LinearObjective {
   long long assemblies_ = 0;
   double flat_share_ = 0.0;  // share of rows without slope and curvature at the last fun_grad
   double product_cost_ = 0.0, assembly_cost_ = 0.0;  // in stored entries (list_curved_rows)
-  bool assemblable_;  // dim <= kMaxAssembledDim and dim^2 <= the stored entries of X
   ReductionBuffers abuf_;
 };
 
