@@ -48,9 +48,10 @@
 // the rule, and only where dim <= 1024 and dim^2 <= the stored entries of X); "products" makes
 // every product a pass, "assembled" assembles wherever the size allows. The iterates are the
 // same up to rounding. Measured at the defaults (bench/results/tron_assembled.md, best of 3):
-// covtype.5000 7.6 -> 2.8 ms, a9a 25 -> 15 ms (squared hinge; logistic and psi_M alike),
-// mushrooms 13.4 -> 11.3 ms; dna.scale, digits, dense 80,000 x 50 and sparse 16,000 x 10,000
-// unchanged within 2% (few products per point, or dim^2 above the entries of X).
+// covtype.5000 7.6 -> 2.7 ms, a9a 26 -> 17 ms (squared hinge; logistic and psi_M alike),
+// mushrooms 13.4 -> 10.4 ms, dna.scale's psi_M 41 -> 37 ms; dna's squared hinge and logistic,
+// digits, dense 80,000 x 50 and sparse 16,000 x 10,000 within 2% (few products per point, or
+// dim^2 above the entries of X).
 //
 // Stopping rule: ||grad F(w)|| <= tol * ||grad F(0)|| (relative, so a warm start converges to
 // the same accuracy as a cold one) or ||grad F(w)|| <= abs_tol, or max_iter outer iterations.
