@@ -51,8 +51,8 @@ constexpr double kSparsePairCost = 1.0;
 // Cost of one entry of an assembled product (the dim x dim symmetric multiply), in the same
 // unit: 0.13-0.21 ns per entry at dim 55-1024 (Eigen, one core) against 0.6 ns per entry of a
 // CSR product pass and 0.29-0.45 ns of a dense one. Counting it as a whole entry undervalued
-// the assembly wherever few rows keep curvature (hessian_cutoff): dna.scale's psi_M, where
-// "assembled" ran 24% faster than "products" and auto was slower than both.
+// the assembly wherever few rows keep curvature (hessian_cutoff): on dna.scale's psi_M, one
+// thread, "assembled" took 47.6 ms, "products" 54.0 and auto 62.5 (52-53 ms with this cost).
 constexpr double kAssembledProductCost = 0.3;
 // Past the first point the assembly must be expected to save this multiple of its cost (the
 // expected product count is a guess; a wrong guess costs the difference).
