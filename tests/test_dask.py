@@ -441,6 +441,61 @@ def test_partition_passes_sum_to_the_objective():
     np.testing.assert_allclose(hv + s, ref["hess_vec"], rtol=1e-12, atol=1e-12)
 
 
+@pytest.mark.parametrize("sparse", [False, True], ids=["dense", "csr"])
+@pytest.mark.parametrize("fit_intercept", [True, False])
+def test_fun_grad_margins_are_partition_margins(sparse, fit_intercept):
+    # The margins a fun_grad pass returns are the ones the line search's tasks would compute
+    # from the partition (a worker that lost its cache recomputes them: the same bits), and
+    # asking for them changes nothing else.
+    X, y = make_data(n=200, d=7, sparse=sparse, seed=21)
+    Xc = svmkit._validation.as_core_matrix(X)
+    yy = np.where(y == 1, 1.0, -1.0)
+    cost = np.full(200, 0.8)
+    w = np.random.default_rng(22).standard_normal(7 + fit_intercept)
+    args = (Xc, yy, cost, "smoothed_hinge", 0.1, 0.0, fit_intercept, 1.5, w, True, True)
+    packed, curv, z = _core.partition_fun_grad(*args, want_margins=True)
+    ref_packed, ref_curv = _core.partition_fun_grad(*args)
+    assert np.array_equal(z, _core.partition_margins(Xc, w, fit_intercept, 1.5))
+    assert np.array_equal(packed, ref_packed) and np.array_equal(curv, ref_curv)
+
+
+def test_line_search_reads_the_margins_of_fun_grad():
+    # keep_margins leaves z at the point in the worker's cache, where the line search's first
+    # task (tron_direction / tron_line via _margins_at) finds it without a sweep; forget drops
+    # it with the curvature.
+    from svmkit.dask import _tasks
+
+    X, y = make_data(n=120, d=5, seed=23)
+    block = _tasks.prepare_block(X, np.where(y == 1, 1.0, -1.0), None)
+    targets = _tasks.class_targets(block, np.array([-1.0, 1.0]), 1, 1.0, np.ones(2))
+    w = np.random.default_rng(24).standard_normal(6)
+    slot, point, intercept = ("fit-under-test", 0), 3, (True, 1.0)
+    loss = ("smoothed_hinge", 0.1, 0.0)
+    _tasks.fun_grad(block, targets, w, loss, intercept, slot, point, None, keep_margins=True)
+    try:
+        cached = _tasks._VECTORS[slot][("z", point)]
+        assert _tasks._margins_at(block, slot, (point, w), intercept) is cached
+        assert np.array_equal(cached, _core.partition_margins(block[0], w, *intercept))
+    finally:
+        assert _tasks.forget("fit-under-test") == 2  # the curvature's slot and the margins'
+    assert slot not in _tasks._VECTORS and slot not in _tasks._CURVATURE
+
+
+def test_tron_fit_leaves_nothing_on_the_workers(client):
+    # A psi_M fit (TRON's line search caches margins and direction margins on the workers)
+    # drops what it cached when it ends.
+    from svmkit.dask import _tasks
+
+    X, y = make_data(sparse=True, seed=25)
+    Xd, yd, _ = to_dask(X, y)
+    sd.LinearSVC(loss="smoothed_hinge", tol=TOL).fit(Xd, yd)
+
+    def cached():
+        return len(_tasks._VECTORS) + len(_tasks._CURVATURE)
+
+    assert sum(client.run(cached).values()) == 0
+
+
 def test_partition_kernel_errors():
     X = np.zeros((3, 2))
     with pytest.raises(ValueError, match="curvature has length 2, expected 3"):
@@ -815,6 +870,9 @@ class _LocalObjective:
         return out
 
     # The line search's (globalization "line_search"): margins kept here instead of on workers.
+    def keep_decision_values(self):
+        pass  # decision() computes the margins of the current point here
+
     def reg_dot(self, u, v):
         r = u[: self.d] @ v[: self.d]
         return r + (u[self.d] * v[self.d] if self.fi and self.reg_b else 0.0)

@@ -29,11 +29,11 @@ LinearProblem partition_problem(const ViewHolder& view, const py::object& y, con
 
 // (packed, curvature): packed = [L_R, g_R, h_R] (h_R only with want_hdiag) so that the
 // driver sums the partitions' packed vectors; curvature = D over the partition's rows (or
-// None).
+// None); with want_margins a third entry, the margins z (partition_margins' values).
 py::tuple fun_grad(const py::object& X, const py::object& y, const py::object& cost,
                    const std::string& loss, double sigma, double epsilon, bool fit_intercept,
                    double intercept_scaling, const py::object& w, bool want_hdiag,
-                   bool want_curvature, int n_threads) {
+                   bool want_curvature, int n_threads, bool want_margins) {
   ViewHolder view = to_view(X);
   std::vector<py::object> keep;
   const LinearProblem p = partition_problem(view, y, cost, fit_intercept, intercept_scaling, keep);
@@ -49,12 +49,15 @@ py::tuple fun_grad(const py::object& X, const py::object& y, const py::object& c
     curv = c.mutable_data();
     curv_obj = c;
   }
+  py::array_t<double> z(want_margins ? static_cast<py::ssize_t>(rows_of(p.X)) : 0);
+  double* zp = want_margins ? z.mutable_data() : nullptr;
   double* out = packed.mutable_data();
   {
     py::gil_scoped_release release;
     out[0] = partition_fun_grad(p, spec, wp, out + 1, want_hdiag ? out + 1 + dim : nullptr, curv,
-                                n_threads);
+                                n_threads, zp);
   }
+  if (want_margins) return py::make_tuple(packed, curv_obj, z);
   return py::make_tuple(packed, curv_obj);
 }
 
@@ -181,9 +184,10 @@ void bind_partition(py::module_& m) {
   m.def("partition_fun_grad", &fun_grad, py::arg("X"), py::arg("y"), py::arg("cost"),
         py::arg("loss"), py::arg("sigma"), py::arg("epsilon"), py::arg("fit_intercept"),
         py::arg("intercept_scaling"), py::arg("w"), py::arg("want_hdiag"),
-        py::arg("want_curvature"), py::arg("n_threads") = 1,
+        py::arg("want_curvature"), py::arg("n_threads") = 1, py::arg("want_margins") = false,
         "Loss part of F, its gradient (and Hessian diagonal) over one row partition, packed "
-        "as [L, g, h], and the per-row curvature D (svmkit/partition_passes.hpp).");
+        "as [L, g, h], and the per-row curvature D (svmkit/partition_passes.hpp); with "
+        "want_margins also the margins z (the values partition_margins gives).");
   m.def("partition_fun", &fun, py::arg("X"), py::arg("y"), py::arg("cost"), py::arg("loss"),
         py::arg("sigma"), py::arg("epsilon"), py::arg("fit_intercept"),
         py::arg("intercept_scaling"), py::arg("w"), py::arg("n_threads") = 1,

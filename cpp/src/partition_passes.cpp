@@ -24,10 +24,12 @@ double row_terms(const L& loss, bool classification, double y, double c, double 
 
 template <class V, class L>
 double fun_grad_impl(const V& X, const L& loss, const LinearProblem& p, bool classification,
-                     const double* w, double* grad, double* hdiag, double* curv, int n_threads) {
+                     const double* w, double* grad, double* hdiag, double* curv, int n_threads,
+                     double* margins) {
   const Index d = X.cols;
   const double scale = p.intercept_scaling;
   const double b = p.fit_intercept ? w[d] : 0.0;
+  const double bw = b * scale;
   const int nt = resolve_threads(n_threads);
   const int chunks = pass_chunks(X, nt);
   ReductionBuffers gbuf, hbuf;
@@ -40,9 +42,10 @@ double fun_grad_impl(const V& X, const L& loss, const LinearProblem& p, bool cla
     double lsum = 0.0, gb = 0.0, hb = 0.0;
     for (Index i = begin; i < end; ++i) {
       double c1, c2;
-      lsum += row_terms(loss, classification, p.y[i], p.cost[i], row_dot(X, i, w) + b * scale, &c1,
-                        &c2);
+      const double z = row_dot(X, i, w) + bw;  // partition_margins' arithmetic
+      lsum += row_terms(loss, classification, p.y[i], p.cost[i], z, &c1, &c2);
       if (curv) curv[i] = c2;
+      if (margins) margins[i] = z;
       gb += c1;
       hb += c2;
       if (h) {
@@ -194,12 +197,14 @@ void partition_margins(const LinearProblem& p, const double* w, double* z) {
 }
 
 double partition_fun_grad(const LinearProblem& p, const LossSpec& loss, const double* w,
-                          double* grad, double* hdiag, double* curvature, int n_threads) {
+                          double* grad, double* hdiag, double* curvature, int n_threads,
+                          double* margins) {
   const bool classification = !is_regression(loss.kind);
   return std::visit(
       [&](const auto& X) {
         return visit_loss(loss, [&](const auto& L) {
-          return fun_grad_impl(X, L, p, classification, w, grad, hdiag, curvature, n_threads);
+          return fun_grad_impl(X, L, p, classification, w, grad, hdiag, curvature, n_threads,
+                               margins);
         });
       },
       p.X);

@@ -467,9 +467,10 @@ def partition_fun_grad(
     want_hdiag: bool,
     want_curvature: bool,
     n_threads: typing.SupportsInt | typing.SupportsIndex = 1,
+    want_margins: bool = False,
 ) -> tuple:
     """
-    Loss part of F, its gradient (and Hessian diagonal) over one row partition, packed as [L, g, h], and the per-row curvature D (svmkit/partition_passes.hpp).
+    Loss part of F, its gradient (and Hessian diagonal) over one row partition, packed as [L, g, h], and the per-row curvature D (svmkit/partition_passes.hpp); with want_margins also the margins z (the values partition_margins gives).
     """
 
 def partition_hess_vec(

@@ -37,10 +37,12 @@
 
 namespace svmkit {
 
-// L_R(w); writes g_R (length solution_size(p)), h_R if hdiag is non-null, and D (length
-// rows) if curvature is non-null. w has solution_size(p) entries.
+// L_R(w); writes g_R (length solution_size(p)), h_R if hdiag is non-null, D (length rows)
+// if curvature is non-null, and the margins z (length rows, the same bits as
+// partition_margins) if margins is non-null. w has solution_size(p) entries.
 double partition_fun_grad(const LinearProblem& p, const LossSpec& loss, const double* w,
-                          double* grad, double* hdiag, double* curvature, int n_threads);
+                          double* grad, double* hdiag, double* curvature, int n_threads,
+                          double* margins = nullptr);
 
 // L_R(w) alone.
 double partition_fun(const LinearProblem& p, const LossSpec& loss, const double* w, int n_threads);

@@ -210,6 +210,8 @@ class DistributedObjective:
         # leaves H s; 0 keeps every row), and [kept, all] of the last decision (curvature_along).
         self.cut = 0.0
         self.curvature_along = (0.0, 0.0)
+        # TRON's line search reads the margins of the current point (keep_decision_values).
+        self._keep_margins = False
 
     def fun_grad(self, w: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
         c, d = self.client, self.d
@@ -229,6 +231,7 @@ class DistributedObjective:
                 [(self.fit_id, p) for p in g],
                 point,
                 keep,
+                self._keep_margins,
                 **placement(self.group_workers[k]),
             )
             for k, g in enumerate(self.groups)
@@ -248,6 +251,12 @@ class DistributedObjective:
 
     def accept(self) -> None:
         self._current, self._trial = self._trial, None
+
+    def keep_decision_values(self) -> None:
+        """objective.hpp's keep_decision_values: each fun_grad pass also leaves the margins of
+        its point on the workers, so that the line search's first task at the point does not
+        sweep the partitions again for them (one pass per Newton step saved)."""
+        self._keep_margins = True
 
     def hess_vec(self, s: np.ndarray) -> np.ndarray:
         c, d = self.client, self.d
@@ -311,7 +320,7 @@ class DistributedObjective:
         return float(out[0]), float(out[1])
 
     def release(self) -> None:
-        """Drops the workers' cached curvature of this fit."""
+        """Drops the workers' cached curvature and margins of this fit."""
         self._trial = self._current = None
         try:
             self.client.run(_tasks.forget, self.fit_id)

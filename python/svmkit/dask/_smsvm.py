@@ -110,7 +110,7 @@ class SmsvmData:
 
     def release(self) -> None:
         try:
-            self.client.run(_tasks.forget_vectors, self.fit_id)
+            self.client.run(_tasks.forget, self.fit_id)
         except Exception:  # a lost worker has nothing left to drop
             pass
 

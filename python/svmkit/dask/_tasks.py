@@ -109,17 +109,23 @@ def fun_grad(
     slot: tuple,
     point: int,
     keep: int | None,
+    keep_margins: bool = False,
 ) -> np.ndarray:
     """[L, g, diag H] of the partition at w (the small vector that is reduced); D at w is
     kept in this worker's cache under (slot, point), dropping the slot's points other than
-    keep (the current point)."""
+    keep (the current point). keep_margins (TRON's line search) also caches the margins z at
+    w, which the same sweep computes, as _margins_at would (the same bits): the line search's
+    tasks then read them instead of sweeping the partition again."""
     _test_hold()
     y, cost = targets
-    packed, curv = _core.partition_fun_grad(
-        block[0], y, cost, *loss, *intercept, w, want_hdiag=True, want_curvature=True, n_threads=1
-    )
-    _store(slot, point, curv, keep)
-    return packed
+    out = _core.partition_fun_grad(
+        block[0], y, cost, *loss, *intercept, w, want_hdiag=True, want_curvature=True,
+        n_threads=1, want_margins=keep_margins,
+    )  # fmt: skip
+    _store(slot, point, out[1], keep)
+    if keep_margins:
+        _put(slot, ("z", point), out[2])
+    return out[0]
 
 
 def hess_vec(
@@ -173,11 +179,12 @@ def fun_grad_run(
     slots: list,
     point: int,
     keep: int | None,
+    keep_margins: bool = False,
 ) -> np.ndarray:
     """fun_grad over a run of partitions, summed in the run's order (one task per run)."""
     return add(
         *(
-            fun_grad(block, t, w, loss, intercept, slot, point, keep)
+            fun_grad(block, t, w, loss, intercept, slot, point, keep, keep_margins)
             for block, t, slot in zip(blocks, targets, slots)
         )
     )
@@ -437,12 +444,16 @@ def _tilde_t(X, beta, intercept) -> np.ndarray:
 
 
 def forget(fit: str) -> int:
-    """Drops the cached curvature of a finished fit; returns the number of slots dropped."""
+    """Drops what a finished fit cached on this worker (curvature, margins); returns the
+    number of slots dropped."""
     with _LOCK:
-        slots = [k for k in _CURVATURE if k[0] == fit]
-        for k in slots:
-            del _CURVATURE[k]
-    return len(slots)
+        dropped = 0
+        for cache in (_CURVATURE, _VECTORS):
+            slots = [k for k in cache if k[0] == fit]
+            for k in slots:
+                del cache[k]
+            dropped += len(slots)
+    return dropped
 
 
 def add(*parts: np.ndarray) -> np.ndarray:
@@ -703,12 +714,3 @@ def nonzero_columns(block: tuple) -> np.ndarray:
         hit = np.bincount(indices[data != 0], minlength=X[4])
         return (hit > 0).astype(np.float64)
     return np.any(np.asarray(X) != 0, axis=0).astype(np.float64)
-
-
-def forget_vectors(fit: str) -> int:
-    """Drops the cached SmSVM margins of a finished fit; returns the number of slots dropped."""
-    with _LOCK:
-        slots = [k for k in _VECTORS if k[0] == fit]
-        for k in slots:
-            del _VECTORS[k]
-    return len(slots)

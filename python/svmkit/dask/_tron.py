@@ -162,6 +162,7 @@ def _line_search_tron(obj, dim, opt, w0, callback, poll, hand_over: dict | None 
     (from the region's loop: history, it, inner, start, gnorm0) continues that run at w0."""
     h = hand_over or {}
     start = h.get("start", time.perf_counter())
+    obj.keep_decision_values()  # as tron.cpp's line_search_core
     w, f, g, hdiag, gnorm0 = _start(obj, dim, w0, h.get("gnorm0"))
     gnorm = float(np.linalg.norm(g))
     aw = float(opt["preconditioner_weight"])
