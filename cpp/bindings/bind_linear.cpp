@@ -80,8 +80,7 @@ py::dict objective_eval(const py::object& X, const py::object& y, const py::obje
                         const std::string& loss, double sigma, double epsilon, bool fit_intercept,
                         double intercept_scaling, bool regularize_intercept, const py::object& w,
                         const py::object& s, int n_threads, const std::string& hessian) {
-  if (hessian != "products" && hessian != "assembled")
-    throw_invalid("hessian must be 'products' or 'assembled', got '" + hessian + "'");
+  const HessianForm form = tron_hessian_form(hessian);
   ViewHolder view = to_view(X);
   std::vector<py::object> keep;
   const LinearProblem problem =
@@ -101,8 +100,7 @@ py::dict objective_eval(const py::object& X, const py::object& y, const py::obje
               V, L, problem, !is_regression(spec.kind), n_threads);
           f = obj.fun_grad(wp, g.mutable_data(), hdiag.mutable_data());
           obj.accept();
-          obj.set_hessian_form(hessian == "assembled" ? HessianForm::assembled
-                                                      : HessianForm::products);
+          obj.set_hessian_form(form);
           obj.hess_vec(sp, hs.mutable_data());
           assemblies = obj.hessian_assemblies();
           f_only = obj.fun(wp);

@@ -445,6 +445,14 @@ bool tron_uses_line_search(const TronOptions& o, LossKind kind) {
   return o.globalization == "line_search";
 }
 
+HessianForm tron_hessian_form(const std::string& name) {
+  if (name == "auto") return HessianForm::automatic;
+  if (name == "products") return HessianForm::products;
+  if (name == "assembled") return HessianForm::assembled;
+  throw_invalid("tron option 'hessian' must be 'auto', 'products' or 'assembled', got '" + name +
+                "'");
+}
+
 void validate_options(const TronOptions& o) {
   SVMKIT_CHECK_OPTION_RANGES(SVMKIT_TRON_OPTIONS, "tron", o);
   if (o.tol == 0.0 && o.abs_tol == 0.0 && o.max_iter <= 0)
@@ -452,9 +460,7 @@ void validate_options(const TronOptions& o) {
   if (!(o.eta0 < o.eta1 && o.eta1 < o.eta2))
     throw_invalid("TRON requires 0 <= eta0 < eta1 < eta2 < 1");
   if (!(o.sigma1 < o.sigma2)) throw_invalid("TRON requires 0 < sigma1 < sigma2 < 1 < sigma3");
-  if (o.hessian != "auto" && o.hessian != "products" && o.hessian != "assembled")
-    throw_invalid("tron option 'hessian' must be 'auto', 'products' or 'assembled', got '" +
-                  o.hessian + "'");
+  tron_hessian_form(o.hessian);
   if (o.globalization != "trust_region" && o.globalization != "line_search" &&
       o.globalization != "auto")
     throw_invalid(
@@ -464,12 +470,6 @@ void validate_options(const TronOptions& o) {
 
 namespace {
 
-HessianForm hessian_form(const TronOptions& o) {
-  if (o.hessian == "products") return HessianForm::products;
-  if (o.hessian == "assembled") return HessianForm::assembled;
-  return HessianForm::automatic;
-}
-
 // TRON on a smooth loss from w_start (null: 0).
 template <class View>
 SolveResult run_tron(const View& X, const LinearProblem& problem, const LossSpec& loss,
@@ -478,7 +478,7 @@ SolveResult run_tron(const View& X, const LinearProblem& problem, const LossSpec
   return visit_loss(loss, [&](const auto& L) {
     LinearObjective<View, std::decay_t<decltype(L)>> obj(X, L, problem, !is_regression(loss.kind),
                                                          options.n_threads);
-    obj.set_hessian_form(hessian_form(options));
+    obj.set_hessian_form(tron_hessian_form(options.hessian));
     if (tron_uses_line_search(options, loss.kind))
       return line_search_core(obj, options, callbacks, w_start);
     return tron_core(obj, options, callbacks, w_start,

@@ -110,6 +110,12 @@ SVMKIT_DEFINE_OPTION_RECORDS(tron, SVMKIT_TRON_OPTIONS)
 
 void validate_options(const TronOptions& options);
 
+enum class HessianForm;  // objective.hpp
+
+// The HessianForm of option hessian's name ("auto", "products", "assembled"); invalid_argument
+// for any other name.
+HessianForm tron_hessian_form(const std::string& name);
+
 // Whether options.globalization runs the line search for this loss ("auto": psi_M and psi_G).
 bool tron_uses_line_search(const TronOptions& options, LossKind kind);
 
