@@ -2,16 +2,17 @@
 # and svmkit.pc for pkg-config.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
-# detail/ holds internals. Only the three that public headers include (parallel.hpp: the chunked
+# detail/ holds internals. Only the four that public headers include (parallel.hpp: the chunked
 # passes of data.hpp; vec_math.hpp: kernel.hpp's inline kernels; assembled_hessian.hpp:
-# objective.hpp's dense Hessian kernels) are installed; the thread team,
+# objective.hpp's dense Hessian kernels; branchless.hpp: loss.hpp's branch-free squared hinge)
+# are installed; the thread team,
 # the kernel cache, SMO's working-set kernels, the SIMD dispatcher and SmSVM's row terms are not
 # part of the API.
 # An allow-list, so that a new internal header stays internal without touching this file.
 install(DIRECTORY cpp/include/svmkit DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
   PATTERN "detail" EXCLUDE)
 install(FILES cpp/include/svmkit/detail/assembled_hessian.hpp cpp/include/svmkit/detail/parallel.hpp
-  cpp/include/svmkit/detail/vec_math.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/svmkit/detail)
+  cpp/include/svmkit/detail/vec_math.hpp cpp/include/svmkit/detail/branchless.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/svmkit/detail)
 install(FILES "${SVMKIT_GENERATED_INCLUDE}/svmkit/version.hpp"
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/svmkit)
 if(TARGET svmkit_eigen)

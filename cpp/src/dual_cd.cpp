@@ -25,6 +25,7 @@
 #include "kept_columns.hpp"
 #include "row_solve.hpp"
 #include "svmkit/data.hpp"
+#include "svmkit/detail/branchless.hpp"
 #include "svmkit/detail/parallel.hpp"
 
 namespace svmkit {
@@ -110,7 +111,7 @@ struct DualState {
     const double l1 = elastic->l1, inv = 1.0 / elastic->l2;
     for_each_in_row(X, i, [&](Index j, double x) {
       const double rj = (r[j] += delta * x);
-      w[j] = rj > l1 ? (rj - l1) * inv : (rj < -l1 ? (rj + l1) * inv : 0.0);
+      w[j] = detail::soft_threshold_nb(rj, l1) * inv;  // the branchy form mispredicted
     });
     r[d] += delta * scale;
     w[d] = r[d] * inv;
@@ -129,8 +130,7 @@ struct DualState {
     const double tmax = dir > 0.0 ? upper(i) - ai : ai;
     const double h0 = -std::fabs(g);  // derivative along t at t = 0
     double first = kInf;
-    const double slope0 =
-        elastic_breakpoints(i, dir, [&](double tk, double) { first = std::min(first, tk); });
+    const double slope0 = elastic_first(i, dir, &first);
     double step = tmax;
     if (first >= tmax) {
       if (slope0 > 0.0) step = std::min(0.0 - h0 / slope0, tmax);
@@ -158,6 +158,29 @@ struct DualState {
       if (slope > 0.0) step = std::min(t - h / slope, tmax);
     }
     return std::min(std::max(ai + dir * std::max(step, 0.0), 0.0), upper(i));
+  }
+  // elastic_breakpoints' slope at t = 0 and its first breakpoint (*first; kInf if none), in
+  // branch-free arithmetic: which side of +-l1 each r_j lies on is data-dependent, and the
+  // branches of elastic_breakpoints mispredicted often enough to make a coordinate step 4x
+  // the l2 dual's (sparse text, even at l1 = 0).
+  double elastic_first(Index i, double dir, double* first) const {
+    const double l1 = elastic->l1, inv = 1.0 / elastic->l2, yi = y[i];
+    double slope = (scale * scale) * inv + diag_of(i), t_min = kInf;
+    for_each_in_row(X, i, [&](Index j, double x) {
+      const double v = dir * yi * x;  // rate of r_j along t
+      // Moving r_j up (v > 0) is the mirror image of moving -r_j down: with s = sign(v), the
+      // entry is active just after t = 0 when s r_j >= l1 or s r_j < -l1, and its first
+      // breakpoint is the nearest of -l1, l1 above s r_j, at t = (threshold - s r_j) / |v|.
+      const double sr = detail::select_nb(v > 0.0, r[j], -r[j]), av = std::fabs(v);
+      const bool active = (sr >= l1) | (sr < -l1);
+      slope += detail::select_nb(active, v * v * inv, 0.0);
+      const double d_low = -l1 - sr, d_high = l1 - sr;  // d_low <= d_high
+      const double dist =
+          detail::select_nb(d_low > 0.0, d_low, detail::select_nb(d_high > 0.0, d_high, kInf));
+      t_min = detail::min_nb(t_min, dist / av);  // v = 0: +inf (dist > 0), as no breakpoint
+    });
+    *first = t_min;
+    return slope;
   }
   // The slope at t = 0 of coordinate i's subproblem along dir (elastic_next); calls
   // event(t_k, change of the slope) for each breakpoint of the row.

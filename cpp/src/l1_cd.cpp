@@ -15,10 +15,7 @@
 #include <vector>
 
 #include "svmkit/data.hpp"
-
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+#include "svmkit/detail/branchless.hpp"
 
 namespace svmkit {
 namespace {
@@ -86,24 +83,10 @@ using Lane1 = std::integral_constant<int, 1>;
 // How many entries ahead the residual of a row is prefetched.
 constexpr Index kPrefetch = 16;
 
-// max(x, 0) and (b > 0 ? v : 0) without a branch. Whether a residual is positive is close to a
-// coin flip over the rows of a column, and GCC turns the plain conditional expressions into
-// jumps, whose mispredictions cost more than the arithmetic (2.2x per entry on mushrooms).
-inline double positive_part(double x) {
-#if defined(__SSE2__)
-  return _mm_cvtsd_f64(_mm_max_sd(_mm_set_sd(x), _mm_setzero_pd()));
-#else
-  return x > 0.0 ? x : 0.0;
-#endif
-}
-inline double where_positive(double b, double v) {
-#if defined(__SSE2__)
-  const __m128d mask = _mm_cmpgt_sd(_mm_set_sd(b), _mm_setzero_pd());
-  return _mm_cvtsd_f64(_mm_and_pd(mask, _mm_set_sd(v)));
-#else
-  return b > 0.0 ? v : 0.0;
-#endif
-}
+// max(x, 0) and (b > 0 ? v : 0) without a branch (detail/branchless.hpp): whether a residual
+// is positive is close to a coin flip over the rows of a column.
+using detail::positive_part;
+using detail::where_positive;
 
 // Sparse column-major copy: column j holds (row, y_row * x_row,j) for rows of nonzero cost,
 // rows renumbered to the kept ones, sorted by row, duplicates merged (explicit zeros are kept:

@@ -15,6 +15,7 @@
 #include <cmath>
 #include <string>
 
+#include "svmkit/detail/branchless.hpp"
 #include "svmkit/status.hpp"
 
 namespace svmkit {
@@ -125,16 +126,15 @@ struct HingeLoss {
   double d2_max() const { return 0.0; }
 };
 
+// Branch-free (detail/branchless.hpp): whether a row is inside the margin is close to a coin
+// flip over the rows of a pass.
 struct SquaredHingeLoss {
   double value(double u) const {
-    const double t = 1.0 - u;
-    return t > 0.0 ? t * t : 0.0;
+    const double t = detail::positive_part(1.0 - u);
+    return t * t;
   }
-  double d1(double u) const {
-    const double t = 1.0 - u;
-    return t > 0.0 ? -2.0 * t : 0.0;
-  }
-  double d2(double u) const { return u < 1.0 ? 2.0 : 0.0; }
+  double d1(double u) const { return -2.0 * detail::positive_part(1.0 - u); }
+  double d2(double u) const { return detail::where_positive(1.0 - u, 2.0); }  // u < 1
   double d2_max() const { return 2.0; }
 };
 
