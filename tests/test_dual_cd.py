@@ -445,16 +445,29 @@ def test_history_and_counters() -> None:
     assert hist["active_size"].min() < len(y)  # shrinking happened
     assert res["inner_iterations"] == hist["inner_iterations"].sum()
     # Passes: one for Q_ii, active/n per iteration, one for the objective, and one per check
-    # of the duality gap: after 5 passes, then at max(+5, x1.25) (dual_cd.cpp's schedule;
-    # the last iteration's check is the one that stopped the run).
-    passes, next_check, checks = 1.0, 6.0, 0
-    for visited in hist["inner_iterations"]:
+    # of the duality gap (its record carries the gap; NaN elsewhere): after 5 passes, then at
+    # max(+5, x1.25), or sooner (at least +2) where the mean rate of decrease of the gap from
+    # the first check to the best one puts its crossing of tol earlier (dual_cd.cpp's
+    # GapSchedule; the last iteration's check is the one that stopped the run).
+    tol, passes, next_check, checks, first, best = 1e-6, 1.0, 6.0, 0, None, None
+    for visited, gap in zip(hist["inner_iterations"], hist["gap"]):
         passes += visited / len(y)
-        if passes >= next_check:
-            passes += 1.0
-            checks += 1
-            next_check = max(passes + 5.0, 1.25 * passes)
-    assert checks >= 2
+        assert (passes >= next_check) == (not np.isnan(gap))
+        if np.isnan(gap):
+            continue
+        passes += 1.0
+        checks += 1
+        next_check = max(passes + 5.0, 1.25 * passes)
+        if first is None:
+            first = best = (passes, gap)
+            continue
+        best = min(best, (passes, gap), key=lambda pg: pg[1])
+        if best[1] < first[1] and best[0] > first[0]:
+            rate = np.log(first[1] / best[1]) / (best[0] - first[0])
+            crossing = best[0] + np.log(best[1] / tol) / rate
+            if crossing < next_check:
+                next_check = max(passes + 2.0, crossing)
+    assert checks >= 2 and hist["gap"][-1] <= tol
     expected = 2 + hist["inner_iterations"].sum() / len(y) + checks
     assert abs(res["passes"] - expected) <= 1
     # Below tol = 1e-6 the projected gradients alone decide (no gap check, no extra pass), and

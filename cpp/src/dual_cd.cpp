@@ -479,7 +479,11 @@ double dual_gap(const DualState<V>& s, const LossSpec& spec) {
 // (dual_gap) <= tol, whichever comes first. A gap check costs one pass; the first comes after
 // kGapCheckPasses passes' worth of visits, each next one kGapCheckPasses later or kGapCheckGrowth
 // times later (in passes), whichever is later: O(log passes) checks in a long run, none in a short
-// one, and a stop at most ~25% later than the gap allowed. (The primal value, and so the gap,
+// one, and a stop at most ~25% later than the gap allowed; but sooner (at least
+// kGapCheckMinPasses later) where the gap's mean rate of decrease so far, log(first / best) per
+// pass, puts its crossing of tol earlier (GapSchedule): the elastic net on the regime matrix's
+// sparse 16,000 x 10,000 cell had reached 9e-5 at 59 passes and was stopped at 71 (0.32 s), now at
+// about 60. (The primal value, and so the gap,
 // is not monotone along the iterations: a first check at 10 passes instead of 5 moved the
 // later checks off the low points, and a9a and covtype.5000 ran into max_iter again.) Measured at
 // tol 1e-4 (regime matrix, LinearSVC(loss="hinge")): sparse 16,000 x 10,000 0.049 s (116
@@ -493,7 +497,38 @@ double dual_gap(const DualState<V>& s, const LossSpec& spec) {
 // gradients alone decide those runs.
 constexpr double kGapCheckPasses = 5.0;
 constexpr double kGapCheckGrowth = 1.25;
+constexpr double kGapCheckMinPasses = 2.0;
 constexpr double kGapMinTol = 1e-6;
+
+// When the next duality-gap check is due (the rule above), in passes.
+class GapSchedule {
+ public:
+  GapSchedule(double tol, double passes) : tol_(tol), next_(passes + kGapCheckPasses) {}
+  bool due(double passes) const { return passes >= next_; }
+  // After a check that found gap (> tol), with passes counting its own pass. Out of line: it
+  // runs a few times per fit, and the visit loop's code stays as it was.
+  [[gnu::noinline]] void checked(double passes, double gap) {
+    next_ = std::max(passes + kGapCheckPasses, kGapCheckGrowth * passes);
+    if (!(gap > 0.0 && gap < kInf)) return;
+    if (first_passes_ < 0.0) {
+      first_passes_ = best_passes_ = passes;
+      first_gap_ = best_gap_ = gap;
+      return;
+    }
+    if (gap < best_gap_) {
+      best_gap_ = gap;
+      best_passes_ = passes;
+    }
+    if (!(best_gap_ < first_gap_ && best_passes_ > first_passes_)) return;
+    const double rate = std::log(first_gap_ / best_gap_) / (best_passes_ - first_passes_);
+    const double crossing = best_passes_ + std::log(best_gap_ / tol_) / rate;
+    if (crossing < next_) next_ = std::max(passes + kGapCheckMinPasses, crossing);
+  }
+
+ private:
+  double tol_, next_;
+  double first_passes_ = -1.0, first_gap_ = 0.0, best_passes_ = 0.0, best_gap_ = 0.0;
+};
 
 // The outer loop shared by both duals: shuffle, visit the active set, test, shrink. gap: the
 // relative duality gap, checked as above, or nullptr.
@@ -504,7 +539,7 @@ SolveResult dual_loop(DualState<V>& s, Task& task, const DualCdOptions& opt, con
   res.status = SolverStatus::max_iter;
   OrderRng rng(static_cast<std::uint64_t>(opt.seed));
   double passes = 1.0;  // the pass that computed Qbar_ii
-  double next_check = passes + kGapCheckPasses;
+  GapSchedule schedule(opt.tol, passes);
   Index since_poll = 0;
   long long iter = 0;
   while (iter < opt.max_iter) {
@@ -540,10 +575,11 @@ SolveResult dual_loop(DualState<V>& s, Task& task, const DualCdOptions& opt, con
     bool satisfied = task.satisfied(opt.tol);
     res.optimality = task.measure();
     bool certified = false;
-    if (gap && opt.tol >= kGapMinTol && !satisfied && passes >= next_check) {
-      const double g = dual_gap(s, *gap);
+    double checked_gap = kNaN;  // this iteration's gap check, for its record
+    if (gap && opt.tol >= kGapMinTol && !satisfied && schedule.due(passes)) {
+      const double g = checked_gap = dual_gap(s, *gap);
       passes += 1.0;
-      next_check = std::max(passes + kGapCheckPasses, kGapCheckGrowth * passes);
+      schedule.checked(passes, g);
       if (g <= opt.tol) {
         certified = satisfied = true;
         res.optimality = g;
@@ -559,6 +595,7 @@ SolveResult dual_loop(DualState<V>& s, Task& task, const DualCdOptions& opt, con
       rec.inner_iterations = visited;
       rec.active_size = s.active;
       rec.passes = std::llround(passes);
+      rec.gap = checked_gap;
       rec.time = detail::seconds_since(start);
       if (!report_iteration(res, rec, opt.record_history, cb)) {
         res.status = SolverStatus::interrupted;

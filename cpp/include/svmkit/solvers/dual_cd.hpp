@@ -51,8 +51,9 @@
 // regression: sum_i |PG_i| <= tol * (the same sum in the first iteration) (relative);
 // hinge, squared hinge (l2 and elastic net) and the regression duals with tol >= 1e-6 also
 // stop (converged) when the
-// relative duality gap (P(w) - D(a)) / P(w) is <= tol, checked at geometrically spaced passes
-// (dual_cd.cpp: dual_gap; a certificate, optimality then holds the gap);
+// relative duality gap (P(w) - D(a)) / P(w) is <= tol, checked at geometrically spaced passes,
+// sooner where the gap's decrease so far predicts its crossing of tol (dual_cd.cpp: dual_gap,
+// GapSchedule; a certificate, optimality then holds the gap);
 // or max_iter outer iterations (status max_iter).
 #pragma once
 
@@ -94,7 +95,8 @@ void validate_options(const DualCdOptions& options);
 // Solves the problem for loss hinge, squared_hinge, logistic, smoothed_hinge,
 // epsilon_insensitive or squared_epsilon_insensitive. The solution is w followed by b (b multiplies
 // intercept_scaling); objective is the primal F at it. History records carry the stopping
-// measure as optimality, the active-set size, and NaN objectives. w0 is ignored (see above).
+// measure as optimality, the active-set size, the gap where it was checked (NaN elsewhere), and
+// NaN objectives. w0 is ignored (see above).
 SolveResult solve_dual_cd(const LinearProblem& problem, const LossSpec& loss,
                           const DualCdOptions& options = {}, const Callbacks& callbacks = {},
                           const double* w0 = nullptr);
