@@ -482,8 +482,8 @@ double dual_gap(const DualState<V>& s, const LossSpec& spec) {
 // one, and a stop at most ~25% later than the gap allowed; but sooner (at least
 // kGapCheckMinPasses later) where the gap's mean rate of decrease so far, log(first / best) per
 // pass, puts its crossing of tol earlier (GapSchedule): the elastic net on the regime matrix's
-// sparse 16,000 x 10,000 cell had reached 9e-5 at 59 passes and was stopped at 71 (0.32 s), now at
-// about 60. (The primal value, and so the gap,
+// sparse 16,000 x 10,000 cell had reached 9e-5 at 59 passes and was stopped at 71 (0.32 s), now
+// at 50 (0.22 s). (The primal value, and so the gap,
 // is not monotone along the iterations: a first check at 10 passes instead of 5 moved the
 // later checks off the low points, and a9a and covtype.5000 ran into max_iter again.) Measured at
 // tol 1e-4 (regime matrix, LinearSVC(loss="hinge")): sparse 16,000 x 10,000 0.049 s (116
