@@ -221,7 +221,9 @@ def test_hessian_too_large_to_assemble_uses_products() -> None:
 
 def test_objective_eval_refuses_an_unknown_hessian_form() -> None:
     X, Xv, y, _, cost = make_problem("C", np.float64, n=10, d=3)
-    with pytest.raises(ValueError, match="tron option 'hessian' must be 'auto', 'products' or 'assembled', got 'x'"):
+    with pytest.raises(
+        ValueError, match="tron option 'hessian' must be 'auto', 'products' or 'assembled', got 'x'"
+    ):
         _core.objective_eval(
             as_core_matrix(Xv), y, cost, "logistic", 0.5, 0.2, True, 1.0, True, np.zeros(4),
             np.zeros(4), 1, "x",
