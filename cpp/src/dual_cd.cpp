@@ -159,25 +159,34 @@ struct DualState {
     }
     return std::min(std::max(ai + dir * std::max(step, 0.0), 0.0), upper(i));
   }
-  // elastic_breakpoints' slope at t = 0 and its first breakpoint (*first; kInf if none), in
-  // branch-free arithmetic: which side of +-l1 each r_j lies on is data-dependent, and the
-  // branches of elastic_breakpoints mispredicted often enough to make a coordinate step 4x
-  // the l2 dual's (sparse text, even at l1 = 0).
+  // One entry of row i along t (elastic_first, elastic_breakpoints): r_j moves at rate v.
+  // Moving r_j up (v > 0) is the mirror image of moving -r_j down, so with sr = sign(v) r_j the
+  // entry is active just after t = 0 (it adds q = v^2 / l2 to the slope) when sr >= l1 or
+  // sr < -l1 (beyond l1, or on its boundary and moving outward); it leaves the active region
+  // where sr reaches -l1 (at t = d_low / |v|, when d_low > 0) and enters it where sr reaches l1
+  // (d_high / |v|, when d_high > 0). Branch-free (detail/branchless.hpp): which side of +-l1
+  // each r_j lies on is data-dependent, and the branchy form mispredicted often enough to make
+  // a coordinate step 4x the l2 dual's (sparse text, even at l1 = 0).
+  struct ElasticEntry {
+    double q, av, d_low, d_high;  // d_low <= d_high
+    bool active;
+  };
+  static ElasticEntry elastic_entry(double rj, double v, double l1, double inv) {
+    const double sr = detail::select_nb(v > 0.0, rj, -rj);
+    const bool active = (sr >= l1) | (sr < -l1);  // | rather than ||: no branch
+    return {v * v * inv, std::fabs(v), -l1 - sr, l1 - sr, active};
+  }
+  // The slope at t = 0 of coordinate i's subproblem along dir and its first breakpoint
+  // (*first; kInf if none): elastic_breakpoints' slope and smallest t_k, without the events.
   double elastic_first(Index i, double dir, double* first) const {
     const double l1 = elastic->l1, inv = 1.0 / elastic->l2, yi = y[i];
     double slope = (scale * scale) * inv + diag_of(i), t_min = kInf;
     for_each_in_row(X, i, [&](Index j, double x) {
-      const double v = dir * yi * x;  // rate of r_j along t
-      // Moving r_j up (v > 0) is the mirror image of moving -r_j down: with s = sign(v), the
-      // entry is active just after t = 0 when s r_j >= l1 or s r_j < -l1, and its first
-      // breakpoint is the nearest of -l1, l1 above s r_j, at t = (threshold - s r_j) / |v|.
-      const double sr = detail::select_nb(v > 0.0, r[j], -r[j]), av = std::fabs(v);
-      const bool active = (sr >= l1) | (sr < -l1);
-      slope += detail::select_nb(active, v * v * inv, 0.0);
-      const double d_low = -l1 - sr, d_high = l1 - sr;  // d_low <= d_high
-      const double dist =
-          detail::select_nb(d_low > 0.0, d_low, detail::select_nb(d_high > 0.0, d_high, kInf));
-      t_min = detail::min_nb(t_min, dist / av);  // v = 0: +inf (dist > 0), as no breakpoint
+      const ElasticEntry e = elastic_entry(r[j], dir * yi * x, l1, inv);
+      slope += detail::select_nb(e.active, e.q, 0.0);
+      const double dist = detail::select_nb(e.d_low > 0.0, e.d_low,
+                                            detail::select_nb(e.d_high > 0.0, e.d_high, kInf));
+      t_min = detail::min_nb(t_min, dist / e.av);  // v = 0: +inf (dist > 0), no breakpoint
     });
     *first = t_min;
     return slope;
@@ -189,25 +198,12 @@ struct DualState {
     const double l1 = elastic->l1, inv = 1.0 / elastic->l2, yi = y[i];
     double slope = (scale * scale) * inv + diag_of(i);
     for_each_in_row(X, i, [&](Index j, double x) {
-      const double v = dir * yi * x;  // rate of r_j along t
+      const double v = dir * yi * x;
       if (v == 0.0) return;
-      const double rj = r[j], q = v * v * inv;
-      // Active just after t = 0: beyond l1, or on its boundary and moving outward.
-      if (v > 0.0) {
-        if (rj >= l1) slope += q;
-        if (rj < -l1) {
-          slope += q;
-          event((-l1 - rj) / v, -q);  // leaves the active region at -l1
-        }
-        if (rj < l1) event((l1 - rj) / v, q);  // enters it at +l1
-      } else {
-        if (rj <= -l1) slope += q;
-        if (rj > l1) {
-          slope += q;
-          event((l1 - rj) / v, -q);  // leaves at +l1
-        }
-        if (rj > -l1) event((-l1 - rj) / v, q);  // enters at -l1
-      }
+      const ElasticEntry e = elastic_entry(r[j], v, l1, inv);
+      if (e.active) slope += e.q;
+      if (e.d_low > 0.0) event(e.d_low / e.av, -e.q);   // leaves the active region
+      if (e.d_high > 0.0) event(e.d_high / e.av, e.q);  // enters it
     });
     return slope;
   }
