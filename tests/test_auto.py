@@ -22,9 +22,9 @@ from svmkit._solvers import (
 rng = np.random.default_rng(0)
 
 
-def data(n: int, d: int, sparse: bool = False, classes: int = 2):
+def data(n: int, d: int, sparse: bool = False, classes: int = 2, row_nnz: float = 20.0):
     if sparse:
-        X = sp.random(n, d, density=min(1.0, 20.0 / d), format="csr", random_state=1)
+        X = sp.random(n, d, density=min(1.0, row_nnz / d), format="csr", random_state=1)
     else:
         X = rng.standard_normal((n, d))
     w = rng.standard_normal(d)
@@ -39,6 +39,7 @@ WIDE = (60, 600, False)
 SPARSE_WIDE = (200, 5000, True)
 VERY_WIDE = (50, 5000, True)
 SPARSE_TALL_TEXT = (3000, 2000, True)  # n > d but too many features to be "tall"
+SPARSE_WIDE_FULL_ROWS = (200, 5000, True, 2, 60.0)  # 60 stored entries per row
 
 CASES = [
     # (loss, penalty, regime, extra params, expected solver)
@@ -69,9 +70,13 @@ CASES = [
     ("smoothed_hinge", "l2", TALL, {}, "tron"),
     ("logistic", "l1", TALL, {}, "l1_cd"),
     ("logistic", "elasticnet", SPARSE_WIDE, {}, "l1_cd"),
+    # The smooth duals need wide data with >= 40 stored entries per row (20 here: tron).
     ("smoothed_hinge", "l2", SPARSE_WIDE, {}, "tron"),
-    ("smoothed_hinge", "l2", VERY_WIDE, {}, "dual_cd"),
-    ("logistic", "l2", SPARSE_WIDE, {}, "dual_cd"),
+    ("smoothed_hinge", "l2", VERY_WIDE, {}, "tron"),
+    ("smoothed_hinge", "l2", SPARSE_WIDE_FULL_ROWS, {}, "dual_cd"),
+    ("smoothed_hinge", "l2", WIDE, {}, "tron"),  # dense: tron (5-10 passes there)
+    ("logistic", "l2", SPARSE_WIDE, {}, "tron"),
+    ("logistic", "l2", SPARSE_WIDE_FULL_ROWS, {}, "dual_cd"),
     ("gaussian_smoothed_hinge", "l2", SPARSE_WIDE, {}, "tron"),
     ("smoothed_hinge", "l1", TALL, {}, "l1_cd"),
     ("gaussian_smoothed_hinge", "elasticnet", SPARSE_WIDE, {}, "l1_cd"),
@@ -89,7 +94,9 @@ def test_auto_rule_for_each_regime(loss, penalty, regime, params, expected) -> N
     reg = params.get("regularize_intercept", True)
     rho = params.get("l1_ratio", 0.5)
     scale = hinge_dual_scale(X, 1.0) if loss == "hinge" else None
-    assert auto_solver_name(loss, penalty, n, d, reg, scale, l1_ratio=rho) in (expected, None)
+    row_nnz = X.nnz / n if sp.issparse(X) else None
+    name = auto_solver_name(loss, penalty, n, d, reg, scale, l1_ratio=rho, row_nnz=row_nnz)
+    assert name in (expected, None)
 
 
 def test_auto_hinge_large_scale_dense_uses_tron() -> None:

@@ -743,6 +743,35 @@ def test_smooth_duals_reach_the_primal_optimum(loss: str, C: float, sparse: bool
     assert f == pytest.approx(f_ref, rel=1e-7)
 
 
+@pytest.mark.parametrize("loss", ["logistic", "smoothed_hinge"])
+@pytest.mark.parametrize("C", [0.1, 1.0, 10.0])
+def test_smooth_dual_gap_stop_is_a_certificate(loss: str, C: float) -> None:
+    """The smooth duals also stop on their relative duality gap (sum_i m a_i - C_i h(a_i / C_i)
+    - 1/2 ||w||^2 against the primal): converged, and the gap bounds the true relative
+    suboptimality (an independent L-BFGS solve of the primal). Their own rule (max |d/da_i|
+    <= tol, absolute) ends the run far later on sparse text with many features per sample."""
+    X, y = make_sparse_text_like(300, 6000, density=0.02, random_state=3)
+    cost = np.full(X.shape[0], C)
+    cost[::9] = 0.0
+    res = core_fit(X, y, cost, loss, tol=1e-4, max_iter=100000)
+    assert res["status"] == svmkit.SolverStatus.converged
+    assert "relative duality gap" in res["message"]
+    gap = res["optimality"]
+    assert 0.0 <= gap <= 1e-4
+    hist = res["history"]
+    assert np.nanmin(hist["gap"]) == gap
+    w, b = split(res)
+    f = smooth_objective(X, y, cost, w, b, loss)
+    assert res["objective"] == pytest.approx(f, rel=1e-12)
+    f_ref = lbfgs_optimum(X, y, cost, loss)
+    assert -1e-9 <= (f - f_ref) / f <= gap + 1e-9
+    # tol below 1e-6 asks for the coefficients: the gradient rule alone decides (no gap check).
+    tight = core_fit(X, y, cost, loss, tol=1e-8, max_iter=100000)
+    assert tight["status"] == svmkit.SolverStatus.converged
+    assert np.all(np.isnan(tight["history"]["gap"]))
+    assert "duality gap" not in tight["message"]
+
+
 def test_logistic_dual_matches_sklearn_liblinear() -> None:
     """LinearSVC(loss="logistic", solver="dual_cd") and scikit-learn's LogisticRegression
     (liblinear, its bias regularized as ours) reach the same objective on sparse text."""
@@ -761,17 +790,29 @@ def test_logistic_dual_matches_sklearn_liblinear() -> None:
 
 
 def test_smooth_dual_auto_rule_and_threads() -> None:
-    """auto: the smooth duals from 10 (logistic) and 100 (smoothed hinge) features per sample,
-    tron otherwise; one and two threads give the same multiclass fit."""
-    Xw, yw = make_sparse_text_like(200, 3000, density=0.02, random_state=5)  # 15 per sample
-    Xv, yv = make_sparse_text_like(30, 3000, density=0.02, random_state=5)  # 100 per sample
+    """auto: the smooth duals from 10 features per sample with at least 40 stored entries per
+    row (_solvers.SMOOTH_DUAL_RATIO, SMOOTH_DUAL_MIN_ROW_NNZ), the smoothed hinge's on sparse
+    X only; tron otherwise; one and two threads give the same multiclass fit."""
+    from svmkit import _solvers
+
+    assert (_solvers.SMOOTH_DUAL_RATIO, _solvers.SMOOTH_DUAL_MIN_ROW_NNZ) == (10, 40)
+    Xw, yw = make_sparse_text_like(200, 3000, density=0.04, random_state=5)  # 69 per row
+    Xf, yf = make_sparse_text_like(200, 3000, density=0.02, random_state=5)  # 39 per row
+    Xn, yn = make_sparse_text_like(400, 3000, density=0.04, random_state=5)  # 7.5 per sample
+    Xd = np.random.default_rng(5).standard_normal((100, 1000))  # dense, 10 per sample
+    yd = (Xd[:, 0] > 0).astype(int)
     Xt, yt = breast_cancer()
-    for loss, X_dual, y_dual in (("logistic", Xw, yw), ("smoothed_hinge", Xv, yv)):
-        assert svmkit.LinearSVC(loss=loss).fit(X_dual, y_dual).solver_ == "dual_cd"
-        assert svmkit.LinearSVC(loss=loss).fit(Xt, yt).solver_ == "tron"
-        fit = svmkit.LinearSVC(loss=loss, regularize_intercept=False).fit(X_dual, y_dual)
+    for loss in ("logistic", "smoothed_hinge"):
+        assert svmkit.LinearSVC(loss=loss).fit(Xw, yw).solver_ == "dual_cd"
+        for X, y in ((Xf, yf), (Xn, yn), (Xt, yt)):
+            assert svmkit.LinearSVC(loss=loss).fit(X, y).solver_ == "tron"
+        fit = svmkit.LinearSVC(loss=loss, regularize_intercept=False).fit(Xw, yw)
         assert fit.solver_ == "tron"
-    assert svmkit.LinearSVC(loss="smoothed_hinge").fit(Xw, yw).solver_ == "tron"
+    assert svmkit.LinearSVC(loss="logistic").fit(Xd, yd).solver_ == "dual_cd"
+    assert svmkit.LinearSVC(loss="smoothed_hinge").fit(Xd, yd).solver_ == "tron"
+    assert _solvers.auto_solver_name("smoothed_hinge", "l2", 100, 1000, row_nnz=40.0) == "dual_cd"
+    assert _solvers.auto_solver_name("smoothed_hinge", "l2", 100, 1000, row_nnz=39.9) == "tron"
+    assert _solvers.auto_solver_name("logistic", "l2", 101, 1000, row_nnz=60.0) == "tron"
     X, y = load_iris(return_X_y=True)
     one = svmkit.LinearSVC(loss="logistic", solver="dual_cd", n_jobs=1).fit(X, y)
     two = svmkit.LinearSVC(loss="logistic", solver="dual_cd", n_jobs=2).fit(X, y)

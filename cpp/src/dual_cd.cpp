@@ -272,6 +272,12 @@ struct SvcTask {
     }
     return false;
   }
+  // Coordinate i's separable term of the dual (max form): a_i - 1/2 D_ii a_i^2 (dual_gap).
+  template <class V>
+  double dual_term(const DualState<V>& s, Index i) const {
+    const double ai = s.a[i];
+    return ai - 0.5 * s.diag_of(i) * ai * ai;
+  }
   // The stopping measure of the iteration just done (0 when nothing was active).
   double measure() const { return max_pg >= min_pg ? max_pg - min_pg : 0.0; }
   bool satisfied(double tol) const { return measure() <= tol; }
@@ -342,6 +348,15 @@ struct SmoothTask {
     if (delta != 0.0) s.add_row(i, delta);
     return false;  // no coordinate is ever at a bound: nothing is shrunk
   }
+  // Coordinate i's separable term of the dual (max form): m a_i - C_i h(a_i / C_i), from a_i
+  // and C_i - a_i (both kept: either may be tiny) for dual_gap.
+  template <class V>
+  double dual_term(const DualState<V>& s, Index i) const {
+    const double a = s.a[i], r = comp[i], c = s.cost[i];
+    if (logistic)
+      return -(a > 0.0 ? a * std::log(a / c) : 0.0) - (r > 0.0 ? r * std::log(r / c) : 0.0);
+    return a + sigma * std::sqrt(a * r);
+  }
   double measure() const { return max_grad; }
   bool satisfied(double tol) const { return max_grad <= tol; }
   void reset_thresholds() {}
@@ -404,6 +419,12 @@ struct SvrTask {
     }
     return false;
   }
+  // Coordinate i's separable term of the dual (max form): y_i b_i - eps |b_i| - 1/2 D_ii b_i^2.
+  template <class V>
+  double dual_term(const DualState<V>& s, Index i) const {
+    const double bi = s.a[i];
+    return bi * s.y[i] - epsilon * std::fabs(bi) - 0.5 * s.diag_of(i) * bi * bi;
+  }
   double measure() const { return first_sum > 0.0 ? sum_viol / first_sum : 0.0; }
   bool satisfied(double tol) {
     if (first_sum < 0.0) first_sum = sum_viol;
@@ -437,24 +458,22 @@ double row_loss(const DualState<V>& s, const L& loss, bool regression, Index i) 
   return s.cost[i] * loss.value(regression ? z - s.y[i] : s.y[i] * z);
 }
 
-// The relative duality gap (P(w) - D(a)) / P(w) of the hinge-type and regression duals at the
-// current a: for the elastic net, with w = soft(r, l1) / l2 kept beside it, P(w) = l2/2
-// (||w||^2 + b^2) + l1 ||w||_1 + sum_i C_i loss(y_i w.x_i), D(a) = e'a - 1/2 a'Da -
-// sum_j R_j*(r_j) (the header's dual); the l2 dual is the case l1 = 0, l2 = 1, r = w; the
-// regression duals take y'b - eps ||b||_1 for e'a and loss(w.x_i - y_i). Every iterate is in
-// the box, so the gap is a certificate (weak duality). One pass (the margins).
-template <class V>
-double dual_gap(const DualState<V>& s, const LossSpec& spec) {
+// The relative duality gap (P(w) - D(a)) / P(w) at the current a: for the elastic net, with
+// w = soft(r, l1) / l2 kept beside it, P(w) = l2/2 (||w||^2 + b^2) + l1 ||w||_1 + sum_i C_i
+// loss(y_i w.x_i), D(a) = sum_i t_i(a_i) - sum_j R_j*(r_j) (the header's dual, max form); the l2
+// dual is the case l1 = 0, l2 = 1, r = w. The separable terms t_i are the task's dual_term:
+// a_i - 1/2 D_ii a_i^2 (hinge, squared hinge), y_i b_i - eps |b_i| - 1/2 D_ii b_i^2 with
+// loss(w.x_i - y_i) (regression), m a_i - C_i h(a_i / C_i) (logistic, smoothed hinge). Every
+// iterate is in the box, so the gap is a certificate (weak duality). One pass (the margins).
+template <class V, class Task>
+double dual_gap(const DualState<V>& s, const LossSpec& spec, const Task& task) {
   const bool regression = is_regression(spec.kind);
   double loss_sum = 0.0, dual = 0.0;
   visit_loss(spec, [&](const auto& loss) {
     for (Index i = 0; i < s.n; ++i) {
       if (!(s.cost[i] > 0.0)) continue;
       loss_sum += row_loss(s, loss, regression, i);
-      // e'a, or for the regression duals y'b - eps ||b||_1 (the header's min-form duals).
-      const double ai = s.a[i];
-      const double lin = regression ? ai * s.y[i] - spec.epsilon * std::fabs(ai) : ai;
-      dual += lin - 0.5 * s.diag_of(i) * ai * ai;
+      dual += task.dual_term(s, i);
     }
   });
   // sum_j R_j*(r_j); the l2 dual is the elastic net's with l1 = 0, l2 = 1 and r = w.
@@ -470,23 +489,24 @@ double dual_gap(const DualState<V>& s, const LossSpec& spec) {
   return primal > 0.0 ? std::max(primal - dual, 0.0) / primal : 0.0;
 }
 
-// The duals of the hinge, squared hinge (l2 or elastic net) and (squared) epsilon-insensitive
-// losses stop on their projected gradients (LIBLINEAR's rule) or on the relative duality gap
-// (dual_gap) <= tol, whichever comes first. A gap check costs one pass; the first comes after
-// kGapCheckPasses passes' worth of visits, each next one kGapCheckPasses later or kGapCheckGrowth
-// times later (in passes), whichever is later: O(log passes) checks in a long run, none in a short
-// one, and a stop at most ~25% later than the gap allowed; but sooner (at least
-// kGapCheckMinPasses later) where the gap's mean rate of decrease so far, log(first / best) per
-// pass, puts its crossing of tol earlier (GapSchedule; a crossing found behind is retried at most
-// kMaxMissedCrossings times in a row, every kGapCheckMinPasses): the elastic net on the
-// regime matrix's sparse 16,000 x 10,000 cell had reached 9e-5 at 59 passes and was stopped at 71
-// (0.32 s), now at 50 (0.22 s). (The primal value, and so the gap, is not monotone along the
-// iterations: a first check at 10 passes instead of 5 moved the later checks off the low points,
-// and a9a and covtype.5000 ran into max_iter again.) Measured at tol 1e-4 (regime matrix,
-// LinearSVC(loss="hinge")): sparse 16,000 x 10,000 0.049 s (116 iterations) against 0.117 s (612)
-// on the projected gradients alone, a9a and covtype.5000 certified where the rule alone ran into
-// max_iter at the same time, objectives within 6e-5 of the longer runs'; the elastic net on that
-// sparse cell 0.40 s against 0.81 s at max_iter. Where the gap never reaches tol (dna, digits, 26
+// Every dual stops on its own rule (the projected gradients, LIBLINEAR's; for the smooth duals
+// the largest |d/da_i|) or on the relative duality gap (dual_gap) <= tol, whichever comes first. A
+// gap check costs one pass; the first comes after kGapCheckPasses passes' worth of visits, each
+// next one kGapCheckPasses later or kGapCheckGrowth times later (in passes), whichever is later:
+// O(log passes) checks in a long run, none in a short one, and a stop at most ~25% later than the
+// gap allowed; but sooner (at least kGapCheckMinPasses later) where the gap's mean rate of decrease
+// so far, log(first / best) per pass, puts its crossing of tol earlier (GapSchedule; a crossing
+// found behind is retried at most kMaxMissedCrossings times in a row, every kGapCheckMinPasses):
+// the elastic net on the regime matrix's sparse 16,000 x 10,000 cell had reached 9e-5 at 59 passes
+// and was stopped at 71 (0.32 s), now at 50 (0.22 s). (The primal value, and so the gap, is not
+// monotone along the iterations: a first check at 10 passes instead of 5 moved the later checks off
+// the low points, and a9a and covtype.5000 ran into max_iter again.) Measured at tol 1e-4 (regime
+// matrix, LinearSVC(loss="hinge")): sparse 16,000 x 10,000 0.049 s (116 iterations) against 0.117 s
+// (612) on the projected gradients alone, a9a and covtype.5000 certified where the rule alone ran
+// into max_iter at the same time, objectives within 6e-5 of the longer runs'; the elastic net on
+// that sparse cell 0.40 s against 0.81 s at max_iter; the smooth duals on sparse 1,600 x 50,000 (60
+// entries per row) 50 -> 20 passes (psi_M) and 16 -> 8 (logistic), 2-5e-5 above the optimum.
+// Where the gap never reaches tol (dna, digits, 26
 // classes: both end at max_iter) the checks cost a few percent. Only for tol >= kGapMinTol: a
 // relative gap g leaves the coefficients only about sqrt(g) accurate, and a caller asking for a
 // tighter tol wants the coefficients (scikit-learn's estimator checks fit at tol 1e-11 and compare
@@ -581,7 +601,7 @@ SolveResult dual_loop(DualState<V>& s, Task& task, const DualCdOptions& opt, con
     bool certified = false;
     double checked_gap = kNaN;  // this iteration's gap check, for its record
     if (gap && opt.tol >= kGapMinTol && !satisfied && schedule.due(passes)) {
-      const double g = checked_gap = dual_gap(s, *gap);
+      const double g = checked_gap = dual_gap(s, *gap, task);
       passes += 1.0;
       schedule.checked(passes, g);
       if (g <= opt.tol) {
@@ -678,7 +698,7 @@ SolveResult solve_view(const V& X, const LinearProblem& p, const LossSpec& spec,
       task.comp[i] = c - s.a[i];
       s.add_row(i, s.a[i] * p.y[i]);
     }
-    res = dual_loop(s, task, opt, cb, start);
+    res = dual_loop(s, task, opt, cb, start, &spec);
   } else {
     s.fix_zero_rows([&](Index i) { return s.upper(i); });  // min -a over [0, U_i]
     if (elastic) {

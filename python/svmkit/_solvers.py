@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import numpy as np
+import scipy.sparse as sp
 
 from . import _core, _lp
 
@@ -476,13 +477,17 @@ def hinge_dual_scale(X: Any, C: float) -> float | None:
     return float(C) * total / X.shape[0]
 
 
-# The logistic / smoothed-hinge duals pay off only on clearly wide data (auto_solver_name). The
-# smoothed hinge's dual steps cost more (a safeguarded Newton solve on a square root per
-# coordinate): against tron on sparse text at C = 1 and 10 it was 1.2-2x slower at 10-40
-# features per sample (2,000 x 20,000 and x 50,000, learnable and 20% flipped), about even or
-# up to 1.3x faster at 100-500 (500 x 50,000, 2,000 x 1,000,000).
+# The logistic / smoothed-hinge duals pay off only on clearly wide data with enough stored
+# entries per row (auto_solver_name): a dual step costs a few logarithms or square roots beside
+# its row, where a tron pass costs its entries and O(n_features) vector work. Measured with the
+# duality-gap stop (tol 1e-4) on sparse text, C = 1 and 10, dual time / tron time: at 10
+# features per sample and more, 0.43-0.77 (psi_M) and 0.50-1.07 (logistic) with 60-200
+# entries per row, 0.68-1.28 and 0.72-1.17 with 40, but 0.77-1.37 and 1.09-2.06 with 20-30,
+# 1.07-1.81 and 1.19-2.81 with 10; at 2-6 features per sample 0.56-1.47 and 0.57-1.64. On
+# dense wide data the logistic dual took 0.24-0.32 of tron's time (100-300 x 3,000-5,000),
+# psi_M 0.82-1.44 (tron needs 5-10 passes there), so the smoothed hinge's dual is for sparse X.
 SMOOTH_DUAL_RATIO = 10
-SMOOTHED_HINGE_DUAL_RATIO = 100
+SMOOTH_DUAL_MIN_ROW_NNZ = 40
 
 # The elastic-net hinge goes to l1_cd's certified smoothing continuation on dense data with
 # n_samples >= ENET_CD_RATIO * n_features, to dual_cd's elastic-net dual otherwise. Measured
@@ -524,11 +529,13 @@ def auto_solver_name(
     regularize_intercept: bool = True,
     dual_scale: float | None = None,
     l1_ratio: float = 0.5,
+    row_nnz: float | None = None,
 ) -> str | None:
     """The solver solver="auto" picks, or None when no rule applies (first capable solver).
 
     dual_scale: hinge_dual_scale(X, C) (dense X), or None (sparse X, or not computed); the
-    hinge rules read "dense" as dual_scale is not None.
+    hinge rules read "dense" as dual_scale is not None. row_nnz: the mean number of stored
+    entries per row of sparse X, None for dense X.
 
     - penalty "l1" / "elasticnet": l1_cd for the squared hinge (LIBLINEAR -s 5's method), the
       logistic loss (LIBLINEAR -s 6's) and the smoothed hinges (newGLMNET as for the logistic
@@ -553,10 +560,10 @@ def auto_solver_name(
       n_features, dual_cd when there are more features than samples (scikit-learn's
       dual="auto" rule).
     - penalty "l2", logistic / smoothed hinge: dual_cd (the conjugate duals) when
-      n_features >= SMOOTH_DUAL_RATIO * n_samples (logistic; measured on sparse text: the
-      dual 2-4x faster at 25 features per sample, even at 6-12, 1.1-1.5x slower at 2-4,
-      3-60x slower on tall data) or >= SMOOTHED_HINGE_DUAL_RATIO * n_samples (smoothed
-      hinge), tron otherwise.
+      n_features >= SMOOTH_DUAL_RATIO * n_samples and the rows hold at least
+      SMOOTH_DUAL_MIN_ROW_NNZ stored entries on average (row_nnz; dense rows hold
+      n_features), for the smoothed hinge on sparse X only; tron otherwise (measurements
+      beside the constants).
     - penalty "l2", epsilon-insensitive: tron's smoothing continuation on dense data that
       are very tall (n_samples >= EPS_TRON_MIN_SAMPLES and >= TALL_RATIO * n_features) or
       badly scaled (as for the hinge) or with an unregularized intercept, dual_cd (LIBLINEAR
@@ -586,8 +593,11 @@ def auto_solver_name(
     if loss in ("squared_hinge", "squared_epsilon_insensitive"):
         return "dual_cd" if dual_ok and n_features > n_samples else "tron"
     if loss in ("logistic", "smoothed_hinge"):
-        ratio = SMOOTH_DUAL_RATIO if loss == "logistic" else SMOOTHED_HINGE_DUAL_RATIO
-        return "dual_cd" if dual_ok and n_features >= ratio * n_samples else "tron"
+        per_row = n_features if row_nnz is None else row_nnz
+        wide = n_features >= SMOOTH_DUAL_RATIO * n_samples and per_row >= SMOOTH_DUAL_MIN_ROW_NNZ
+        if loss == "smoothed_hinge":
+            wide = wide and row_nnz is not None
+        return "dual_cd" if dual_ok and wide else "tron"
     if loss in ("hinge", "epsilon_insensitive"):
         # The two kinks: tron's certified continuation on tall dense or badly scaled data (and
         # for the hinge on very tall sparse data), dual_cd otherwise.
@@ -679,8 +689,11 @@ def pick_solver(
             scale = None
             if X is not None and loss in ("hinge", "epsilon_insensitive"):
                 scale = hinge_dual_scale(X, C)
+            row_nnz = None
+            if X is not None and sp.issparse(X):
+                row_nnz = X.nnz / max(1, shape[0])
             name = auto_solver_name(
-                loss, penalty, shape[0], shape[1], regularize_intercept, scale, l1_ratio
+                loss, penalty, shape[0], shape[1], regularize_intercept, scale, l1_ratio, row_nnz
             )
             if name is not None and name in LINEAR_SOLVERS:
                 return LINEAR_SOLVERS[name]

@@ -49,8 +49,8 @@
 // classification: max PG - min PG over the active set <= tol (projected gradients);
 // logistic / smoothed_hinge: max_i |d/da_i| over an iteration <= tol (absolute, LIBLINEAR -s 7's);
 // regression: sum_i |PG_i| <= tol * (the same sum in the first iteration) (relative);
-// hinge, squared hinge (l2 and elastic net) and the regression duals with tol >= 1e-6 also
-// stop (converged) when the
+// every dual (hinge, squared hinge, l2 and elastic net; logistic, smoothed hinge; regression)
+// with tol >= 1e-6 also stops (converged) when the
 // relative duality gap (P(w) - D(a)) / P(w) is <= tol, checked at geometrically spaced passes,
 // sooner where the gap's decrease so far predicts its crossing of tol (dual_cd.cpp: dual_gap,
 // GapSchedule; a certificate, optimality then holds the gap);
