@@ -543,6 +543,53 @@ def test_elastic_net_matches_exact_qp(loss: str, rho: float, C: float, sparse: b
         assert np.count_nonzero(w) < X.shape[1]  # the l1 part zeroes coordinates exactly
 
 
+@pytest.mark.parametrize("loss", ["hinge", "squared_hinge"])
+@pytest.mark.parametrize(("rho", "C"), [(0.5, 1.0), (0.9, 10.0), (0.1, 0.1)])
+@pytest.mark.parametrize("sparse", [False, True])
+def test_elastic_net_with_bias_l1_matches_exact_qp(loss: str, rho: float, C: float, sparse: bool):
+    """bias_l1 = l1 puts the l1 term on the bias too (LIBLINEAR -s 5's bias feature, l1_cd's
+    problem for the smooth losses): clarabel's exact optimum of that primal, with a bias
+    exactly 0 where the l1 term holds it there."""
+    X, y = breast_cancer()
+    X, y = X[:200], y[:200]
+    cost = np.full(200, C)
+    Xs = sp.csr_matrix(X)
+    Xc = (Xs.data, Xs.indices, Xs.indptr, *Xs.shape) if sparse else X
+    args = (1 - rho, True, 1.0, True, TIGHT, None)
+    res = _core.fit_dual_cd_elastic_net(Xc, y, cost, loss, rho, *args, bias_l1=rho)
+    assert res["status"] == svmkit.SolverStatus.converged
+    w, b = split(res)
+    _, b_ref, f_ref = primal_svm(X, y, cost, loss=loss, l2=1 - rho, l1=rho, l1_bias=True)
+    f = enet_objective(X, y, cost, w, b, loss, rho, 1 - rho) + rho * abs(b)
+    assert abs(f - f_ref) <= 1e-8 * f_ref
+    assert res["objective"] == pytest.approx(f, rel=1e-12)
+    assert b == pytest.approx(b_ref, abs=1e-4)
+    # The gap stop (tol 1e-4) certifies the same problem: the gap bounds the suboptimality.
+    opts = {"tol": 1e-4, "max_iter": 1000000}
+    loose = _core.fit_dual_cd_elastic_net(
+        Xc, y, cost, loss, rho, 1 - rho, True, 1.0, True, opts, None, bias_l1=rho
+    )
+    assert loose["status"] == svmkit.SolverStatus.converged
+    wl, bl = split(loose)
+    fl = enet_objective(X, y, cost, wl, bl, loss, rho, 1 - rho) + rho * abs(bl)
+    assert -1e-9 <= (fl - f_ref) / fl <= loose["optimality"] + 1e-9
+
+
+def test_elastic_net_squared_hinge_same_model_from_l1_cd_and_dual_cd() -> None:
+    """LinearSVC(penalty="elasticnet") (squared hinge) is one model whichever solver fits it:
+    l1_cd's (the bias carries the l1 term, LIBLINEAR -s 5's convention) and dual_cd's reach
+    the same objective, clarabel's."""
+    X, y = make_sparse_text_like(300, 2000, density=0.03, random_state=4)
+    kw = dict(penalty="elasticnet", l1_ratio=0.3, C=2.0, tol=1e-9, max_iter=100000)
+    fits = [svmkit.LinearSVC(solver=s, **kw).fit(X, y) for s in ("l1_cd", "dual_cd")]
+    yy = np.where(y == fits[0].classes_[1], 1.0, -1.0)
+    _, _, f_ref = primal_svm(X, yy, 2.0, loss="squared_hinge", l2=0.7, l1=0.3, l1_bias=True)
+    for m in fits:
+        w, b = m.coef_[0], m.intercept_[0]
+        f = enet_objective(X, yy, 2.0, w, b, "squared_hinge", 0.3, 0.7) + 0.3 * abs(b)
+        assert f == pytest.approx(f_ref, rel=1e-7)
+
+
 def test_elastic_net_with_zero_l1_is_the_l2_dual() -> None:
     """l1 = 0 and l2 = 1 is LIBLINEAR's problem: the same optimum as the l2 dual."""
     X, y = text_like()
@@ -644,6 +691,14 @@ def test_elastic_net_core_errors(loss: str, l1: float, l2: float, message: str) 
     X, y = breast_cancer()
     with pytest.raises(ValueError, match=message):
         enet_core_fit(X[:50], y[:50], np.ones(50), loss, l1, l2)
+
+
+@pytest.mark.parametrize("bias_l1", [-0.5, float("nan"), float("inf")])
+def test_elastic_net_bias_l1_errors(bias_l1: float) -> None:
+    X, y = breast_cancer()
+    args = (1.0, True, 1.0, True, {}, None)
+    with pytest.raises(ValueError, match=r"the bias's l1 weight \(bias_l1\) must be a finite"):
+        _core.fit_dual_cd_elastic_net(X[:50], y[:50], np.ones(50), "hinge", 0.5, *args, bias_l1)
 
 
 def test_elastic_net_estimator_errors() -> None:

@@ -134,3 +134,29 @@ def test_tron_hinge_free_intercept_reaches_the_exact_optimum(C, scaling, sparse,
     assert (f - f_star) / f <= res["optimality"] + 1e-9
     if tol <= 1e-6:  # (C = 30: the stages reach 1e-6, not 1e-8, within max_iter)
         assert abs(f - f_star) <= 1e-6 * f_star
+
+
+def test_near_tol_stage_takes_a_smaller_step():
+    """A stage ending within 5x of tol divides sigma by 2 gap / tol only (at least 2;
+    _core.continuation_smoothing_factor): two Gaussian classes end the sigma = 0.01 stage near
+    tol, the nearer stage certifies it, and the certificate bounds the true suboptimality
+    (clarabel's exact optimum)."""
+    from svmkit import _core
+    from svmkit.datasets import make_two_gaussians
+
+    X, y = make_two_gaussians(3000, 50, random_state=0)
+    yy = np.where(y > 0, 1.0, -1.0)
+    est = svmkit.LinearSVC(loss="hinge", solver="tron").fit(X, yy)
+    res = est.result_[0]
+    assert str(res["status"]).endswith("converged") and res["optimality"] <= 1e-4
+    hist = res["history"]
+    smoothing, gaps = np.asarray(hist["smoothing"]), np.asarray(hist["gap"])
+    sigmas = sorted(set(smoothing.tolist()), reverse=True)
+    ends = [gaps[smoothing == s][-1] for s in sigmas]
+    ratios = [a / b for a, b in zip(sigmas, sigmas[1:])]
+    for g, r in zip(ends, ratios):
+        assert r == pytest.approx(_core.continuation_smoothing_factor(g, 1e-4), rel=1e-12)
+    assert min(ratios) < 10.0
+    f = primal(X, yy, est.coef_.ravel(), est.intercept_[0], np.ones(yy.size))
+    _, _, f_star = primal_svm(X, yy, np.ones(yy.size), loss="hinge")
+    assert -1e-8 <= (f - f_star) / f <= res["optimality"] + 1e-9

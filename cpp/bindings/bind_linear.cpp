@@ -189,6 +189,10 @@ void bind_linear(py::module_& m) {
   def_tron_rule("tron_hands_over_to_line_search", &tron_hands_over_to_line_search,
                 "Whether TRON's region loop continues with the line search after its first "
                 "rejected step, for this loss (solvers/tron.hpp); the Dask port asks it too.");
+  m.def("continuation_smoothing_factor", &continuation_smoothing_factor, py::arg("gap"),
+        py::arg("tol"),
+        "The factor by which TRON's certified continuation divides sigma after a stage whose "
+        "certified gap (> tol) was gap (solvers/tron.hpp); the Dask port asks it too.");
   m.def(
       "linear_decision_function",
       [](const py::object& X, const InArray<double>& coef, const InArray<double>& intercept,

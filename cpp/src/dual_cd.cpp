@@ -106,7 +106,8 @@ struct DualState {
     row_axpy(X, i, delta, w.data());
     w[d] += delta * scale;
   }
-  // Elastic net: r += delta * x_i and w = soft(r, l1) / l2 on the row's entries.
+  // Elastic net: r += delta * x_i and w = soft(r, l1) / l2 on the row's entries (the bias
+  // with its own l1 weight, 0 unless it carries the l1 term: soft(r, 0) = r).
   void add_row_elastic(Index i, double delta) {
     const double l1 = elastic->l1, inv = 1.0 / elastic->l2;
     for_each_in_row(X, i, [&](Index j, double x) {
@@ -114,7 +115,7 @@ struct DualState {
       w[j] = detail::soft_threshold_nb(rj, l1) * inv;  // the branchy form mispredicted
     });
     r[d] += delta * scale;
-    w[d] = r[d] * inv;
+    w[d] = detail::soft_threshold_nb(r[d], elastic->bias_l1) * inv;
   }
   // Elastic net: the exact minimizer a_i + delta of coordinate i's convex piecewise-quadratic
   // subproblem over the box, given its derivative g at delta = 0. Along t = |delta| in the
@@ -188,6 +189,14 @@ struct DualState {
                                             detail::select_nb(e.d_high > 0.0, e.d_high, kInf));
       t_min = detail::min_nb(t_min, dist / e.av);  // v = 0: +inf (dist > 0), no breakpoint
     });
+    if (bias_has_l1()) {  // the bias as an entry under bias_l1 instead of always active
+      const ElasticEntry e = elastic_entry(r[d], dir * yi * scale, elastic->bias_l1, inv);
+      slope += (e.active ? e.q : 0.0) - (scale * scale) * inv;
+      if (e.d_low > 0.0)
+        t_min = std::min(t_min, e.d_low / e.av);
+      else if (e.d_high > 0.0)
+        t_min = std::min(t_min, e.d_high / e.av);
+    }
     *first = t_min;
     return slope;
   }
@@ -205,8 +214,16 @@ struct DualState {
       if (e.d_low > 0.0) event(e.d_low / e.av, -e.q);   // leaves the active region
       if (e.d_high > 0.0) event(e.d_high / e.av, e.q);  // enters it
     });
+    if (bias_has_l1()) {  // as in elastic_first, in the same order
+      const ElasticEntry e = elastic_entry(r[d], dir * yi * scale, elastic->bias_l1, inv);
+      slope += (e.active ? e.q : 0.0) - (scale * scale) * inv;
+      if (e.d_low > 0.0) event(e.d_low / e.av, -e.q);
+      if (e.d_high > 0.0) event(e.d_high / e.av, e.q);
+    }
     return slope;
   }
+  // Whether the bias carries an l1 term (DualCdPenalty::bias_l1 > 0, with an intercept).
+  bool bias_has_l1() const { return elastic->bias_l1 > 0.0 && scale != 0.0; }
   // A coordinate whose row is zero (Qbar_ii = 0: no intercept, non-squared loss) has a linear
   // subproblem: set it to its optimum, which leaves w unchanged, and never visit it again.
   template <class Optimum>
@@ -446,7 +463,7 @@ double penalty_value(const DualState<V>& s) {
   if (s.elastic) {
     double l1 = 0.0;
     for (Index j = 0; j < s.d; ++j) l1 += std::fabs(s.w[j]);
-    f = s.elastic->l2 * f + s.elastic->l1 * l1;
+    f = s.elastic->l2 * f + s.elastic->l1 * l1 + s.elastic->bias_l1 * std::fabs(s.w[s.d]);
   }
   return f;
 }
@@ -466,7 +483,7 @@ double row_loss(const DualState<V>& s, const L& loss, bool regression, Index i) 
 // loss(w.x_i - y_i) (regression), m a_i - C_i h(a_i / C_i) (logistic, smoothed hinge). Every
 // iterate is in the box, so the gap is a certificate (weak duality). One pass (the margins).
 template <class V, class Task>
-double dual_gap(const DualState<V>& s, const LossSpec& spec, const Task& task) {
+[[gnu::noinline]] double dual_gap(const DualState<V>& s, const LossSpec& spec, const Task& task) {
   const bool regression = is_regression(spec.kind);
   double loss_sum = 0.0, dual = 0.0;
   visit_loss(spec, [&](const auto& loss) {
@@ -479,7 +496,8 @@ double dual_gap(const DualState<V>& s, const LossSpec& spec, const Task& task) {
   // sum_j R_j*(r_j); the l2 dual is the elastic net's with l1 = 0, l2 = 1 and r = w.
   const double l1 = s.elastic ? s.elastic->l1 : 0.0, l2 = s.elastic ? s.elastic->l2 : 1.0;
   const std::vector<double>& r = s.elastic ? s.r : s.w;
-  double conj = r[s.d] * r[s.d];
+  const double bias_excess = std::fabs(r[s.d]) - (s.elastic ? s.elastic->bias_l1 : 0.0);
+  double conj = bias_excess > 0.0 ? bias_excess * bias_excess : 0.0;
   for (Index j = 0; j < s.d; ++j) {
     const double t = std::fabs(r[j]) - l1;
     if (t > 0.0) conj += t * t;
@@ -750,6 +768,8 @@ SolveResult solve_checked(const LinearProblem& problem, const LossSpec& loss,
         "(pure l1 has no such dual: use smsvm)");
   if (elastic && !(elastic->l1 >= 0.0 && std::isfinite(elastic->l1)))
     throw_invalid("dual_cd: the l1 weight of the elastic net must be a finite number >= 0");
+  if (elastic && !(elastic->bias_l1 >= 0.0 && std::isfinite(elastic->bias_l1)))
+    throw_invalid("dual_cd: the bias's l1 weight (bias_l1) must be a finite number >= 0");
   if (problem.fit_intercept && !problem.regularize_intercept)
     throw_invalid(
         "dual_cd regularizes the intercept (LIBLINEAR's bias); use regularize_intercept=True, "

@@ -16,6 +16,7 @@
 
 #include "svmkit/data.hpp"
 #include "svmkit/detail/branchless.hpp"
+#include "svmkit/solvers/tron.hpp"
 
 namespace svmkit {
 namespace {
@@ -1229,11 +1230,11 @@ constexpr double kGramRidge = 1e-12;
 // can overshoot (a band about as large as the support: on standardized digits at sigma = 0.01
 // the repaired point's gap was 2.2 where the smoothed point's was 4e-3).
 constexpr double kSegmentPoints[] = {0.0, 0.25, 0.5, 0.75, 1.0};
-// Each stage divides the smoothing by this factor (measured on dense 10000 x 50 and sparse
-// 2000 x 50000, both certified at sigma = 0.001: 0.1 -> 0.001 in one step took 1.5-1.6x the
-// time of 0.1 -> 0.01 -> 0.001, starting at 0.001 5-7x).
-constexpr double kSmoothingFactor = 10.0;
-// Rounds of the certificate's clipping (each fixes the samples the last one pushed out of the box).
+// Each stage divides the smoothing by kContinuationFactor = 10, less near tol
+// (tron.hpp's continuation_smoothing_factor; measured on dense 10000 x 50 and sparse 2000 x 50000,
+// both certified at sigma = 0.001: 0.1 -> 0.001 in one step took 1.5-1.6x the time of 0.1 -> 0.01
+// -> 0.001, starting at 0.001 5-7x). Rounds of the certificate's clipping (each fixes the samples
+// the last one pushed out of the box).
 constexpr int kCertificateRounds = 20;
 // The continuation gives up (status max_iter) when a stage's certified gap is above this
 // fraction of the previous stage's: on degenerate data (dna: binary features, many ties; small
@@ -1475,7 +1476,7 @@ HingeCertificate hinge_certificate(const V& X, const LinearProblem& p, const L1C
 // previous stage's repaired gap last_gap, NaN if none), or "" to go on to sigma / 10.
 std::string hinge_stage_end(const HingeCertificate& cert, double sigma, double last_gap,
                             const L1CdOptions& opt) {
-  if (sigma / kSmoothingFactor < opt.hinge_smoothing_min)
+  if (sigma / kContinuationFactor < opt.hinge_smoothing_min)
     return "l1_cd: the hinge duality gap " + std::to_string(cert.gap) +
            " is above tol at the smallest smoothing (hinge_smoothing_min)";
   // A stall is judged only between two repaired certificates: an unrepaired one (its band
@@ -1593,8 +1594,12 @@ SolveResult run_hinge(const Cols& cols, const V& X, const std::vector<double>& c
       res.message = end;
       break;
     }
-    last_gap = cert.repaired ? cert.gap : kNaN;
-    sigma /= kSmoothingFactor;
+    // Near tol a smaller step (tron.hpp's continuation_smoothing_factor); the stage after it is
+    // not judged for a stall against this one: only a reduction to tol / 2 is asked of it.
+    const double factor =
+        cert.repaired ? continuation_smoothing_factor(cert.gap, opt.tol) : kContinuationFactor;
+    last_gap = cert.repaired && factor == kContinuationFactor ? cert.gap : kNaN;
+    sigma /= factor;
   }
   if (std::isnan(cert.primal)) cert = hinge_certificate(X, p, pen, w, sigma, max_gram);
   res.objective = cert.primal;

@@ -647,7 +647,8 @@ BandRepair repair_on_band(const View& X, const LinearProblem& p, const KinkGeome
 // The epsilon-insensitive loss max(0, |u| - eps) (LinearSVR's default) is not differentiable;
 // TRON solves it (and the hinge, below) by a smoothing continuation, as l1_cd does the l1 hinge.
 // Each stage minimizes the primal with psi_M(u - eps) + psi_M(-u - eps)
-// (smoothed_epsilon_insensitive) for sigma = sigma0, sigma0 / 10, ..., warm started from the last
+// (smoothed_epsilon_insensitive) for sigma = sigma0, sigma0 / 10, ... (less near tol:
+// continuation_smoothing_factor, tron.hpp), warm started from the last
 // stage and run to kStageTol * tol (a loose stage leaves a poor dual point: near-separable data
 // with features on scales 1-1000 took 12 stages at tol, 5 at tol / 100). After each stage
 // beta_i = -cost_i L_sigma'(u_i) (|beta_i| <= cost_i) is a point of the exact problem's dual
@@ -821,7 +822,7 @@ SolveResult kink_continuation(const View& X, const LinearProblem& p, const LossS
     best.solution = w;
     best.objective = res.objective;
     best.optimality = res.optimality;
-    sigma *= 0.1;
+    sigma /= continuation_smoothing_factor(res.optimality, options.tol);
     if (sigma < kMinSmoothing * sigma0) break;
   }
   res.solution = std::move(w);
@@ -831,6 +832,11 @@ SolveResult kink_continuation(const View& X, const LinearProblem& p, const LossS
 }
 
 }  // namespace
+
+double continuation_smoothing_factor(double gap, double tol) {
+  if (!(gap > 0.0) || !(tol > 0.0)) return kContinuationFactor;
+  return std::clamp(2.0 * gap / tol, kContinuationMinFactor, kContinuationFactor);
+}
 
 SolveResult solve_tron(const LinearProblem& problem, const LossSpec& loss,
                        const TronOptions& options, const Callbacks& callbacks, const double* w0) {

@@ -16,6 +16,7 @@ __all__: list[str] = [
     "SvmlightParser",
     "build_info",
     "cgroup_cpu_limit",
+    "continuation_smoothing_factor",
     "couple_pairwise",
     "default_threads",
     "fit_adagrad_dual",
@@ -118,6 +119,14 @@ def cgroup_cpu_limit() -> float:
     The cgroup CPU quota of this process in CPUs (0.0: none).
     """
 
+def continuation_smoothing_factor(
+    gap: typing.SupportsFloat | typing.SupportsIndex,
+    tol: typing.SupportsFloat | typing.SupportsIndex,
+) -> float:
+    """
+    The factor by which TRON's certified continuation divides sigma after a stage whose certified gap (> tol) was gap (solvers/tron.hpp); the Dask port asks it too.
+    """
+
 def couple_pairwise(
     r: typing.Annotated[numpy.typing.ArrayLike, numpy.float64],
 ) -> numpy.typing.NDArray[numpy.float64]:
@@ -182,6 +191,7 @@ def fit_dual_cd_elastic_net(
     regularize_intercept: bool,
     options: dict,
     callback: typing.Any,
+    bias_l1: typing.SupportsFloat | typing.SupportsIndex = 0.0,
 ) -> dict: ...
 def fit_homotopy(
     X: typing.Any,

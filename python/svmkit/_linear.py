@@ -277,27 +277,29 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
     class_weight : dict, "balanced" or None, default=None
         Per-class multipliers c_k of C.
     solver : str, default="auto"
-        "tron" (trust-region Newton, paper 002; for the smoothed hinges a line search
-        replaces the region by default, and the squared hinge and logistic loss hand over to
-        it after the region's first rejected step: solver_options "globalization") for the smooth
-        losses, and for loss="hinge" with penalty "l2" a smoothing continuation: stages on
-        psi_M (sigma = 0.1, 0.01, ...) until the relative duality gap at a band-repaired dual
-        point is <= tol (a certificate; the intercept regularized, free or absent). "sgd" (primal
-        (stochastic) subgradient descent with momentum or AdaGrad/AdaDelta/Adam, paper 001;
-        hinge, squared_hinge, smoothed_hinge; l2, l1, elasticnet; options via solver_options,
-        see svmkit.solver_defaults("sgd")). "homotopy" (paper 004's homotopic subgradient
-        method, hinge loss; hard margin with C=inf: stops on a margin-gap certificate
-        (tol, default 1e-5); data certified non-separable by a Farkas certificate give a
-        UserWarning and status SolverStatus.infeasible (the certificate in the result's
-        "message"); see svmkit.solver_defaults("homotopy")).
+        "tron" (trust-region Newton, paper 002; for the smoothed hinges a line search replaces the
+        region by default, and the squared hinge and logistic loss hand over to it after the
+        region's first rejected step: solver_options "globalization") for the smooth losses, and for
+        loss="hinge" with penalty "l2" a smoothing continuation: stages on psi_M (sigma = 0.1, 0.01,
+        ..., a smaller step near tol) until the relative duality gap at a band-repaired dual point
+        is <= tol (a certificate; the intercept regularized, free or absent). "sgd" (primal
+        (stochastic) subgradient descent with momentum or AdaGrad/AdaDelta/Adam, paper 001; hinge,
+        squared_hinge, smoothed_hinge; l2, l1, elasticnet; options via solver_options, see
+        svmkit.solver_defaults("sgd")). "homotopy" (paper 004's homotopic subgradient method, hinge
+        loss; hard margin with C=inf: stops on a margin-gap certificate (tol, default 1e-5); data
+        certified non-separable by a Farkas certificate give a UserWarning and status
+        SolverStatus.infeasible (the certificate in the result's "message"); see
+        svmkit.solver_defaults("homotopy")).
         "smsvm" (smoothing active-set Newton, paper 000) for loss="hinge" with penalty "l2", "l1" or
         "elasticnet". "dual_cd" (dual coordinate descent with shrinking, LIBLINEAR's
         -s 3 / -s 1 method, Hsieh et al. 2008) for loss "hinge" or "squared_hinge" with
-        penalty "l2", or "elasticnet" with l1_ratio < 1 (the dual of smsvm's elastic-net
-        problem: w = soft(r, rho) / (1 - rho), each coordinate step exact over the soft
-        threshold's breakpoints); and for loss "logistic" or "smoothed_hinge" with penalty "l2"
+        penalty "l2", or "elasticnet" with l1_ratio < 1 (the dual of the elastic-net problem:
+        w = soft(r, rho) / (1 - rho), each coordinate step exact over the soft threshold's
+        breakpoints; smsvm's problem for the hinge, l1_cd's for the squared hinge, whose bias
+        also carries rho |b|); and for loss "logistic" or "smoothed_hinge" with penalty "l2"
         (the dual with the loss's conjugate, Yu, Huang and Lin 2011 = LIBLINEAR -s 7 for the
-        logistic loss; tol bounds the largest |dual gradient|, absolute); the bias is
+        logistic loss; tol bounds the largest |dual gradient|, absolute); every dual also stops
+        once its relative duality gap (a certificate) is <= tol (tol >= 1e-6); the bias is
         regularized (regularize_intercept=False is refused);
         random_state orders the coordinates; warm_start is ignored (starts from alpha = 0).
         "auto" (the default) picks by a deterministic rule on the loss, the penalty and the
@@ -308,8 +310,9 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         scales, where the dual stalls) and with regularize_intercept=False (its certificate
         handles the free bias), "dual_cd" otherwise;
         squared_hinge + l2: "tron" when n_samples >= n_features, "dual_cd" when there are
-        more features than samples (scikit-learn's dual="auto"); logistic (smoothed_hinge) +
-        l2: "dual_cd" when n_features >= 10 (100) n_samples, "tron" otherwise;
+        more features than samples (scikit-learn's dual="auto"); logistic or smoothed_hinge +
+        l2: "dual_cd" when n_features >= 10 n_samples and the rows hold at least 40 stored
+        entries on average (the smoothed hinge on sparse X only), "tron" otherwise;
         squared_hinge, logistic or the smoothed hinges +
         l1/elasticnet: "l1_cd"; hinge + elasticnet (l1_ratio < 1, not badly scaled as
         above): "l1_cd" on dense data with n_samples >= 25 n_features, "dual_cd" otherwise;
@@ -341,7 +344,8 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         -s 6) for loss="logistic" and the smoothed hinges (psi_M, psi_G), with penalty "l1",
         "elasticnet" or "l2"; and loss="hinge" with penalty="l1" or "elasticnet" (smsvm's
         problem: the bias never l1-penalized, l2-penalized with "elasticnet" and
-        regularize_intercept): newGLMNET on phi_sigma for sigma = 0.1, 0.01, ... (solver_options
+        regularize_intercept): newGLMNET on phi_sigma for sigma = 0.1, 0.01, ... (a smaller step
+        near tol; solver_options
         hinge_smoothing, hinge_smoothing_min) until the relative duality gap at a repaired
         dual point is <= tol (a certificate). Otherwise it minimizes
         rho (||w||_1 + |b|) + (1 - rho)/2 (||w||^2 + b^2) + C sum_i s_i c_{y_i} loss_i (the b

@@ -229,14 +229,16 @@ def _fit_dual_cd(req: LinearFitRequest) -> dict:
     epsilon_insensitive / squared_epsilon_insensitive; see cpp/include/svmkit/solvers/dual_cd.hpp.
     The bias is regularized (regularize_intercept=False raises ValueError). tol=None gives
     the C++ default 1e-4 (scikit-learn's tol) with LIBLINEAR's meaning: max PG - min PG <= tol
-    (absolute) for classification, sum |PG| <= tol * its first value for regression; the
-    hinge-type and regression duals also stop once their relative duality gap (a
-    certificate) is <= tol (for tol >= 1e-6).
+    (absolute) for classification, sum |PG| <= tol * its first value for regression, the
+    largest |dual gradient| <= tol for the logistic and smoothed-hinge duals; every dual
+    also stops once its relative duality gap (a certificate) is <= tol (for tol >= 1e-6).
     random_state seeds the order in which coordinates are visited. warm_start cannot seed the
     dual from w alone: each fit starts from alpha = 0 (a UserWarning says so).
     penalty="elasticnet" (hinge / squared_hinge): the elastic-net dual, minimizing
     (1 - rho)/2 (||w||^2 + b^2) + rho ||w||_1 + sum_i cost_i loss_i with rho = l1_ratio < 1
-    (smsvm's problem; each coordinate step exact over the breakpoints of the soft threshold).
+    (each coordinate step exact over the breakpoints of the soft threshold); the hinge's is
+    smsvm's problem, the squared hinge's bias also carries rho |b| (l1_cd's and LIBLINEAR -s
+    5's problem).
     """
     import warnings
 
@@ -258,7 +260,12 @@ def _fit_dual_cd(req: LinearFitRequest) -> dict:
             "dual_cd solves the elastic net through its dual, which needs l1_ratio < 1; "
             "pure l1 (penalty='l1' or l1_ratio=1) is solved by solver='smsvm'"
         )
-    return _core.fit_dual_cd_elastic_net(*_penalty_solver_args(req), opts, req.callback)
+    # The squared hinge's bias carries the l1 term too, as l1_cd's (LIBLINEAR -s 5's bias
+    # feature): the model does not depend on which of the two solves it.
+    bias_l1 = l1 if req.loss == "squared_hinge" and req.fit_intercept else 0.0
+    return _core.fit_dual_cd_elastic_net(
+        *_penalty_solver_args(req), opts, req.callback, bias_l1=bias_l1
+    )
 
 
 def penalty_weights(penalty: str, l1_ratio: float) -> tuple[float, float]:

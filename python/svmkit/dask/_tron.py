@@ -378,9 +378,9 @@ def _history_columns(history: list[dict]) -> dict:
 
 # tron.cpp's kink_continuation (see the comment there for the method): for the hinge and the
 # epsilon-insensitive loss, stages of TRON on the smoothed loss at sigma = sigma0, sigma0 / 10,
-# ..., each ended by the duality gap of the exact problem (one map-reduce round of two sweeps,
-# _tasks.kink_gap; when that gap is above tol, the band repair adds two to seven rounds of small
-# sums, _band_repair).
+# ... (less near tol: _core.continuation_smoothing_factor), each ended by the duality gap of the
+# exact problem (one map-reduce round of two sweeps, _tasks.kink_gap; when that gap is above
+# tol, the band repair adds two to seven rounds of small sums, _band_repair).
 _STAGE_TOL = 1e-2
 _MIN_SMOOTHING = 1e-9
 _STAGE_RETRIES = 2
@@ -529,7 +529,7 @@ def kink_tron(
             gap, w, objective = best[0], best[1], best[2]
             break
         best = (gap, w.copy(), objective)
-        sigma *= 0.1
+        sigma /= _core.continuation_smoothing_factor(gap, float(opt["tol"]))
         if sigma < _MIN_SMOOTHING * sigma0:
             break
     return {

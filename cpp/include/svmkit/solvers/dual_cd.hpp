@@ -35,10 +35,13 @@
 // depend on it.
 //
 // Elastic net (solve_dual_cd_elastic_net; hinge and squared hinge): the primal
-//   min_w l2/2 (||w||^2 + b^2) + l1 ||w||_1 + sum_i C_i loss(u_i),  l2 > 0, l1 >= 0
-// (the bias is never l1-penalized, as in smsvm) has the dual
+//   min_w l2/2 (||w||^2 + b^2) + l1 ||w||_1 + bias_l1 |b| + sum_i C_i loss(u_i),  l2 > 0,
+//   l1, bias_l1 >= 0
+// (bias_l1 = 0: the bias is not l1-penalized, as in smsvm; bias_l1 = l1: LIBLINEAR -s 5's bias
+// feature) has the dual
 //   min_a sum_j R_j*(r_j) + 1/2 a'Da - e'a over the same box, r = sum a_i y_i x_i,
-// R_j*(t) = max(|t| - l1, 0)^2 / (2 l2) (the bias: t^2 / (2 l2)), and w_j = soft(r_j, l1) / l2.
+// R_j*(t) = max(|t| - l1_j, 0)^2 / (2 l2) (l1_j = l1, the bias's bias_l1), and
+// w_j = soft(r_j, l1_j) / l2.
 // R* is piecewise quadratic, so each coordinate's subproblem is minimized exactly by walking the
 // sorted breakpoints where |r_j| crosses l1 (O(nnz_i log nnz_i) per visit); r and w are kept
 // up to date on the row's entries. The gradient, projected gradient, shrinking and stopping
@@ -103,8 +106,10 @@ SolveResult solve_dual_cd(const LinearProblem& problem, const LossSpec& loss,
 
 // The elastic-net penalty of solve_dual_cd_elastic_net: l2/2 (||w||^2 + b^2) + l1 ||w||_1.
 struct DualCdPenalty {
-  double l2 = 1.0;  // weight of the l2 term (> 0; the bias carries l2/2 b^2)
-  double l1 = 0.0;  // weight of the l1 term on w (>= 0; the bias is never l1-penalized)
+  double l2 = 1.0;       // weight of the l2 term (> 0; the bias carries l2/2 b^2)
+  double l1 = 0.0;       // weight of the l1 term on w (>= 0)
+  double bias_l1 = 0.0;  // weight of an l1 term bias_l1 |b| on the bias (>= 0; 0: smsvm's
+                         // problem; l1: LIBLINEAR -s 5's, whose bias is a feature like the others)
 };
 
 // The elastic-net dual (see above) for loss hinge or squared_hinge; the bias must be

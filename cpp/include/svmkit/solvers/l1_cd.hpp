@@ -54,7 +54,8 @@
 // program  min ||w||_1 + sum_i cost_i max(0, 1 - y_i (w.x_i + b s))  scaled by l1, with l2 > 0
 // its elastic net): a smoothing continuation. newGLMNET minimizes the problem with the hinge
 // replaced by phi_sigma(u) = (u + sqrt(u^2 + sigma^2)) / 2 (paper 000's smoothing, psi_M),
-// for sigma = hinge_smoothing, hinge_smoothing / 10, ..., each stage warm started from the
+// for sigma = hinge_smoothing, hinge_smoothing / 10, ... (a smaller step where a stage ends
+// near tol: tron.hpp's continuation_smoothing_factor), each stage warm started from the
 // last and stopped by the rule below. After each stage a dual point of the hinge problem is
 // built from phi_sigma' and repaired on the margin band (the least-norm change that meets the
 // optimality conditions of the support, through the k x k Gram system of the band's rows on
