@@ -262,10 +262,10 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         (`svmkit.solver_defaults(name)["tol"]`). For TRON it is relative:
         ||grad F(w)|| <= tol * ||grad F(0)|| (for loss="hinge" the relative duality gap, so
         (F(w) - F*) / F(w) <= tol). For "dual_cd" the default is scikit-learn's
-        1e-4 with LIBLINEAR's meaning (max - min projected gradient <= tol, absolute); its
-        hinge-type and regression duals also stop, converged, once the relative duality gap
-        (F(w) - D(alpha)) / F(w) (a certificate, reported as optimality) is <= tol (for
-        tol >= 1e-6; below it the projected gradients alone decide).
+        1e-4 with LIBLINEAR's meaning (max - min projected gradient <= tol, absolute); every
+        dual also stops, converged, once the relative duality gap (F(w) - D(alpha)) / F(w) (a
+        certificate, reported as optimality) is <= min(tol, 1e-4) (for tol >= 1e-6; below it
+        the projected gradients alone decide).
     max_iter : int or None, default=None
         Maximum number of outer iterations; None uses the solver's default.
     fit_intercept : bool, default=True
@@ -299,7 +299,7 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         also carries rho |b|); and for loss "logistic" or "smoothed_hinge" with penalty "l2"
         (the dual with the loss's conjugate, Yu, Huang and Lin 2011 = LIBLINEAR -s 7 for the
         logistic loss; tol bounds the largest |dual gradient|, absolute); every dual also stops
-        once its relative duality gap (a certificate) is <= tol (tol >= 1e-6); the bias is
+        once its relative duality gap (a certificate) is <= min(tol, 1e-4); the bias is
         regularized (regularize_intercept=False is refused);
         random_state orders the coordinates; warm_start is ignored (starts from alpha = 0).
         "auto" (the default) picks by a deterministic rule on the loss, the penalty and the

@@ -231,7 +231,8 @@ def _fit_dual_cd(req: LinearFitRequest) -> dict:
     the C++ default 1e-4 (scikit-learn's tol) with LIBLINEAR's meaning: max PG - min PG <= tol
     (absolute) for classification, sum |PG| <= tol * its first value for regression, the
     largest |dual gradient| <= tol for the logistic and smoothed-hinge duals; every dual
-    also stops once its relative duality gap (a certificate) is <= tol (for tol >= 1e-6).
+    also stops once its relative duality gap (a certificate) is <= min(tol, 1e-4) (for
+    tol >= 1e-6).
     random_state seeds the order in which coordinates are visited. warm_start cannot seed the
     dual from w alone: each fit starts from alpha = 0 (a UserWarning says so).
     penalty="elasticnet" (hinge / squared_hinge): the elastic-net dual, minimizing
