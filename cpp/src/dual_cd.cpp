@@ -483,7 +483,7 @@ double row_loss(const DualState<V>& s, const L& loss, bool regression, Index i) 
 // loss(w.x_i - y_i) (regression), m a_i - C_i h(a_i / C_i) (logistic, smoothed hinge). Every
 // iterate is in the box, so the gap is a certificate (weak duality). One pass (the margins).
 template <class V, class Task>
-[[gnu::noinline]] double dual_gap(const DualState<V>& s, const LossSpec& spec, const Task& task) {
+double dual_gap(const DualState<V>& s, const LossSpec& spec, const Task& task) {
   const bool regression = is_regression(spec.kind);
   double loss_sum = 0.0, dual = 0.0;
   visit_loss(spec, [&](const auto& loss) {
@@ -508,7 +508,8 @@ template <class V, class Task>
 }
 
 // Every dual stops on its own rule (the projected gradients, LIBLINEAR's; for the smooth duals
-// the largest |d/da_i|) or on the relative duality gap (dual_gap) <= tol, whichever comes first. A
+// the largest |d/da_i|) or on the relative duality gap (dual_gap) <= min(tol, kGapMaxTol),
+// whichever comes first (below, "tol" is that bound). A
 // gap check costs one pass; the first comes after kGapCheckPasses passes' worth of visits, each
 // next one kGapCheckPasses later or kGapCheckGrowth times later (in passes), whichever is later:
 // O(log passes) checks in a long run, none in a short one, and a stop at most ~25% later than the
@@ -524,8 +525,8 @@ template <class V, class Task>
 // into max_iter at the same time, objectives within 6e-5 of the longer runs'; the elastic net on
 // that sparse cell 0.40 s against 0.81 s at max_iter; the smooth duals on sparse 1,600 x 50,000 (60
 // entries per row) 50 -> 20 passes (psi_M) and 16 -> 8 (logistic), 2-5e-5 above the optimum.
-// Where the gap never reaches tol (dna, digits, 26
-// classes: both end at max_iter) the checks cost a few percent. Only for tol >= kGapMinTol: a
+// Where the gap never reaches tol (dna, digits, 26 classes: both end at max_iter) the checks
+// cost a few percent. Only for tol >= kGapMinTol: a
 // relative gap g leaves the coefficients only about sqrt(g) accurate, and a caller asking for a
 // tighter tol wants the coefficients (scikit-learn's estimator checks fit at tol 1e-11 and compare
 // decision values to 1e-7); the projected gradients alone decide those runs.
