@@ -56,9 +56,9 @@
 // with tol >= 1e-6 also stops (converged) when the
 // relative duality gap (P(w) - D(a)) / P(w) is <= min(tol, 1e-4) (tol is LIBLINEAR's absolute
 // bound; dual_cd.cpp: kGapMaxTol), checked at geometrically spaced passes,
-// sooner where the gap's decrease so far predicts its crossing of tol (dual_cd.cpp: dual_gap,
-// GapSchedule; a certificate, optimality then holds the gap);
-// or max_iter outer iterations (status max_iter).
+// sooner where the gap's decrease so far predicts its crossing of that bound (dual_cd.cpp:
+// dual_gap, GapSchedule; a certificate, optimality then holds the gap); or max_iter outer
+// iterations (status max_iter).
 #pragma once
 
 #include "svmkit/loss.hpp"
