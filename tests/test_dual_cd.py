@@ -71,9 +71,19 @@ def sparse_regression():
 
 
 def core_fit(
-    X, y, cost, loss, epsilon=0.0, fit_intercept=True, scaling=1.0, elastic_net=None, **options
+    X,
+    y,
+    cost,
+    loss,
+    epsilon=0.0,
+    fit_intercept=True,
+    scaling=1.0,
+    elastic_net=None,
+    bias_l1=0.0,
+    **options,
 ):
-    """_core.fit_dual_cd, or fit_dual_cd_elastic_net with elastic_net = (l1, l2)."""
+    """_core.fit_dual_cd, or fit_dual_cd_elastic_net with elastic_net = (l1, l2) and the
+    bias's l1 weight bias_l1."""
     Xc = X
     if sp.issparse(X):
         X = sp.csr_matrix(X)
@@ -83,7 +93,7 @@ def core_fit(
     if elastic_net is not None:
         l1, l2 = elastic_net
         args = (l1, l2, fit_intercept, scaling, True, options, None)
-        return _core.fit_dual_cd_elastic_net(Xc, y, cost, loss, *args)
+        return _core.fit_dual_cd_elastic_net(Xc, y, cost, loss, *args, bias_l1=bias_l1)
     args = (0.1, epsilon, fit_intercept, scaling, True, None, options, None)
     return _core.fit_dual_cd(Xc, y, cost, loss, *args)
 
@@ -553,10 +563,8 @@ def test_elastic_net_with_bias_l1_matches_exact_qp(loss: str, rho: float, C: flo
     X, y = breast_cancer()
     X, y = X[:200], y[:200]
     cost = np.full(200, C)
-    Xs = sp.csr_matrix(X)
-    Xc = (Xs.data, Xs.indices, Xs.indptr, *Xs.shape) if sparse else X
-    args = (1 - rho, True, 1.0, True, TIGHT, None)
-    res = _core.fit_dual_cd_elastic_net(Xc, y, cost, loss, rho, *args, bias_l1=rho)
+    Xc = sp.csr_matrix(X) if sparse else X
+    res = core_fit(Xc, y, cost, loss, elastic_net=(rho, 1 - rho), bias_l1=rho, **TIGHT)
     assert res["status"] == svmkit.SolverStatus.converged
     w, b = split(res)
     _, b_ref, f_ref = primal_svm(X, y, cost, loss=loss, l2=1 - rho, l1=rho, l1_bias=True)
@@ -565,9 +573,8 @@ def test_elastic_net_with_bias_l1_matches_exact_qp(loss: str, rho: float, C: flo
     assert res["objective"] == pytest.approx(f, rel=1e-12)
     assert b == pytest.approx(b_ref, abs=1e-4)
     # The gap stop (tol 1e-4) certifies the same problem: the gap bounds the suboptimality.
-    opts = {"tol": 1e-4, "max_iter": 1000000}
-    loose = _core.fit_dual_cd_elastic_net(
-        Xc, y, cost, loss, rho, 1 - rho, True, 1.0, True, opts, None, bias_l1=rho
+    loose = core_fit(
+        Xc, y, cost, loss, elastic_net=(rho, 1 - rho), bias_l1=rho, tol=1e-4, max_iter=1000000
     )
     assert loose["status"] == svmkit.SolverStatus.converged
     wl, bl = split(loose)
@@ -696,9 +703,8 @@ def test_elastic_net_core_errors(loss: str, l1: float, l2: float, message: str) 
 @pytest.mark.parametrize("bias_l1", [-0.5, float("nan"), float("inf")])
 def test_elastic_net_bias_l1_errors(bias_l1: float) -> None:
     X, y = breast_cancer()
-    args = (1.0, True, 1.0, True, {}, None)
     with pytest.raises(ValueError, match=r"the bias's l1 weight \(bias_l1\) must be a finite"):
-        _core.fit_dual_cd_elastic_net(X[:50], y[:50], np.ones(50), "hinge", 0.5, *args, bias_l1)
+        core_fit(X[:50], y[:50], np.ones(50), "hinge", elastic_net=(0.5, 1.0), bias_l1=bias_l1)
 
 
 def test_elastic_net_estimator_errors() -> None:

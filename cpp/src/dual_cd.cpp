@@ -189,8 +189,8 @@ struct DualState {
                                             detail::select_nb(e.d_high > 0.0, e.d_high, kInf));
       t_min = detail::min_nb(t_min, dist / e.av);  // v = 0: +inf (dist > 0), no breakpoint
     });
-    if (bias_has_l1()) {  // the bias as an entry under bias_l1 instead of always active
-      const ElasticEntry e = elastic_entry(r[d], dir * yi * scale, elastic->bias_l1, inv);
+    if (bias_has_l1()) {
+      const ElasticEntry e = bias_entry(dir * yi);
       slope += (e.active ? e.q : 0.0) - (scale * scale) * inv;
       if (e.d_low > 0.0)
         t_min = std::min(t_min, e.d_low / e.av);
@@ -215,15 +215,21 @@ struct DualState {
       if (e.d_high > 0.0) event(e.d_high / e.av, e.q);  // enters it
     });
     if (bias_has_l1()) {  // as in elastic_first, in the same order
-      const ElasticEntry e = elastic_entry(r[d], dir * yi * scale, elastic->bias_l1, inv);
+      const ElasticEntry e = bias_entry(dir * yi);
       slope += (e.active ? e.q : 0.0) - (scale * scale) * inv;
       if (e.d_low > 0.0) event(e.d_low / e.av, -e.q);
       if (e.d_high > 0.0) event(e.d_high / e.av, e.q);
     }
     return slope;
   }
-  // Whether the bias carries an l1 term (DualCdPenalty::bias_l1 > 0, with an intercept).
+  // Whether the bias carries an l1 term (DualCdPenalty::bias_l1 > 0, with an intercept). Then
+  // both sweeps take the bias as one more entry under bias_l1 (moving at rate sign * scale),
+  // in place of the always-active scale^2 / l2 they start from; without it that start stands,
+  // with no breakpoint (an entry at l1 = 0 would add a spurious pair where r_b crosses 0).
   bool bias_has_l1() const { return elastic->bias_l1 > 0.0 && scale != 0.0; }
+  ElasticEntry bias_entry(double sign) const {
+    return elastic_entry(r[d], sign * scale, elastic->bias_l1, 1.0 / elastic->l2);
+  }
   // A coordinate whose row is zero (Qbar_ii = 0: no intercept, non-squared loss) has a linear
   // subproblem: set it to its optimum, which leaves w unchanged, and never visit it again.
   template <class Optimum>
@@ -509,27 +515,27 @@ double dual_gap(const DualState<V>& s, const LossSpec& spec, const Task& task) {
 
 // Every dual stops on its own rule (the projected gradients, LIBLINEAR's; for the smooth duals
 // the largest |d/da_i|) or on the relative duality gap (dual_gap) <= min(tol, kGapMaxTol),
-// whichever comes first (below, "tol" is that bound). A
-// gap check costs one pass; the first comes after kGapCheckPasses passes' worth of visits, each
-// next one kGapCheckPasses later or kGapCheckGrowth times later (in passes), whichever is later:
-// O(log passes) checks in a long run, none in a short one, and a stop at most ~25% later than the
-// gap allowed; but sooner (at least kGapCheckMinPasses later) where the gap's mean rate of decrease
-// so far, log(first / best) per pass, puts its crossing of tol earlier (GapSchedule; a crossing
-// found behind is retried at most kMaxMissedCrossings times in a row, every kGapCheckMinPasses):
-// the elastic net on the regime matrix's sparse 16,000 x 10,000 cell had reached 9e-5 at 59 passes
-// and was stopped at 71 (0.32 s), now at 50 (0.22 s). (The primal value, and so the gap, is not
-// monotone along the iterations: a first check at 10 passes instead of 5 moved the later checks off
-// the low points, and a9a and covtype.5000 ran into max_iter again.) Measured at tol 1e-4 (regime
-// matrix, LinearSVC(loss="hinge")): sparse 16,000 x 10,000 0.049 s (116 iterations) against 0.117 s
-// (612) on the projected gradients alone, a9a and covtype.5000 certified where the rule alone ran
-// into max_iter at the same time, objectives within 6e-5 of the longer runs'; the elastic net on
-// that sparse cell 0.40 s against 0.81 s at max_iter; the smooth duals on sparse 1,600 x 50,000 (60
+// whichever comes first (below, "tol" is that bound). A gap check costs one pass; the first comes
+// after kGapCheckPasses passes' worth of visits, each next one kGapCheckPasses later or
+// kGapCheckGrowth times later (in passes), whichever is later: O(log passes) checks in a long run,
+// none in a short one, and a stop at most ~25% later than the gap allowed; but sooner (at least
+// kGapCheckMinPasses later) where the gap's mean rate of decrease so far, log(first / best) per
+// pass, puts its crossing of tol earlier (GapSchedule; a crossing found behind is retried at most
+// kMaxMissedCrossings times in a row, every kGapCheckMinPasses): the elastic net on the regime
+// matrix's sparse 16,000 x 10,000 cell had reached 9e-5 at 59 passes and was stopped at 71 (0.32
+// s), now at 50 (0.22 s). (The primal value, and so the gap, is not monotone along the iterations:
+// a first check at 10 passes instead of 5 moved the later checks off the low points, and a9a and
+// covtype.5000 ran into max_iter again.) Measured at tol 1e-4 (regime matrix,
+// LinearSVC(loss="hinge")): sparse 16,000 x 10,000 0.049 s (116 iterations) against 0.117 s (612)
+// on the projected gradients alone, a9a and covtype.5000 certified where the rule alone ran into
+// max_iter at the same time, objectives within 6e-5 of the longer runs'; the elastic net on that
+// sparse cell 0.40 s against 0.81 s at max_iter; the smooth duals on sparse 1,600 x 50,000 (60
 // entries per row) 50 -> 20 passes (psi_M) and 16 -> 8 (logistic), 2-5e-5 above the optimum.
 // Where the gap never reaches tol (dna, digits, 26 classes: both end at max_iter) the checks
-// cost a few percent. Only for tol >= kGapMinTol: a
-// relative gap g leaves the coefficients only about sqrt(g) accurate, and a caller asking for a
-// tighter tol wants the coefficients (scikit-learn's estimator checks fit at tol 1e-11 and compare
-// decision values to 1e-7); the projected gradients alone decide those runs.
+// cost a few percent. Only for tol >= kGapMinTol: a relative gap g leaves the coefficients only
+// about sqrt(g) accurate, and a caller asking for a tighter tol wants the coefficients
+// (scikit-learn's estimator checks fit at tol 1e-11 and compare decision values to 1e-7); the
+// projected gradients alone decide those runs.
 constexpr double kGapCheckPasses = 5.0;
 constexpr double kGapCheckGrowth = 1.25;
 constexpr double kGapCheckMinPasses = 2.0;

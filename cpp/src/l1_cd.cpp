@@ -1230,11 +1230,7 @@ constexpr double kGramRidge = 1e-12;
 // can overshoot (a band about as large as the support: on standardized digits at sigma = 0.01
 // the repaired point's gap was 2.2 where the smoothed point's was 4e-3).
 constexpr double kSegmentPoints[] = {0.0, 0.25, 0.5, 0.75, 1.0};
-// Each stage divides the smoothing by kContinuationFactor = 10, less near tol
-// (tron.hpp's continuation_smoothing_factor; measured on dense 10000 x 50 and sparse 2000 x 50000,
-// both certified at sigma = 0.001: 0.1 -> 0.001 in one step took 1.5-1.6x the time of 0.1 -> 0.01
-// -> 0.001, starting at 0.001 5-7x). Rounds of the certificate's clipping (each fixes the samples
-// the last one pushed out of the box).
+// Rounds of the certificate's clipping (each fixes the samples the last one pushed out of the box).
 constexpr int kCertificateRounds = 20;
 // The continuation gives up (status max_iter) when a stage's certified gap is above this
 // fraction of the previous stage's: on degenerate data (dna: binary features, many ties; small
@@ -1594,10 +1590,12 @@ SolveResult run_hinge(const Cols& cols, const V& X, const std::vector<double>& c
       res.message = end;
       break;
     }
-    // Near tol a smaller step (tron.hpp's continuation_smoothing_factor); the stage after it is
-    // not judged for a stall against this one: only a reduction to tol / 2 is asked of it.
-    const double factor =
-        cert.repaired ? continuation_smoothing_factor(cert.gap, opt.tol) : kContinuationFactor;
+    // sigma / 10, or a smaller step near tol (tron.hpp's continuation_smoothing_factor; the
+    // factor 10 measured on dense 10000 x 50 and sparse 2000 x 50000, both certified at sigma =
+    // 0.001: 0.1 -> 0.001 in one step took 1.5-1.6x the time of 0.1 -> 0.01 -> 0.001, starting
+    // at 0.001 5-7x). The stage after a smaller step is not judged for a stall against this one:
+    // only a reduction to tol / 2 is asked of it.
+    const double factor = continuation_smoothing_factor(cert.gap, opt.tol);
     last_gap = cert.repaired && factor == kContinuationFactor ? cert.gap : kNaN;
     sigma /= factor;
   }

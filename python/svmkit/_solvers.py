@@ -263,7 +263,7 @@ def _fit_dual_cd(req: LinearFitRequest) -> dict:
         )
     # The squared hinge's bias carries the l1 term too, as l1_cd's (LIBLINEAR -s 5's bias
     # feature): the model does not depend on which of the two solves it.
-    bias_l1 = l1 if req.loss == "squared_hinge" and req.fit_intercept else 0.0
+    bias_l1 = l1 if req.loss == "squared_hinge" else 0.0
     return _core.fit_dual_cd_elastic_net(
         *_penalty_solver_args(req), opts, req.callback, bias_l1=bias_l1
     )
