@@ -495,6 +495,21 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         self.n_passes_ = int(sum(r["passes"] for r in results))
         return self
 
+    def _fit_all_positive(self, X: Any, cost: np.ndarray) -> tuple[np.ndarray, float]:
+        """(w, b) of the binary problem in which every sample is positive, with per-sample
+        costs cost: LIBLINEAR's training on data of one label (its one-vs-rest subproblem of
+        that label; liblinearutil). The estimator itself is left unfitted."""
+        validate_params(self)
+        pick_solver(self._requested_solver(), self.loss, self.penalty, "LinearSVC")
+        X = validate_X_y(self, X, accept_sparse="csr", dtype=[np.float64, np.float32], order=None)
+        spec = self._pick_solver(X)
+        n_threads = resolve_n_jobs(check_n_jobs(self.n_jobs))
+        ones = np.ones(X.shape[0])
+        w0 = self._warm_start_vector(0, X.shape[1], 1)
+        result = self._run(spec, as_core_matrix(X), ones, cost, w0, n_threads, self.loss, 0.0)
+        w, b = self._split_solution(result["solution"], X.shape[1])
+        return np.array(w), b
+
     def decision_function(self, X: Any) -> np.ndarray:
         """Signed distances w.x + b: shape (n_samples,) for two classes, else (n, n_classes)."""
         dec = self._decision(X)

@@ -87,7 +87,7 @@ _TYPES: dict[int, tuple[float, str, str, dict]] = {
     4: (0.1, "auto", "squared_hinge", {"multi_class": "crammer_singer"}),
     5: (0.01, "l1_cd", "squared_hinge", {"penalty": "l1"}),
     6: (0.01, "l1_cd", "logistic", {"penalty": "l1"}),
-    7: (0.1, "tron", "logistic", {}),
+    7: (0.1, "dual_cd", "logistic", {}),
     11: (0.0001, "tron", "squared_epsilon_insensitive", {}),
     12: (0.1, "dual_cd", "squared_epsilon_insensitive", {}),
     13: (0.1, "dual_cd", "epsilon_insensitive", {}),
@@ -277,7 +277,8 @@ def _estimator(param: parameter, y: np.ndarray, n: int) -> Any:
     return LinearSVC(loss=loss, solver=solver, tol=tol, **extra, **common)
 
 
-def _quiet_fit(param: parameter, est: Any, X: sp.csr_matrix, y: Any, **kw: Any) -> Any:
+def _quietly(param: parameter, fit: Any, *args: Any, **kw: Any) -> Any:
+    """fit(*args, **kw), its ConvergenceWarning silenced under -q."""
     import warnings
 
     from sklearn.exceptions import ConvergenceWarning
@@ -285,7 +286,11 @@ def _quiet_fit(param: parameter, est: Any, X: sp.csr_matrix, y: Any, **kw: Any) 
     with warnings.catch_warnings():
         if param.quiet:
             warnings.simplefilter("ignore", ConvergenceWarning)
-        return est.fit(X, **kw) if y is None else est.fit(X, y, **kw)
+        return fit(*args, **kw)
+
+
+def _quiet_fit(param: parameter, est: Any, X: sp.csr_matrix, y: Any, **kw: Any) -> Any:
+    return _quietly(param, est.fit, X, **kw) if y is None else _quietly(param, est.fit, X, y, **kw)
 
 
 def _read_weights(path: str) -> np.ndarray:
@@ -350,16 +355,29 @@ def _fit_one_vs_rest(
     return model(LiblinearModelData(param.solver_type, X.shape[1], bias, w, list(order)))
 
 
-def _single_label_model(param: parameter, n_features: int, label: Any) -> model:
+def _single_label_model(
+    param: parameter, X: sp.csr_matrix, sw: np.ndarray, label: Any, init: LiblinearModelData | None
+) -> model:
     """Training data of one label, which LIBLINEAR accepts (a cross-validation fold or a
-    subset can hold one): a model of nr_class 1 that predicts that label everywhere. Its
-    weights are zero, where LIBLINEAR's are those of a fit with every sample positive: the
-    same predictions, decision values 0."""
-    rows = n_features + (1 if param.bias > 0 else 0)
+    subset can hold one): a model of nr_class 1 that predicts that label everywhere. Its weights
+    are LIBLINEAR's: the label's one-vs-rest subproblem, every sample positive (costs C times
+    the label's -wi weight times the instance weights); zero for -s 4, whose one-class problem
+    has no violated constraint."""
+    n = X.shape[1]
+    rows = n + (1 if param.bias > 0 else 0)
     bias = param.bias if param.bias > 0 else -1.0
-    return model(
-        LiblinearModelData(param.solver_type, n_features, bias, np.zeros((rows, 1)), [label])
-    )
+    w = np.zeros((rows, 1))
+    if param.solver_type != 4:
+        est = _estimator(param, np.ones(X.shape[0]), n)
+        if init is not None:
+            init_coef, init_b = _initial_columns(init, [label], n)
+            _warm_start(est, init_coef, init_b)
+        cost = param.C * param.weight.get(label, 1.0) * sw
+        coef, intercept = _quietly(param, est._fit_all_positive, X, cost)
+        w[:n, 0] = coef
+        if param.bias > 0:
+            w[n, 0] = intercept / param.bias
+    return model(LiblinearModelData(param.solver_type, n, bias, w, [label]))
 
 
 def _fit(
@@ -374,7 +392,7 @@ def _fit(
     sw = np.ones(y.shape[0]) if sw is None else sw
     order = first_occurrence(y) if s in _CLASSIFICATION else None
     if order is not None and len(order) == 1:
-        return _single_label_model(param, X.shape[1], order[0])
+        return _single_label_model(param, X, sw, order[0], init)
     if s in _CLASSIFICATION and s != 4 and len(order) > 2:
         return _fit_one_vs_rest(param, y, X, order, sw, init)
     est = _estimator(param, y, X.shape[1])
