@@ -351,6 +351,29 @@ def test_one_label_weights_are_the_official_packages(solver_type):
         assert f_ours <= f_theirs * (1.0 + 1e-6)
 
 
+@pytest.mark.parametrize("options", ["-s 4 -e 1e-8", "-s 4 -B 1 -e 1e-8"])
+def test_binary_crammer_singer_model_is_the_official_packages(tmp_path, options):
+    """-s 4 on two labels: LIBLINEAR keeps one weight column per label, the two summing to
+    zero (w_m = sum_i alpha_i^m x_i with sum_m alpha_i^m = 0), and predict returns the first
+    column's value. svmkit wrote [v, 0] for the difference v (values twice the official's) and
+    returned both columns."""
+    X, y = _binary_problem()
+    X, y = X[:300], y[:300]
+    theirs = official_ll.train(y.tolist(), X, options + " -q")
+    ours = liblinearutil.train(y, X, options + " -q")
+    _, _, v_theirs = official_ll.predict(y.tolist(), X, theirs, "-q")
+    p_ours, _, v_ours = liblinearutil.predict(y, X, ours, "-q")
+    assert np.asarray(v_ours).shape == np.asarray(v_theirs).shape == (300, 1)
+    np.testing.assert_allclose(np.asarray(v_ours), np.asarray(v_theirs), rtol=1e-4, atol=1e-4)
+    liblinearutil.save_model(str(tmp_path / "ours.model"), ours)
+    back = official_ll.load_model(str(tmp_path / "ours.model"))
+    p_back, _, v_back = official_ll.predict(y.tolist(), X, back, "-q")
+    assert p_back == p_ours
+    np.testing.assert_allclose(np.asarray(v_back), np.asarray(v_ours), rtol=1e-12, atol=1e-12)
+    w = np.array([back.w[i] for i in range(2 * back.nr_feature)]).reshape(-1, 2)
+    np.testing.assert_allclose(w.sum(axis=1), 0.0, atol=1e-12)
+
+
 @pytest.mark.parametrize("data", ["binary", "binary_negated", "three_classes"])
 @pytest.mark.parametrize("options", ["-t 3", "-t 0", "-t 3 -w1 2 -c 2"])
 def test_svm_train_takes_the_official_packages_path(data, options):

@@ -60,15 +60,18 @@ def test_liblinear_parameter_search_classification(data, capsys, solver):
     assert cli.main(["liblinear-train", "-q", "-C", "-s", solver, data["train"]]) == 0
     best_c, _, acc = _parse_best(capsys.readouterr().out)
     y, x = official_ll.svm_read_problem(data["train"])
-    ref_c, _, ref_score = official_ll.train(y, x, f"-C -s {solver} -q")
+    ref_c, ref_p, ref_score = official_ll.train(y, x, f"-C -s {solver} -q")
     capsys.readouterr()
     log2 = np.log2(best_c)
     assert log2 == np.round(log2) and best_c <= 1024  # on the power-of-two grid
     assert acc >= 100.0 * ref_score - 3.0  # folds differ: a small tolerance
-    # the Python API returns (C, p, score as a fraction), as the official one does
+    # the Python API returns (C, p, score as a fraction), as the official one does: plain
+    # floats, and p = -1 for classification (it was -s 0/2's unused p, 0.1)
     c, p, score = liblinearutil.train(y, x, f"-C -s {solver} -q")
     assert (c, score) == (best_c, pytest.approx(acc / 100.0))
-    del ref_c, p
+    assert p == ref_p == -1.0
+    assert all(type(v) is float for v in (c, p, score))
+    del ref_c
 
 
 def test_liblinear_parameter_search_regression(data, capsys):

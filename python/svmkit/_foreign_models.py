@@ -333,9 +333,11 @@ def liblinear_from_estimator(est: Any, label_order: Any = None) -> LiblinearMode
         pos = {c: i for i, c in enumerate(classes.tolist())}
         if coef.shape[0] == 1:  # binary: the column scores label_order[0]
             sign = 1.0 if pos[label_order[0].item()] == 1 else -1.0
-            if code == 4:  # Crammer-Singer keeps one column per label
-                cols = np.column_stack([sign * coef[0], np.zeros(d)])
-                b = np.array([sign * intercept[0], 0.0])
+            if code == 4:  # Crammer-Singer keeps one column per label, summing to zero as
+                # LIBLINEAR's (its dual's w_m = sum_i alpha_i^m x_i, sum_m alpha_i^m = 0)
+                half, half_b = 0.5 * sign * coef[0], 0.5 * sign * intercept[0]
+                cols = np.column_stack([half, -half])
+                b = np.array([half_b, -half_b])
             else:
                 cols, b = sign * coef.T, sign * intercept
         else:

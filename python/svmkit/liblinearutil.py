@@ -495,7 +495,8 @@ def _c_path(param: parameter, y, X, sw, cv_folds, c0: float) -> tuple[float, flo
 def _find_parameters(param: parameter, y, X, sw) -> tuple[float, float, float]:
     """LIBLINEAR's -C: the C (and for -s 11 the p) of the best n-fold CV score, searched along
     increasing C with warm starts (Chu, Ho and Lin, KDD 2015). Returns (best C, best p, best
-    score) as the official package does: the score is the accuracy as a fraction, or the MSE."""
+    score) as the official package does: the score is the accuracy as a fraction, or the MSE;
+    classification's best p is -1, as LIBLINEAR's find_parameters sets it."""
     cv_folds = folds(y.shape[0], param.nr_fold)
     c0 = param.C if "-c" in param._given else _start_c(param, X)
     quiet_fits = parameter.__new__(parameter)
@@ -504,7 +505,7 @@ def _find_parameters(param: parameter, y, X, sw) -> tuple[float, float, float]:
     if param.solver_type != 11:
         best_c, best = _c_path(quiet_fits, y, X, sw, cv_folds, c0)
         print(f"Best C = {best_c:g}  CV accuracy = {100.0 * best:g}%")
-        return best_c, param.p, best
+        return float(best_c), -1.0, float(best)
     if "-p" in param._given:
         ps = [param.p]
     else:
@@ -519,7 +520,7 @@ def _find_parameters(param: parameter, y, X, sw) -> tuple[float, float, float]:
         if score > best:
             best_c, best_p, best = c, p, score
     print(f"Best C = {best_c:g} Best p = {best_p:g}  CV MSE = {-best:g}")
-    return best_c, best_p, -best
+    return float(best_c), float(best_p), float(-best)
 
 
 def _cross_validation(
@@ -564,6 +565,8 @@ def _predict_values(m: model, X: sp.csr_matrix, probability: bool) -> tuple[np.n
         pred = np.where(dec[:, 0] > 0, labels[0], labels[1])
     else:
         pred = labels[np.argmax(dec, axis=1)]
+        if labels.shape[0] == 2:  # Crammer-Singer: the official package returns the first
+            dec = dec[:, :1]  # column for two labels, as for every binary model
     if probability:
         p = 1.0 / (1.0 + np.exp(-dec))
         if dec.shape[1] == 1:
