@@ -324,6 +324,25 @@ def test_default_eps_is_as_accurate_as_the_official_package(solver_type):
     assert gap_ours <= max(2.0 * gap_theirs, 1e-4), (gap_ours, gap_theirs)
 
 
+@pytest.mark.parametrize("solver_type", [0, 1, 2, 3, 4, 5, 6, 7, 11, 12, 13, 21])
+def test_saved_model_names_the_trainers_solver_type(tmp_path, solver_type):
+    """The model file's solver_type line is the one trained, as LIBLINEAR writes it: binary
+    -s 2 was written as -s 1's L2R_L2LOSS_SVC_DUAL, -s 7 as L2R_LR, -s 11 as -s 12's (the
+    estimator's code); the file reads back to the same predictions."""
+    X, y = _binary_problem()
+    X, y = X[:80, :5], y[:80]
+    if solver_type in (11, 12, 13):
+        y = X.sum(axis=1)
+    options = f"-s {solver_type} -q"
+    official_ll.save_model(str(tmp_path / "theirs"), official_ll.train(y.tolist(), X, options))
+    ours = liblinearutil.train(y, X, options)
+    liblinearutil.save_model(str(tmp_path / "ours"), ours)
+    first = [open(tmp_path / f).readline() for f in ("theirs", "ours")]
+    assert first[0] == first[1]
+    back = liblinearutil.load_model(str(tmp_path / "ours"))
+    assert liblinearutil.predict(y, X, back, "-q")[0] == liblinearutil.predict(y, X, ours, "-q")[0]
+
+
 @pytest.mark.parametrize("solver_type", [0, 1, 2, 3, 4, 5, 6, 7])
 def test_one_label_weights_are_the_official_packages(solver_type):
     """One label: LIBLINEAR trains that label's one-vs-rest problem, every sample positive

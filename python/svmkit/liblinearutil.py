@@ -408,7 +408,9 @@ def _fit(
         if s == 11:
             est.coef_ = est.coef_[0]
     _quiet_fit(param, est, X, None if s == 21 else y, sample_weight=sw)
-    return model(liblinear_from_estimator(est, label_order=order), est)
+    data = liblinear_from_estimator(est, label_order=order)
+    data.solver_type = s  # the trainer's type, as LIBLINEAR writes it (-s 2 is not -s 1's file)
+    return model(data, est)
 
 
 def train(arg1: Any, arg2: Any = None, arg3: Any = None) -> Any:
