@@ -24,8 +24,9 @@
 // coordinate with the largest projected gradient (max_violating_pair) or the largest
 // predicted decrease g_t^2 / Q_tt (second_order), solved exactly and clipped to the box.
 // Shrinking (Joachims; as in LIBSVM): bounded variables that cannot join a violating pair are
-// set aside every min(l, shrink_interval) iterations; the gradient of the set-aside variables
-// is rebuilt before the final check (and once when the gap first falls below 10 tol).
+// set aside every min(l, shrink_interval) iterations, first after one more (LIBSVM's counter);
+// the gradient of the set-aside variables is rebuilt before the final check (and once when the
+// gap first falls below 10 tol).
 // Kernel rows come from an LRU cache of cache_size MB (kernel_cache.hpp; float values, as
 // LIBSVM's Qfloat). Implementation choices for speed, none of which changes the iterates:
 //   * kernel rows are computed block-wise: dot products or distances first, then one
