@@ -639,7 +639,7 @@ SolveResult dual_loop(DualState<V>& s, Task& task, const DualCdOptions& opt, con
         certified = satisfied = true;
         res.optimality = g;
         res.message = "dual_cd: stopped by the relative duality gap " + std::to_string(g) +
-                      " <= min(tol, 1e-4) (the projected-gradient measure was " +
+                      " <= " + std::to_string(gap_tol) + " (the projected-gradient measure was " +
                       std::to_string(task.measure()) + ")";
       }
     }

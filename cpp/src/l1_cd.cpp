@@ -1469,7 +1469,7 @@ HingeCertificate hinge_certificate(const V& X, const LinearProblem& p, const L1C
 }
 
 // Why the continuation ends uncertified after a stage at sigma whose certificate is cert (the
-// previous stage's repaired gap last_gap, NaN if none), or "" to go on to sigma / 10.
+// previous stage's repaired gap last_gap, NaN if none), or "" to go on to the next stage.
 std::string hinge_stage_end(const HingeCertificate& cert, double sigma, double last_gap,
                             const L1CdOptions& opt) {
   if (sigma / kContinuationFactor < opt.hinge_smoothing_min)

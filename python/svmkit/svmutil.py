@@ -265,7 +265,8 @@ def _fit_classifier(
     -52.386 with the labels sorted)."""
     order = first_occurrence(y)
     position = {label: k for k, label in enumerate(order)}
-    codes = np.array([position[v] for v in y.tolist()], dtype=np.float64)
+    labels, index = np.unique(y, return_inverse=True)  # one lookup per label, not per sample
+    codes = np.array([position[v] for v in labels.tolist()], dtype=np.float64)[index]
     if param.weight:
         est.set_params(
             class_weight={position[c]: w for c, w in param.weight.items() if c in position}
