@@ -1,7 +1,9 @@
 // Loss names, and the validation of views, losses and linear problems (data.hpp, loss.hpp,
 // problem.hpp).
+#include <algorithm>
 #include <cmath>
 #include <string>
+#include <type_traits>
 
 #include "svmkit/data.hpp"
 #include "svmkit/loss.hpp"
@@ -99,11 +101,22 @@ void validate_view(const MatrixView& X, const char* name) {
           const Index nnz = static_cast<Index>(v.indptr[v.rows]);
           if (nnz > 0 && (!v.indices || !v.data))
             throw_invalid(std::string(name) + ": null data or indices");
-          for (Index k = 0; k < nnz; ++k)
-            if (v.indices[k] < 0 || v.indices[k] >= v.cols)
-              throw_invalid(std::string(name) + ": column index " +
-                            std::to_string(static_cast<long long>(v.indices[k])) +
-                            " out of range [0, " + std::to_string(v.cols) + ")");
+          // A branch-free min/max (vectorized) finds whether any index is out of range;
+          // only then does a second loop find the first one for the message.
+          using I = std::decay_t<decltype(v.indices[0])>;
+          I lo = 0, hi = 0;
+          if (nnz > 0) lo = hi = v.indices[0];
+          for (Index k = 0; k < nnz; ++k) {
+            lo = std::min(lo, v.indices[k]);
+            hi = std::max(hi, v.indices[k]);
+          }
+          if (nnz > 0 && (lo < 0 || static_cast<Index>(hi) >= v.cols)) {
+            for (Index k = 0; k < nnz; ++k)
+              if (v.indices[k] < 0 || v.indices[k] >= v.cols)
+                throw_invalid(std::string(name) + ": column index " +
+                              std::to_string(static_cast<long long>(v.indices[k])) +
+                              " out of range [0, " + std::to_string(v.cols) + ")");
+          }
         }
       },
       X);
