@@ -70,3 +70,41 @@ def test_coef_needs_linear_kernel(est):
     with pytest.raises(AttributeError, match="coef_ is only available when using a linear kernel"):
         _ = est.coef_
     assert not hasattr(est, "coef_")
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize(
+    ("ours", "theirs", "task"),
+    [
+        (svmkit.SVC, sk.SVC, "clf"),
+        (svmkit.NuSVC, sk.NuSVC, "clf"),
+        (svmkit.SVR, sk.SVR, "reg"),
+        (svmkit.NuSVR, sk.NuSVR, "reg"),
+        (svmkit.OneClassSVM, sk.OneClassSVM, "novelty"),
+    ],
+)
+def test_dual_coef_and_support_vectors_have_sklearns_types(sparse, ours, theirs, task, tmp_path):
+    """After a sparse fit scikit-learn's dual_coef_ and support_vectors_ are CSR matrices (and
+    dense after a dense fit); code written against scikit-learn (``dual_coef_.toarray()``)
+    must run unchanged. A saved and loaded model keeps the types."""
+    if task == "reg":
+        X, y = make_regression(80, 5, noise=5.0, random_state=0)
+    else:
+        X, y = _iris(3)
+    Xf = sp.csr_matrix(X) if sparse else X
+    fit = (lambda e: e.fit(Xf)) if task == "novelty" else (lambda e: e.fit(Xf, y))
+    a, b = fit(ours(tol=1e-8)), fit(theirs(tol=1e-8))
+    for attr in ("dual_coef_", "support_vectors_"):
+        assert sp.issparse(getattr(a, attr)) == sp.issparse(getattr(b, attr)) == sparse, attr
+    dense = a.dual_coef_.toarray() if sparse else a.dual_coef_
+    ref = b.dual_coef_.toarray() if sparse else b.dual_coef_
+    assert dense.shape == ref.shape
+    np.testing.assert_allclose(dense, ref, rtol=1e-3, atol=1e-3)
+    path = tmp_path / "model.svmkit"
+    svmkit.save_model(a, path)
+    c = svmkit.load_model(path)
+    assert sp.issparse(c.dual_coef_) == sparse
+    got = c.dual_coef_.toarray() if sparse else c.dual_coef_
+    np.testing.assert_array_equal(got, dense)
+    score = "predict" if task == "reg" else "decision_function"
+    np.testing.assert_allclose(getattr(c, score)(X), getattr(a, score)(X), rtol=1e-12)

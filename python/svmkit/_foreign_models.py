@@ -793,7 +793,8 @@ def libsvm_from_estimator(
         SV = sp.csr_matrix((support.shape[0], 0), dtype=np.float64)
     else:
         SV = sp.csr_matrix(est.support_vectors_, dtype=np.float64)
-    dual = np.atleast_2d(np.asarray(est.dual_coef_, dtype=np.float64))
+    dual_coef = est.dual_coef_.toarray() if sp.issparse(est.dual_coef_) else est.dual_coef_
+    dual = np.atleast_2d(np.asarray(dual_coef, dtype=np.float64))
     intercept = np.atleast_1d(np.asarray(est.intercept_, dtype=np.float64))
     labels = nr = prob_a = prob_b = None
     if svm_type in _CLASSIFIERS:

@@ -381,7 +381,9 @@ class _BaseKernel(BaseEstimator):
             self.support_vectors_ = np.empty((0, 0))
         else:
             self.support_vectors_ = X[support]
-        self.dual_coef_ = dual_coef
+        # Sparse in, sparse out, as scikit-learn (its dual_coef_ is a CSR matrix after a sparse
+        # fit); the C++ model keeps the dense array.
+        self.dual_coef_ = sp.csr_matrix(dual_coef) if sp.issparse(X) else dual_coef
         self.intercept_ = intercept
         self._model = self._model_payload(
             X.shape[1],
@@ -430,7 +432,7 @@ class _BaseKernel(BaseEstimator):
         if self.kernel != "linear":
             raise AttributeError("coef_ is only available when using a linear kernel")
         check_is_fitted(self, "_model")
-        coef = _linear_coef(self.dual_coef_, self.support_vectors_, self._pair_blocks())
+        coef = _linear_coef(self._model["dual_coef"], self.support_vectors_, self._pair_blocks())
         if sp.issparse(coef):
             coef.data.flags.writeable = False
         else:
@@ -529,10 +531,10 @@ class SVC(ClassifierMixin, _BaseKernel):
     kernel="gaussian" is an alias of "rbf".
 
     Attributes: support_, support_vectors_, dual_coef_ (n_classes-1, n_SV) in scikit-learn's
-    layout, intercept_, n_support_, classes_, class_weight_ (the weight of each class, in the
-    order of classes_), fit_status_ (0 converged, 1 not), n_iter_ (per
-    pair), shape_fit_, result_ (solver results per pair, with history and dual_coef; alpha =
-    |dual_coef|), probA_, probB_.
+    layout (both CSR matrices after a sparse fit, as scikit-learn's), intercept_, n_support_,
+    classes_, class_weight_ (the weight of each class, in the order of classes_), fit_status_
+    (0 converged, 1 not), n_iter_ (per pair), shape_fit_, result_ (solver results per pair,
+    with history and dual_coef; alpha = |dual_coef|), probA_, probB_.
     """
 
     _parameter_checks = {

@@ -213,6 +213,7 @@ def _load_kernel(d: dict) -> Any:
         est.support_vectors_ = sp.csr_matrix(
             (sv[0], sv[1], sv[2]), shape=(est.dual_coef_.shape[1], est.n_features_in_)
         )
+        est.dual_coef_ = sp.csr_matrix(est.dual_coef_)  # as fitted on sparse data
     else:
         est.support_vectors_ = np.asarray(sv)
     n_train = est.n_features_in_ if d["kernel"] == "precomputed" else -1

@@ -102,9 +102,10 @@ class NuSVC(_NuSolve, SVC):
     __doc__ += (
         _NU_DOC_COMMON
         + """
-    Attributes (scikit-learn's): support_, support_vectors_, dual_coef_ (n_classes-1, n_SV),
-    intercept_, n_support_, classes_, fit_status_, n_iter_, shape_fit_, probA_, probB_,
-    result_ (per-pair solver results: objective of the problem above, nu_r = r, history).
+    Attributes (scikit-learn's): support_, support_vectors_, dual_coef_ (n_classes-1, n_SV;
+    both CSR after a sparse fit), intercept_, n_support_, classes_, fit_status_, n_iter_,
+    shape_fit_, probA_, probB_, result_ (per-pair solver results: objective of the problem
+    above, nu_r = r, history).
     """
     )
 
@@ -220,8 +221,9 @@ class NuSVR(_NuSolve, SVR):
         _NU_DOC_COMMON
         + """    C (> 0) as scikit-learn's NuSVR.
 
-    Attributes: support_, support_vectors_, dual_coef_ (1, n_SV), intercept_, n_support_,
-    fit_status_, n_iter_, shape_fit_, epsilon_ (the learned tube half-width), result_.
+    Attributes: support_, support_vectors_, dual_coef_ (1, n_SV; both CSR after a sparse fit),
+    intercept_, n_support_, fit_status_, n_iter_, shape_fit_, epsilon_ (the learned tube
+    half-width), result_.
     """
     )
 
@@ -275,8 +277,8 @@ class OneClassSVM(OutlierMixin, _NuSolve, _BaseKernel):
     __doc__ += (
         _NU_DOC_COMMON
         + """
-    Attributes: support_, support_vectors_, dual_coef_ (1, n_SV), intercept_ (-rho), offset_
-    (rho), n_support_, fit_status_, n_iter_, shape_fit_, result_.
+    Attributes: support_, support_vectors_, dual_coef_ (1, n_SV; both CSR after a sparse fit),
+    intercept_ (-rho), offset_ (rho), n_support_, fit_status_, n_iter_, shape_fit_, result_.
     """
     )
 
