@@ -110,7 +110,7 @@ void validate_view(const MatrixView& X, const char* name) {
             lo = std::min(lo, v.indices[k]);
             hi = std::max(hi, v.indices[k]);
           }
-          if (nnz > 0 && (lo < 0 || static_cast<Index>(hi) >= v.cols)) {
+          if (lo < 0 || static_cast<Index>(hi) >= v.cols) {  // lo = hi = 0 when empty
             for (Index k = 0; k < nnz; ++k)
               if (v.indices[k] < 0 || v.indices[k] >= v.cols)
                 throw_invalid(std::string(name) + ": column index " +

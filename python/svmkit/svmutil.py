@@ -52,6 +52,7 @@ from ._liblinear_common import (
     svm_read_problem,
     to_csr,
 )
+from ._validation import encode_labels
 
 __all__ = [
     "evaluations",
@@ -265,7 +266,7 @@ def _fit_classifier(
     -52.386 with the labels sorted)."""
     order = first_occurrence(y)
     position = {label: k for k, label in enumerate(order)}
-    labels, index = np.unique(y, return_inverse=True)  # one lookup per label, not per sample
+    labels, index = encode_labels(y)  # one lookup per label, not per sample
     codes = np.array([position[v] for v in labels.tolist()], dtype=np.float64)[index]
     if param.weight:
         est.set_params(
