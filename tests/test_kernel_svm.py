@@ -762,3 +762,42 @@ def test_callable_kernel_errors(kernel, match):
     X, y = load_iris(return_X_y=True)
     with pytest.raises(ValueError, match=match):
         svmkit.SVC(kernel=kernel).fit(X, y)
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+@pytest.mark.parametrize(
+    "layout", ["dense", "dense_float32", "fortran", "csr", "csr_float32", "csc", "csr_duplicates"]
+)
+@pytest.mark.parametrize("Est, SkEst", [(svmkit.SVC, sksvm.SVC), (svmkit.SVR, sksvm.SVR)])
+def test_gamma_scale_matches_scikit_learn(Est, SkEst, layout) -> None:
+    # gamma="scale" = 1 / (n_features X.var()), read in blocks (no X-sized temporary): scikit-
+    # learn's value on every layout, more rows than one block holds, and a mean far from 0.
+    rng = np.random.default_rng(5)
+    X = rng.standard_normal((700, 120)) * rng.uniform(0.1, 3.0, 120) + 4.0
+    X[rng.random(X.shape) < 0.6] = 0.0
+    y = (X[:, 0] + X[:, 1] > 4.0).astype(float) if Est is svmkit.SVC else X[:, 0] - X[:, 2]
+    ref = SkEst().fit(X, y)._gamma
+    if layout == "csr_duplicates":  # each stored entry split in two: the values add first
+        A = sp.csr_matrix(X)
+        counts = np.diff(A.indptr)
+        Xin = sp.csr_matrix(
+            (
+                np.repeat(A.data, 2) * np.tile([0.25, 0.75], A.nnz),
+                np.repeat(A.indices, 2),
+                np.r_[0, np.cumsum(2 * counts)],
+            ),
+            shape=X.shape,
+        )
+        assert not Xin.has_canonical_format
+    else:
+        Xin = {
+            "dense": X,
+            "dense_float32": X.astype(np.float32),
+            "fortran": np.asfortranarray(X),
+            "csr": sp.csr_matrix(X),
+            "csr_float32": sp.csr_matrix(X, dtype=np.float32),
+            "csc": sp.csc_matrix(X),
+        }[layout]
+    # float32 input is rounded before its variance is taken; the rest agree to rounding.
+    rtol = 1e-6 if "float32" in layout else 1e-12
+    assert Est(max_iter=5).fit(Xin, y)._gamma_ == pytest.approx(ref, rel=rtol)
