@@ -105,13 +105,14 @@ def liblinear_s5(X, y, C, bias):
     "data, C, bias",
     [("breast_cancer", 0.05, -1), ("breast_cancer", 0.05, 1), ("text", 1.0, -1), ("text", 1.0, 1)],
 )
-def test_matches_liblinear_s5(data: str, C: float, bias: float) -> None:
+@pytest.mark.parametrize("cdn", [False, True], ids=["newglmnet", "cdn"])
+def test_matches_liblinear_s5(data: str, C: float, bias: float, cdn: bool) -> None:
     X, y = scaled_breast_cancer() if data == "breast_cancer" else small_text()
     n, m = X.shape
     cost = np.full(n, C)
     w_ref, b_ref = liblinear_s5(X, y, C, bias)
     f_ref = objective(X, y, cost, w_ref, b_ref)
-    res = fit(X, y, cost, fit_intercept=bias > 0, tol=1e-9, max_iter=20000)
+    res = fit(X, y, cost, fit_intercept=bias > 0, tol=1e-9, max_iter=20000, squared_hinge_cdn=cdn)
     assert res["status"].name == "converged"
     w, b = split(res, m, bias > 0)
     f_ours = objective(X, y, cost, w, b)
@@ -137,7 +138,8 @@ def test_matches_liblinear_s5(data: str, C: float, bias: float) -> None:
         (0.0, 1.0, True, True, 1.0),
     ],
 )
-def test_matches_clarabel_qp(l1, l2, fit_intercept, reg_b, scaling) -> None:
+@pytest.mark.parametrize("cdn", [False, True], ids=["newglmnet", "cdn"])
+def test_matches_clarabel_qp(l1, l2, fit_intercept, reg_b, scaling, cdn) -> None:
     rng = np.random.default_rng(3)
     n, m = 80, 12
     X = rng.standard_normal((n, m))
@@ -145,7 +147,7 @@ def test_matches_clarabel_qp(l1, l2, fit_intercept, reg_b, scaling) -> None:
     cost = rng.uniform(0.0, 2.0, n)
     cost[:5] = 0.0  # zero-cost rows are allowed
     f_ref = qp_objective(X, y, cost, l1, l2, fit_intercept, reg_b, scaling)
-    res = fit(X, y, cost, l1, l2, fit_intercept, reg_b, scaling, **TIGHT)
+    res = fit(X, y, cost, l1, l2, fit_intercept, reg_b, scaling, squared_hinge_cdn=cdn, **TIGHT)
     assert res["status"].name == "converged"
     w, b = split(res, m, fit_intercept)
     f_ours = objective(X, y, cost, w, b, l1, l2, reg_b, scaling)
@@ -153,27 +155,31 @@ def test_matches_clarabel_qp(l1, l2, fit_intercept, reg_b, scaling) -> None:
     assert kkt_violation(X, y, cost, w, b, l1, l2, fit_intercept, reg_b, scaling) < 1e-6
 
 
+@pytest.mark.parametrize("cdn", [False, True], ids=["newglmnet", "cdn"])
 @pytest.mark.parametrize("sparse", [False, True])
-def test_kkt_every_coordinate(sparse: bool) -> None:
+def test_kkt_every_coordinate(sparse: bool, cdn: bool) -> None:
     X, y = small_text(1)
     if not sparse:
         X = X.toarray()
     cost = np.full(X.shape[0], 2.0)
-    res = fit(X, y, cost, **TIGHT)
+    res = fit(X, y, cost, squared_hinge_cdn=cdn, **TIGHT)
     w, b = split(res, X.shape[1])
     Xd = X.toarray() if sp.issparse(X) else X
     assert kkt_violation(Xd, y, cost, w, b, 1.0, 0.0) < 1e-6
     assert 0 < np.count_nonzero(w) < X.shape[1]  # a sparse solution
 
 
-def test_shrinking_does_not_change_the_optimum() -> None:
+@pytest.mark.parametrize("cdn", [False, True], ids=["newglmnet", "cdn"])
+def test_shrinking_does_not_change_the_optimum(cdn: bool) -> None:
     # Standardized breast_cancer has strongly correlated features: a coordinate shrunk early
-    # is needed at the optimum (the periodic full sweep brings it back).
+    # is needed at the optimum (CDN's periodic full sweep, newGLMNET's shrinking afresh at each
+    # Newton iteration bring it back).
     X, y = scaled_breast_cancer()
     cost = np.full(X.shape[0], 0.5)
     fs = []
     for shrinking in (True, False):
-        res = fit(X, y, cost, fit_intercept=False, shrinking=shrinking, tol=1e-8, max_iter=20000)
+        opt = {"shrinking": shrinking, "tol": 1e-8, "max_iter": 20000, "squared_hinge_cdn": cdn}
+        res = fit(X, y, cost, fit_intercept=False, **opt)
         w, b = split(res, X.shape[1], False)
         assert kkt_violation(X, y, cost, w, b, 1.0, 0.0, False) < 1e-4
         fs.append(objective(X, y, cost, w, b))
@@ -289,21 +295,52 @@ def test_seed_changes_the_order_not_the_optimum() -> None:
 # Status, history, callbacks and errors
 
 
-def test_result_history_and_counters() -> None:
+@pytest.mark.parametrize("cdn", [False, True], ids=["newglmnet", "cdn"])
+def test_result_history_and_counters(cdn: bool) -> None:
     X, y = small_text(7)
-    res = fit(X, y, np.ones(X.shape[0]), tol=1e-6)
+    res = fit(X, y, np.ones(X.shape[0]), tol=1e-6, squared_hinge_cdn=cdn)
     h = res["history"]
-    assert len(h["objective"]) == res["iterations"]
+    if cdn:  # one record per sweep
+        assert len(h["objective"]) == res["iterations"]
+    else:  # one record per Newton iteration; iterations counts the sweeps max_iter bounds
+        assert res["iterations"] == res["inner_iterations"] >= h["inner_iterations"].sum()
+        assert 1 < len(h["objective"]) < res["iterations"]
     assert np.all(np.diff(h["objective"]) <= 1e-9 * h["objective"][0])  # descent
     assert h["optimality"][-1] == res["optimality"]
     assert res["optimality"] <= 1e-6 * h["optimality"][0]
-    assert res["passes"] >= res["iterations"]
+    # A sweep of CDN costs a pass; newGLMNET's sweeps cover the active set only, and each Newton
+    # iteration's gradient is a pass.
+    assert res["passes"] >= (res["iterations"] if cdn else len(h["objective"]))
     assert res["inner_iterations"] > 0
     assert np.all(np.diff(h["passes"]) >= 0)
     # The history's objective sums the penalty over the active set only (a coordinate leaves
     # it at w_j = 0): at the returned w it is F, evaluated here from scratch.
     w, b = split(res, X.shape[1])
     assert h["objective"][-1] == pytest.approx(objective(X, y, np.ones(len(y)), w, b), rel=1e-12)
+
+
+@pytest.mark.parametrize("cdn", [False, True], ids=["newglmnet", "cdn"])
+@pytest.mark.parametrize("max_iter", [1, 7, 150])
+def test_max_iter_bounds_the_sweeps(cdn: bool, max_iter: int) -> None:
+    # LIBLINEAR -s 5's max_iter counts coordinate sweeps; newGLMNET's inner passes are its sweeps.
+    X, y = scaled_breast_cancer()
+    res = fit(X, y, np.ones(X.shape[0]), tol=1e-12, max_iter=max_iter, squared_hinge_cdn=cdn)
+    assert res["status"].name == "max_iter"
+    assert res["iterations"] == max_iter
+
+
+def test_default_tol_is_as_accurate_as_cdn() -> None:
+    # newGLMNET's rule runs at a tenth of tol (kSquaredHingeTolScale): at each tol its answer is
+    # no further above the optimum than CDN's (LIBLINEAR -s 5's method) at that tol.
+    X, y = scaled_breast_cancer()
+    cost = np.ones(X.shape[0])
+    f_best = fit(X, y, cost, squared_hinge_cdn=True, **TIGHT)["objective"]
+    for tol in (1e-2, 1e-3, 1e-4):
+        gaps = [
+            fit(X, y, cost, tol=tol, squared_hinge_cdn=cdn)["objective"] / f_best - 1.0
+            for cdn in (False, True)
+        ]
+        assert gaps[0] <= gaps[1], (tol, gaps)
 
 
 def test_max_iter_warns() -> None:

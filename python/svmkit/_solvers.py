@@ -302,7 +302,7 @@ def _fit_smsvm(req: LinearFitRequest) -> dict:
 
 
 def _fit_l1_cd(req: LinearFitRequest) -> dict:
-    """CDN (squared hinge, LIBLINEAR -s 5) / newGLMNET (logistic, LIBLINEAR -s 6), l1 / elastic net.
+    """newGLMNET (LIBLINEAR -s 6's method; the squared hinge of -s 5 too), l1 / elastic net.
 
     Minimizes l1 ||w||_1 + l2/2 ||w||^2 + sum_i cost_i loss(y_i (w.x_i + b s)), loss the squared
     hinge max(0, 1 - u)^2 or the logistic log(1 + exp(-u)), with
@@ -412,9 +412,9 @@ LINEAR_SOLVERS: dict[str, SolverSpec] = {
                 "highs", _lp_applies, {"hinge_max_passes": _LP_AFTER_PASSES}, _lp_after_l1_cd
             ),
         ),
-        description="coordinate descent with 1-D Newton steps (CDN, Yuan et al. 2010; "
-        "LIBLINEAR -s 5) for the l1 / elastic-net squared-hinge SVM, newGLMNET (Yuan et al. "
-        "2012; LIBLINEAR -s 6) for the l1 / elastic-net logistic regression and smoothed hinges",
+        description="newGLMNET (Yuan et al. 2012; LIBLINEAR -s 6) for the l1 / elastic-net "
+        "squared-hinge SVM (LIBLINEAR -s 5's problem; its CDN, Yuan et al. 2010, on request), "
+        "logistic regression and smoothed hinges",
     ),
 }
 
@@ -545,7 +545,7 @@ def auto_solver_name(
     hinge rules read "dense" as dual_scale is not None. row_nnz: the mean number of stored
     entries per row of sparse X, None for dense X.
 
-    - penalty "l1" / "elasticnet": l1_cd for the squared hinge (LIBLINEAR -s 5's method), the
+    - penalty "l1" / "elasticnet": l1_cd for the squared hinge (LIBLINEAR -s 5's problem), the
       logistic loss (LIBLINEAR -s 6's) and the smoothed hinges (newGLMNET as for the logistic
       loss; sgd took 8-45 s on the regime matrix's shapes); for the hinge loss with
       "elasticnet" (l1_ratio < 1, unless the dense data are badly scaled as below) l1_cd's
