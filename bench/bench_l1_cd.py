@@ -1,4 +1,4 @@
-"""l1_cd (CDN, LIBLINEAR -s 5) against scikit-learn's LinearSVC(penalty="l1", dual=False).
+"""l1_cd (LIBLINEAR -s 5's problem) against scikit-learn's LinearSVC(penalty="l1", dual=False).
 
 Both at their defaults (C=1, tol=1e-4, max_iter=1000, l1-penalized bias), alternately in one
 process on the same data: a sparse text-like 50,000 x 20,000 set (about 51 stored entries per

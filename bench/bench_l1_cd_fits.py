@@ -3,7 +3,7 @@
 Passes (stored entries read, in units of the data) are deterministic for a given build, so two
 builds can be compared without timing noise; the time is one fit's, for orientation only.
 Fits: LinearSVC(solver="l1_cd") with the logistic loss, psi_M, psi_G (l1 and elastic net), the
-hinge (l1; generated sets only) and the squared hinge (l1 and elastic net: CDN, LIBLINEAR -s 5),
+hinge (l1; generated sets only) and the squared hinge (l1 and elastic net; -s 5's problem),
 at the defaults, on a9a, covtype.5000, dna.scale, mushrooms (from $SVMKIT_SHARED_DIR or
 ../shared, skipped when absent), standardized digits, and the regime matrix's generators
 (bench_regimes.py: sparse 16,000 x 10,000 and 20,000 x 10,000, 2,000 x 50,000, learnable and
