@@ -112,7 +112,15 @@ def test_matches_liblinear_s5(data: str, C: float, bias: float, cdn: bool) -> No
     cost = np.full(n, C)
     w_ref, b_ref = liblinear_s5(X, y, C, bias)
     f_ref = objective(X, y, cost, w_ref, b_ref)
-    res = fit(X, y, cost, fit_intercept=bias > 0, tol=1e-9, max_iter=20000, squared_hinge_cdn=cdn)
+    res = fit(
+        X,
+        y,
+        cost,
+        fit_intercept=bias > 0,
+        tol=1e-9,
+        max_iter=20000,
+        squared_hinge_method=2 if cdn else 1,
+    )
     assert res["status"].name == "converged"
     w, b = split(res, m, bias > 0)
     f_ours = objective(X, y, cost, w, b)
@@ -147,7 +155,18 @@ def test_matches_clarabel_qp(l1, l2, fit_intercept, reg_b, scaling, cdn) -> None
     cost = rng.uniform(0.0, 2.0, n)
     cost[:5] = 0.0  # zero-cost rows are allowed
     f_ref = qp_objective(X, y, cost, l1, l2, fit_intercept, reg_b, scaling)
-    res = fit(X, y, cost, l1, l2, fit_intercept, reg_b, scaling, squared_hinge_cdn=cdn, **TIGHT)
+    res = fit(
+        X,
+        y,
+        cost,
+        l1,
+        l2,
+        fit_intercept,
+        reg_b,
+        scaling,
+        squared_hinge_method=2 if cdn else 1,
+        **TIGHT,
+    )
     assert res["status"].name == "converged"
     w, b = split(res, m, fit_intercept)
     f_ours = objective(X, y, cost, w, b, l1, l2, reg_b, scaling)
@@ -162,7 +181,7 @@ def test_kkt_every_coordinate(sparse: bool, cdn: bool) -> None:
     if not sparse:
         X = X.toarray()
     cost = np.full(X.shape[0], 2.0)
-    res = fit(X, y, cost, squared_hinge_cdn=cdn, **TIGHT)
+    res = fit(X, y, cost, squared_hinge_method=2 if cdn else 1, **TIGHT)
     w, b = split(res, X.shape[1])
     Xd = X.toarray() if sp.issparse(X) else X
     assert kkt_violation(Xd, y, cost, w, b, 1.0, 0.0) < 1e-6
@@ -178,7 +197,12 @@ def test_shrinking_does_not_change_the_optimum(cdn: bool) -> None:
     cost = np.full(X.shape[0], 0.5)
     fs = []
     for shrinking in (True, False):
-        opt = {"shrinking": shrinking, "tol": 1e-8, "max_iter": 20000, "squared_hinge_cdn": cdn}
+        opt = {
+            "shrinking": shrinking,
+            "tol": 1e-8,
+            "max_iter": 20000,
+            "squared_hinge_method": 2 if cdn else 1,
+        }
         res = fit(X, y, cost, fit_intercept=False, **opt)
         w, b = split(res, X.shape[1], False)
         assert kkt_violation(X, y, cost, w, b, 1.0, 0.0, False) < 1e-4
@@ -298,7 +322,7 @@ def test_seed_changes_the_order_not_the_optimum() -> None:
 @pytest.mark.parametrize("cdn", [False, True], ids=["newglmnet", "cdn"])
 def test_result_history_and_counters(cdn: bool) -> None:
     X, y = small_text(7)
-    res = fit(X, y, np.ones(X.shape[0]), tol=1e-6, squared_hinge_cdn=cdn)
+    res = fit(X, y, np.ones(X.shape[0]), tol=1e-6, squared_hinge_method=2 if cdn else 1)
     h = res["history"]
     if cdn:  # one record per sweep
         assert len(h["objective"]) == res["iterations"]
@@ -324,7 +348,14 @@ def test_result_history_and_counters(cdn: bool) -> None:
 def test_max_iter_bounds_the_sweeps(cdn: bool, max_iter: int) -> None:
     # LIBLINEAR -s 5's max_iter counts coordinate sweeps; newGLMNET's inner passes are its sweeps.
     X, y = scaled_breast_cancer()
-    res = fit(X, y, np.ones(X.shape[0]), tol=1e-12, max_iter=max_iter, squared_hinge_cdn=cdn)
+    res = fit(
+        X,
+        y,
+        np.ones(X.shape[0]),
+        tol=1e-12,
+        max_iter=max_iter,
+        squared_hinge_method=2 if cdn else 1,
+    )
     assert res["status"].name == "max_iter"
     assert res["iterations"] == max_iter
 
@@ -334,13 +365,25 @@ def test_default_tol_is_as_accurate_as_cdn() -> None:
     # no further above the optimum than CDN's (LIBLINEAR -s 5's method) at that tol.
     X, y = scaled_breast_cancer()
     cost = np.ones(X.shape[0])
-    f_best = fit(X, y, cost, squared_hinge_cdn=True, **TIGHT)["objective"]
+    f_best = fit(X, y, cost, squared_hinge_method=2, **TIGHT)["objective"]
     for tol in (1e-2, 1e-3, 1e-4):
         gaps = [
-            fit(X, y, cost, tol=tol, squared_hinge_cdn=cdn)["objective"] / f_best - 1.0
+            fit(X, y, cost, tol=tol, squared_hinge_method=2 if cdn else 1)["objective"] / f_best
+            - 1.0
             for cdn in (False, True)
         ]
         assert gaps[0] <= gaps[1], (tol, gaps)
+
+
+@pytest.mark.parametrize("wide", [False, True])
+def test_default_method_follows_the_shape(wide: bool) -> None:
+    # squared_hinge_method 0: newGLMNET (one record per Newton iteration, several sweeps each)
+    # where n >= d, CDN (one record per sweep) with more features than samples.
+    X, y = make_sparse_text_like(150 if wide else 400, 300, density=0.05, random_state=3)
+    res = fit(X, y, np.ones(X.shape[0]), tol=1e-6)
+    records = len(res["history"]["objective"])
+    assert records == res["iterations"] if wide else records < res["iterations"]
+    assert res["status"].name == "converged"
 
 
 def test_max_iter_warns() -> None:
@@ -376,6 +419,7 @@ def test_callback_interrupts() -> None:
         ({"max_copy_mb": 0.0}, "l1_cd option 'max_copy_mb' must be > 0"),
         ({"seed": -3}, "l1_cd option 'seed' must be >= 0"),
         ({"max_copy_mb": 1e-6}, "raise the option max_copy_mb"),
+        ({"squared_hinge_method": 3}, "l1_cd option 'squared_hinge_method' must be >= 0 and <= 2"),
         ({"bogus": 1}, "unknown l1_cd option 'bogus'"),
         ({"tol": "x"}, "option 'tol' has the wrong type"),
     ],
