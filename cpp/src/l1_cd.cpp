@@ -75,6 +75,16 @@ constexpr int kBandStrikes = 3;
 // 3.7e-6 (solvers/l1_cd.hpp has the timings).
 constexpr double kSquaredHingeTolScale = 0.1;
 
+// How a newGLMNET solve reads max_iter and tol. The default is newGLMNET's own (LIBLINEAR -s 6):
+// max_iter bounds the Newton iterations, tol is the rule's. The squared hinge keeps -s 5's
+// meaning (its method there is CDN): max_iter bounds the coordinate sweeps and the rule runs at
+// kSquaredHingeTolScale * tol (run_cdn passes kCdnBudget).
+struct GlmnetBudget {
+  bool max_iter_counts_sweeps = false;  // max_iter bounds the inner sweeps, not the iterations
+  double tol_scale = 1.0;               // factor on tol in the stopping rule
+};
+constexpr GlmnetBudget kCdnBudget{true, kSquaredHingeTolScale};
+
 // Per-row costs: one value for every row (the common case: C without sample or class weights,
 // no memory traffic) or one per row.
 struct UniformCost {
@@ -679,10 +689,11 @@ class Glmnet {
  public:
   Glmnet(const Cols& cols, Cost cost, Loss loss, Index n_kept, Index n_solution, Index n_samples,
          const LinearProblem& p, const L1CdPenalty& pen, const L1CdOptions& opt,
-         const Callbacks& cb, double total_entries)
+         const Callbacks& cb, double total_entries, GlmnetBudget budget = {})
       : cols_(cols),
         cost_(cost),
         loss_(loss),
+        budget_(budget),
         n_kept_(n_kept),
         nc_(cols.n_cols()),
         n_solution_(n_solution),
@@ -788,13 +799,10 @@ class Glmnet {
   SolveResult finish(SolveResult res, double measure);
 
   static constexpr bool kLogistic = std::is_same_v<Loss, LogisticLoss>;
-  // The squared hinge (LIBLINEAR's -s 5, whose method is CDN) keeps -s 5's meaning of tol and
-  // max_iter: max_iter bounds the coordinate sweeps (the inner passes), and the rule's tol is
-  // scaled by kSquaredHingeTolScale (solvers/l1_cd.hpp says why).
-  static constexpr bool kSquaredHinge = std::is_same_v<Loss, SquaredHingeLoss>;
   const Cols& cols_;
   Cost cost_;
   Loss loss_;
+  GlmnetBudget budget_;
   Index n_kept_, nc_, n_solution_, n_samples_;
   const L1CdOptions& opt_;
   const Callbacks& cb_;
@@ -1014,7 +1022,8 @@ bool Glmnet<Cols, Cost, Loss>::inner(double reference) {
   const std::int32_t* brow = nullptr;
   const float* bval = nullptr;
   long long max_passes = opt_.max_inner_iter;
-  if constexpr (kSquaredHinge) max_passes = std::min(max_passes, opt_.max_iter - total_inner_);
+  if (budget_.max_iter_counts_sweeps)
+    max_passes = std::min(max_passes, opt_.max_iter - total_inner_);
   while (inner_passes_ < max_passes) {
     if (!banded && inner_passes_ == kBandAfterPasses && build_band()) {
       banded = true;
@@ -1170,11 +1179,10 @@ SolveResult Glmnet<Cols, Cost, Loss>::run(const double* w0) {
     if (!std::isfinite(measure)) {
       res.status = SolverStatus::numerical_error;
       done = true;
-    } else if (measure <=
-               (kSquaredHinge ? kSquaredHingeTolScale : 1.0) * opt_.tol * balance_ * reference) {
+    } else if (measure <= budget_.tol_scale * opt_.tol * balance_ * reference) {
       res.status = SolverStatus::converged;
       done = true;
-    } else if (kSquaredHinge && total_inner_ >= opt_.max_iter) {
+    } else if (budget_.max_iter_counts_sweeps && total_inner_ >= opt_.max_iter) {
       done = true;  // the sweeps are spent: status max_iter
     } else {
       step = true;
@@ -1233,7 +1241,7 @@ SolveResult Glmnet<Cols, Cost, Loss>::finish(SolveResult res, double measure) {
   res.optimality = measure;
   if (!std::isfinite(res.objective)) res.status = SolverStatus::numerical_error;
   res.inner_iterations = total_inner_;
-  if constexpr (kSquaredHinge) res.iterations = total_inner_;  // the unit max_iter bounds
+  if (budget_.max_iter_counts_sweeps) res.iterations = total_inner_;  // the unit max_iter bounds
   res.passes = static_cast<long long>(std::ceil(entries_ / total_entries_));
   res.solution = solution();
   return res;
@@ -1645,9 +1653,9 @@ SolveResult run_cdn(const Cols& cols, const V& X, const KeptRows& k, const Linea
   const Index nc = solution_size(p);
   const Index n = rows_of(p.X);
   // Glmnet reads the costs per row only outside its inner loops: one instantiation per loss.
-  const auto glmnet = [&](auto l) {
+  const auto glmnet = [&](auto l, GlmnetBudget budget = {}) {
     Glmnet<Cols, RowCost, decltype(l)> g(cols, RowCost{cost.data()}, l, n_kept, nc, n, p, pen, opt,
-                                         cb, total_entries);
+                                         cb, total_entries, budget);
     return g.run(w0);
   };
   if (loss.kind == LossKind::hinge)
@@ -1660,7 +1668,7 @@ SolveResult run_cdn(const Cols& cols, const V& X, const KeptRows& k, const Linea
   // d >> n, dense 240 x 5,000) it took 1.4-1.7x CDN's passes (solvers/l1_cd.hpp).
   const bool use_glmnet =
       opt.squared_hinge_method == 1 || (opt.squared_hinge_method == 0 && n_kept >= cols.n_cols());
-  if (use_glmnet) return glmnet(SquaredHingeLoss{});
+  if (use_glmnet) return glmnet(SquaredHingeLoss{}, kCdnBudget);
   if (uniform) {
     Cdn<Cols, UniformCost> cdn(cols, UniformCost{n_kept ? cost.front() : 0.0}, n_kept, nc, n, p,
                                pen, opt, cb, total_entries);
