@@ -764,6 +764,71 @@ def test_callable_kernel_errors(kernel, match):
         svmkit.SVC(kernel=kernel).fit(X, y)
 
 
+def spectrum_kernel(A, B):
+    """Shared character 2-grams of two lists of strings (a string kernel: X is not numeric)."""
+
+    def grams(s: str) -> dict:
+        out: dict = {}
+        for i in range(len(s) - 1):
+            out[s[i : i + 2]] = out.get(s[i : i + 2], 0) + 1
+        return out
+
+    ga, gb = [grams(a) for a in A], [grams(b) for b in B]
+    return np.array([[sum(c * g.get(k, 0) for k, c in f.items()) for g in gb] for f in ga], float)
+
+
+def random_words(n: int, seed: int) -> tuple[list, np.ndarray]:
+    """n distinct seeded strings of 'ab', 'cd' and 'ef' (no ties between rows); the target is
+    the share of 'ab' it was drawn with."""
+    rng = np.random.default_rng(seed)
+    seen: dict = {}
+    while len(seen) < n:
+        q = rng.uniform(0.1, 0.8)
+        seen.setdefault("".join(rng.choice(["ab", "cd", "ef"], 8, p=[q, 0.8 - q, 0.2])), q)
+    return list(seen), np.array(list(seen.values()))
+
+
+@pytest.mark.parametrize(
+    "name, task",
+    [
+        ("SVC", "clf"),
+        ("NuSVC", "clf"),
+        ("SVR", "reg"),
+        ("NuSVR", "reg"),
+        ("OneClassSVM", "novelty"),
+    ],
+)
+def test_callable_kernel_takes_non_numeric_X_as_scikit_learn(name, task):
+    """A callable kernel gets X as given (strings here), as scikit-learn's: the same support and
+    decision values on the same Gram matrix; shape_fit_ is (n_samples,) for a list."""
+    words, share = random_words(80, 0)
+    y = (share > 0.45).astype(int) if task == "clf" else share
+    args = (words,) if task == "novelty" else (words, y)
+    # At a tight tol: the integer Gram matrix ties gradients, which each breaks its own way, so
+    # at the default tol the two stop at different points within it. The decision values at
+    # the optimum are unique (the duals need not be).
+    ours = getattr(svmkit, name)(kernel=spectrum_kernel, tol=1e-10).fit(*args)
+    theirs = getattr(sksvm, name)(kernel=spectrum_kernel, tol=1e-10).fit(*args)
+    assert ours.shape_fit_ == (80,) == theirs.shape_fit_
+    test, _ = random_words(30, 1)
+    got = ours.predict(test) if task == "reg" else ours.decision_function(test)
+    want = theirs.predict(test) if task == "reg" else theirs.decision_function(test)
+    np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6 * np.abs(want).max())
+
+
+@pytest.mark.parametrize(
+    "name, y, match",
+    [
+        ("SVC", [0, 1] * 10, "inconsistent numbers of samples"),
+        ("SVR", [0.5] * 20 + [np.nan], "Input y contains NaN"),
+    ],
+)
+def test_callable_kernel_input_errors(name, y, match):
+    words, _ = random_words(21, 2)
+    with pytest.raises(ValueError, match=match):
+        getattr(svmkit, name)(kernel=spectrum_kernel).fit(words, y)
+
+
 @pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 @pytest.mark.parametrize(
     "layout", ["dense", "dense_float32", "fortran", "csr", "csr_float32", "csc", "csr_duplicates"]

@@ -59,6 +59,13 @@ _KERNELS = ("linear", "poly", "rbf", "gaussian", "laplacian", "sigmoid", "precom
 _VARIANCE_BLOCK = 1 << 16
 
 
+def _n_rows(X: Any) -> int:
+    """Samples in X: its first dimension, or its length for a sequence without a shape (a
+    callable kernel's input)."""
+    shape = getattr(X, "shape", None)
+    return int(shape[0]) if shape else len(X)
+
+
 def _variance(X: Any) -> float:
     """The variance of every value of X (implicit zeros included), accumulated in float64 in
     blocks of _VARIANCE_BLOCK values: X.var() without its X-sized temporary."""
@@ -270,6 +277,8 @@ class _BaseKernel(BaseEstimator):
         return KERNEL_SOLVERS[self.solver]
 
     def _validate_X(self, X: Any, reset: bool, y: Any = "no_y") -> Any:
+        if callable(self.kernel):
+            return self._validate_for_callable(X, reset, y)
         kw = dict(accept_sparse="csr", dtype=[np.float64, np.float32], order="C", reset=reset)
         if isinstance(y, str) and y == "no_y":
             X = validate_X_y(self, X, **kw)
@@ -282,9 +291,7 @@ class _BaseKernel(BaseEstimator):
             # The binding compares dtype objects by identity; memmaps and unpickled arrays
             # carry an equal but distinct float64 dtype object, so view with the canonical one.
             X = np.asarray(X).view(np.dtype(X.dtype.type))
-        if callable(self.kernel):  # from here on the fit and predict see the Gram matrix
-            X = self._callable_gram(X, reset)
-        if self._core_kernel() == "precomputed":
+        if self.kernel == "precomputed":
             if sp.issparse(X):
                 raise TypeError("a precomputed kernel must be a dense array")
             if reset and X.shape[0] != X.shape[1]:
@@ -303,6 +310,23 @@ class _BaseKernel(BaseEstimator):
         as a precomputed one."""
         return "precomputed" if callable(self.kernel) else self.kernel
 
+    def _validate_for_callable(self, X: Any, reset: bool, y: Any) -> Any:
+        """A callable kernel, as scikit-learn's: X goes to it as given (numbers, strings,
+        graphs: any sequence; only its length is checked against y), and from here on the fit
+        and predict see the Gram matrix kernel(X, X_fit), checked by _callable_gram."""
+        from sklearn.utils import check_consistent_length, column_or_1d
+
+        no_y = isinstance(y, str) and y == "no_y"
+        if not no_y:
+            check_consistent_length(X, y)
+            y = column_or_1d(y, warn=True)
+            if self._regression:
+                y = np.asarray(y, dtype=np.float64)
+            if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
+                raise ValueError("Input y contains NaN or infinity.")
+        K = self._callable_gram(X, reset)
+        return K if no_y else (K, y)
+
     def _callable_gram(self, X: Any, reset: bool) -> np.ndarray:
         """kernel(X, X_fit) for a callable kernel, as scikit-learn calls it (X_fit is the
         training X, kept for predict); its shape and values are checked."""
@@ -312,19 +336,22 @@ class _BaseKernel(BaseEstimator):
         if sp.issparse(K):
             K = K.toarray()
         K = np.ascontiguousarray(K, dtype=np.float64)
-        want = (X.shape[0], self._fit_X.shape[0])
+        want = (_n_rows(X), _n_rows(self._fit_X))
         if K.shape != want:
             raise ValueError(
-                f"the callable kernel returned shape {K.shape} for inputs of {X.shape[0]} and "
-                f"{self._fit_X.shape[0]} rows; it must return kernel(X, Y) of shape {want}"
+                f"the callable kernel returned shape {K.shape} for inputs of {want[0]} and "
+                f"{want[1]} rows; it must return kernel(X, Y) of shape {want}"
             )
         if not np.all(np.isfinite(K)):
             raise ValueError("the callable kernel returned NaN or infinity")
         return K
 
     def _fit_shape(self, X: Any) -> tuple:
-        """shape_fit_: the training X's shape (for a callable kernel, not its Gram matrix's)."""
-        return self._fit_X.shape if callable(self.kernel) else X.shape
+        """shape_fit_: the training X's shape (for a callable kernel, not its Gram matrix's;
+        (n_samples,) for a sequence without a shape, as scikit-learn's)."""
+        if not callable(self.kernel):
+            return X.shape
+        return getattr(self._fit_X, "shape", (_n_rows(self._fit_X),))
 
     def _gamma_value(self, X: Any) -> float:
         if self.sigma is not None:  # paper 001 eqs. 127, 129: gamma = 1 / (2 sigma^2)
@@ -545,8 +572,9 @@ class SVC(ClassifierMixin, _BaseKernel):
 
     Parameters follow scikit-learn's SVC: C, kernel ("linear", "poly", "rbf", "laplacian",
     "sigmoid", "precomputed", or a callable kernel(X, Y) returning the (len(X), len(Y)) Gram
-    matrix, called on the validated numeric X as scikit-learn calls it, the training X kept for
-    predict; such a model is not written by save_model), degree, gamma ("scale", "auto" or > 0;
+    matrix, called on X as given, as scikit-learn calls it: numbers, strings or any sequence,
+    only its length checked; the training X is kept for predict, and such a model is not
+    written by save_model), degree, gamma ("scale", "auto" or > 0;
     the gaussian's sigma maps to gamma = 1 / (2 sigma^2)), coef0, shrinking, probability (Platt
     scaling fitted by internal 5-fold cross-validation), tol (None: the solver's default, for
     SMO a KKT gap of 1e-3 as LIBSVM), cache_size (MB), class_weight, verbose, max_iter (-1 or
