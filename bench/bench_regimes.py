@@ -1291,6 +1291,11 @@ def cells_penalties(S, timeout):
     for cell, make in cases:
         print(cell, flush=True)
         rows += run_estimators(cell, make(), names, timeout)
+    # Badly scaled dense data at a large C (C * mean ||x||^2 far above HINGE_DUAL_SCALE): the
+    # case that sent the l1 / elastic-net hinge to smsvm (6-32 s) until 2026-12-06.
+    cell = f"near-separable {S['separable']}x20, scales 1-1000, C=100"
+    print(cell, flush=True)
+    rows += run_estimators(cell, _separable(S["separable"]), names, timeout, C=100.0)
     name, train, test, _, nf = REAL_SETS[3]  # dna.scale: 3 classes, one-vs-rest
     try:
         d = _shared(train, test, "clf", nf)

@@ -102,7 +102,7 @@ def test_auto_rule_for_each_regime(loss, penalty, regime, params, expected) -> N
 def test_auto_hinge_large_scale_dense_uses_tron() -> None:
     """Dense hinge problems with C * mean ||x||^2 above HINGE_DUAL_SCALE and n >= d go to TRON's
     certified continuation (the dual stalls there); wide, sparse or moderately scaled ones stay
-    on dual_cd. The elastic-net hinge keeps SmSVM there."""
+    on dual_cd. The elastic-net hinge keeps SmSVM there unless l1_cd applies."""
     X, y = data(*TALL)  # standard normal, 20 features: mean ||x||^2 ~ 20
     scale = hinge_dual_scale(X, 1.0)
     assert 10.0 < scale < HINGE_DUAL_SCALE
@@ -119,17 +119,26 @@ def test_auto_hinge_large_scale_dense_uses_tron() -> None:
         with _quiet():
             clf.fit(Xc, yc)
         picks[name] = clf.solver_
-    # The elastic-net hinge follows the same scale rule (its dual stalls there too); well
-    # scaled dense tall data go to l1_cd (test_l1_cd_hinge), sparse data to dual_cd.
-    for Xc, C, expected in [
-        (X, 1.0, "l1_cd"),
-        (X, 100.0, "smsvm"),
-        (sp.csr_matrix(X), 1e3, "dual_cd"),
+    # The elastic-net hinge follows the same scale rule (its dual stalls there too) where l1_cd
+    # does not apply: dense tall data go to l1_cd at any scale (test_l1_cd_hinge), other badly
+    # scaled dense data to smsvm, sparse data to dual_cd.
+    Xs, ys = X[:400], y[:400]  # n < ENET_CD_RATIO d
+    for Xc, yc, C, expected in [
+        (X, y, 1.0, "l1_cd"),
+        (X, y, 100.0, "l1_cd"),
+        (Xs, ys, 1.0, "dual_cd"),
+        (Xs, ys, 100.0, "smsvm"),
+        (sp.csr_matrix(X), y, 1e3, "dual_cd"),
     ]:
         clf = svmkit.LinearSVC(loss="hinge", penalty="elasticnet", C=C, max_iter=5)
         with _quiet():
-            clf.fit(Xc, y)
-        assert clf.solver_ == expected, (C, expected)
+            clf.fit(Xc, yc)
+        assert clf.solver_ == expected, (Xc.shape, C, expected)
+        # the pure l1 goes to l1_cd whatever the scale and layout
+        clf = svmkit.LinearSVC(loss="hinge", penalty="l1", C=C, max_iter=5)
+        with _quiet():
+            clf.fit(Xc, yc)
+        assert clf.solver_ == "l1_cd", (Xc.shape, C)
     assert picks == {
         "tall C=1": "dual_cd",
         "tall C=100": "tron",

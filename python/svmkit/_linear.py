@@ -314,9 +314,9 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         l2: "dual_cd" when n_features >= 10 n_samples and the rows hold at least 40 stored
         entries on average (the smoothed hinge on sparse X only), "tron" otherwise;
         squared_hinge, logistic or the smoothed hinges +
-        l1/elasticnet: "l1_cd"; hinge + elasticnet (l1_ratio < 1, not badly scaled as
-        above): "l1_cd" on dense data with n_samples >= 25 n_features, "dual_cd" otherwise;
-        hinge + l1 (or l1_ratio=1), not badly scaled: "l1_cd" (its smoothing continuation;
+        l1/elasticnet: "l1_cd"; hinge + elasticnet (l1_ratio < 1): "l1_cd" on dense data
+        with n_samples >= 25 n_features (any scale), "dual_cd" otherwise where the data are
+        not badly scaled as above; hinge + l1 (or l1_ratio=1): "l1_cd" (its smoothing continuation;
         when that ends uncertified, or after 8,000 passes, HiGHS solves the linear program
         (scipy's linprog, up to 10^7 stored entries, within 10x the continuation's time or
         10 s; "highs"), else "smsvm" finishes from its point; the result_ entry says

@@ -510,6 +510,21 @@ SMOOTH_DUAL_MIN_ROW_NNZ = 40
 # dual_cd at max_iter 0.8% above the optimum.
 ENET_CD_RATIO = 25
 
+# L1_HINGE_SCALED: the l1 and elastic-net hinge on badly scaled dense data (C * mean ||x||^2 above
+# HINGE_DUAL_SCALE) went to smsvm until 2026-12-06; l1_cd (with its HiGHS / smsvm finishers)
+# replaced it where it applies (pure l1 always, the elastic net on dense data with n_samples >=
+# ENET_CD_RATIO * n_features). Measured at C = 1 / 100 (bench/bench_l1_hinge_scaled.py, one run each
+# on a loaded machine; bench/results/l1_hinge_scaled.md), seconds smsvm -> l1_cd. Pure l1: raw
+# breast_cancer 2.2 (max_iter, objective 51.726) -> 0.13 (51.722, certified) and 2.5 (max_iter, 66%
+# above the optimum) -> 0.19; the regime matrix's near-separable set (16,000 training rows x 20,
+# scales 1-1000) 7.4 -> 0.13 and 5.7 -> 1.7; its 4,000-row version 1.7 -> 0.06 and 1.6 -> 0.37; raw
+# covtype.5000 at C = 100 4.3 -> 1.7; raw australian, fourclass and svmguide1 0.01-0.15 ->
+# 0.003-0.07; make_classification 20,000 x 20 with scales 1-100 0.9 -> 1.6 and 1.2 -> 1.6 (HiGHS
+# finishes; the one loss). Elastic net (l1_ratio 0.5): near-separable 1.3 -> 0.13 and 1.4 -> 0.10,
+# 4,000 rows 8.9 -> 0.05 and 20 -> 0.06, make_classification 1.7 -> 0.9 and 1.8 -> 0.05;
+# slower: australian at C = 1 0.03 -> 0.30 (l1_cd uncertified, smsvm finishes). smsvm's runs there
+# reported converged with duality gaps up to 669 (the alpha floor reached, a loose dual point).
+
 
 # The epsilon-insensitive loss goes to tron's smoothing continuation on dense data with
 # n_samples >= EPS_TRON_MIN_SAMPLES and n_samples >= TALL_RATIO * n_features, or badly scaled
@@ -548,17 +563,17 @@ def auto_solver_name(
     - penalty "l1" / "elasticnet": l1_cd for the squared hinge (LIBLINEAR -s 5's problem), the
       logistic loss (LIBLINEAR -s 6's) and the smoothed hinges (newGLMNET as for the logistic
       loss; sgd took 8-45 s on the regime matrix's shapes); for the hinge loss with
-      "elasticnet" (l1_ratio < 1, unless the dense data are badly scaled as below) l1_cd's
-      smoothing continuation on dense data with n_samples >= ENET_CD_RATIO * n_features
-      (where dual_cd runs into max_iter: 0.06-0.72 s against 0.7-17 s), dual_cd's
-      elastic-net dual otherwise (with a regularized intercept; its exact coordinate steps
-      ran 4-37x faster than smsvm's smoothing levels on the regime matrix's shapes); pure l1
-      (no smooth dual) goes to
-      l1_cd's smoothing continuation (certified by a duality gap; 0.12-0.35 s where smsvm
-      took 1.7-6.7 s on the regime matrix's dense 10000 x 50 and sparse 2000 x 50000 cells;
-      the estimator lets smsvm finish when it stalls uncertified), smsvm otherwise (badly
-      scaled dense data: unscaled breast_cancer's dual stalls at max_iter with 61% accuracy
-      where smsvm takes 0.02 s).
+      "elasticnet" (l1_ratio < 1) l1_cd's smoothing continuation on dense data with
+      n_samples >= ENET_CD_RATIO * n_features (where dual_cd runs into max_iter: 0.06-0.72 s
+      against 0.7-17 s; badly scaled data included, L1_HINGE_SCALED), dual_cd's elastic-net
+      dual otherwise (with a regularized intercept; its exact coordinate steps ran 4-37x
+      faster than smsvm's smoothing levels on the regime matrix's shapes), smsvm where the
+      dense data are badly scaled as below (unscaled breast_cancer's dual stalls at max_iter
+      with 61% accuracy where smsvm takes 0.02 s) or the intercept is unregularized; pure l1
+      (no smooth dual) goes to l1_cd's smoothing continuation at any scale (certified by a
+      duality gap; 0.12-0.35 s where smsvm took 1.7-6.7 s on the regime matrix's dense
+      10000 x 50 and sparse 2000 x 50000 cells, 0.004-1.9 s where it took 0.02-8 s on badly
+      scaled dense data; the estimator lets HiGHS or smsvm finish when it stalls uncertified).
     - penalty "l2", hinge loss: tron's smoothing continuation on very tall data, on dense data
       with n_samples >= HINGE_TRON_MIN_SAMPLES and >= TALL_RATIO * n_features, and on dense
       data with n_samples >= n_features and C * mean ||x_i||^2 > HINGE_DUAL_SCALE (large C or
@@ -588,14 +603,16 @@ def auto_solver_name(
         smooth = ("squared_hinge", "logistic", "smoothed_hinge", "gaussian_smoothed_hinge")
         if loss in smooth and "l1_cd" in LINEAR_SOLVERS:
             return "l1_cd"
-        enet = penalty == "elasticnet" and l1_ratio < 1.0 and not badly_scaled
+        # l1_cd's coordinate steps do not see the features' scales (HINGE_DUAL_SCALE concerns
+        # dual_cd): badly scaled dense data keep it (L1_HINGE_SCALED's measurements).
+        enet = penalty == "elasticnet" and l1_ratio < 1.0
         dense_tall = dual_scale is not None and n_samples >= ENET_CD_RATIO * n_features
         if loss == "hinge" and enet and dense_tall:
             return "l1_cd"
-        if loss == "hinge" and enet and dual_ok:
+        if loss == "hinge" and enet and dual_ok and not badly_scaled:
             return "dual_cd"
         pure_l1 = penalty == "l1" or l1_ratio == 1.0
-        if loss == "hinge" and pure_l1 and not badly_scaled:
+        if loss == "hinge" and pure_l1:
             return "l1_cd"
         return "smsvm" if loss == "hinge" else None
     if loss in ("squared_hinge", "squared_epsilon_insensitive"):
