@@ -468,7 +468,7 @@ HINGE_TRON_MIN_SAMPLES = 20_000
 # samples than features) the dual is small and converges at any scale; sparse data keep
 # dual_cd (SmSVM's sparse paths are not the ones measured here). The l2 hinge now takes TRON's
 # certified continuation there (HINGE_TRON_MIN_SAMPLES' comment); the l1 / elastic-net hinge
-# keeps SmSVM.
+# takes l1_cd where it applies (L1_HINGE_SCALED), SmSVM otherwise.
 HINGE_DUAL_SCALE = 200.0
 
 
