@@ -23,6 +23,11 @@ from svmkit.datasets import make_sparse_text_like
 TIGHT = {"tol": 1e-10, "max_iter": 20000}
 
 
+def method(cdn: bool) -> dict:
+    """The squared hinge's method forced: CDN (LIBLINEAR -s 5's) or newGLMNET."""
+    return {"squared_hinge_method": 2 if cdn else 1}
+
+
 def objective(X, y, cost, w, b, l1=1.0, l2=0.0, reg_b=True, scaling=1.0) -> float:
     """l1 (||w||_1 + [reg_b] |b|) + l2/2 (||w||^2 + [reg_b] b^2) + sum cost max(0, 1 - y z)^2."""
     margin = np.maximum(0.0, 1.0 - y * (X @ w + b * scaling))
@@ -119,7 +124,7 @@ def test_matches_liblinear_s5(data: str, C: float, bias: float, cdn: bool) -> No
         fit_intercept=bias > 0,
         tol=1e-9,
         max_iter=20000,
-        squared_hinge_method=2 if cdn else 1,
+        **method(cdn),
     )
     assert res["status"].name == "converged"
     w, b = split(res, m, bias > 0)
@@ -164,7 +169,7 @@ def test_matches_clarabel_qp(l1, l2, fit_intercept, reg_b, scaling, cdn) -> None
         fit_intercept,
         reg_b,
         scaling,
-        squared_hinge_method=2 if cdn else 1,
+        **method(cdn),
         **TIGHT,
     )
     assert res["status"].name == "converged"
@@ -181,7 +186,7 @@ def test_kkt_every_coordinate(sparse: bool, cdn: bool) -> None:
     if not sparse:
         X = X.toarray()
     cost = np.full(X.shape[0], 2.0)
-    res = fit(X, y, cost, squared_hinge_method=2 if cdn else 1, **TIGHT)
+    res = fit(X, y, cost, **method(cdn), **TIGHT)
     w, b = split(res, X.shape[1])
     Xd = X.toarray() if sp.issparse(X) else X
     assert kkt_violation(Xd, y, cost, w, b, 1.0, 0.0) < 1e-6
@@ -201,7 +206,7 @@ def test_shrinking_does_not_change_the_optimum(cdn: bool) -> None:
             "shrinking": shrinking,
             "tol": 1e-8,
             "max_iter": 20000,
-            "squared_hinge_method": 2 if cdn else 1,
+            **method(cdn),
         }
         res = fit(X, y, cost, fit_intercept=False, **opt)
         w, b = split(res, X.shape[1], False)
@@ -322,7 +327,7 @@ def test_seed_changes_the_order_not_the_optimum() -> None:
 @pytest.mark.parametrize("cdn", [False, True], ids=["newglmnet", "cdn"])
 def test_result_history_and_counters(cdn: bool) -> None:
     X, y = small_text(7)
-    res = fit(X, y, np.ones(X.shape[0]), tol=1e-6, squared_hinge_method=2 if cdn else 1)
+    res = fit(X, y, np.ones(X.shape[0]), tol=1e-6, **method(cdn))
     h = res["history"]
     if cdn:  # one record per sweep
         assert len(h["objective"]) == res["iterations"]
@@ -354,7 +359,7 @@ def test_max_iter_bounds_the_sweeps(cdn: bool, max_iter: int) -> None:
         np.ones(X.shape[0]),
         tol=1e-12,
         max_iter=max_iter,
-        squared_hinge_method=2 if cdn else 1,
+        **method(cdn),
     )
     assert res["status"].name == "max_iter"
     assert res["iterations"] == max_iter
@@ -368,8 +373,7 @@ def test_default_tol_is_as_accurate_as_cdn() -> None:
     f_best = fit(X, y, cost, squared_hinge_method=2, **TIGHT)["objective"]
     for tol in (1e-2, 1e-3, 1e-4):
         gaps = [
-            fit(X, y, cost, tol=tol, squared_hinge_method=2 if cdn else 1)["objective"] / f_best
-            - 1.0
+            fit(X, y, cost, tol=tol, **method(cdn))["objective"] / f_best - 1.0
             for cdn in (False, True)
         ]
         assert gaps[0] <= gaps[1], (tol, gaps)

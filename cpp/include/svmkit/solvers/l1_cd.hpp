@@ -21,23 +21,9 @@
 // with an entry (option squared_hinge_method; CDN below otherwise): newGLMNET below, with its
 // Newton model from the squared hinge's generalized second derivative (2 where 1 - u > 0), the line
 // search's loss change computed without cancellation, and -s 5's meaning of tol and max_iter:
-// max_iter bounds the coordinate sweeps (the inner passes), and the rule runs at tol / 10
-// (l1_cd.cpp's kSquaredHingeTolScale: at the same tol newGLMNET's measure stopped 5-20x further
-// from the optimum than CDN's, at tol / 10 it stops within CDN's gaps). Measured against CDN
-// (bench/bench_l1_cd_methods.py, l1, LinearSVC's defaults, best of 3; relative gap to the optimum
-// in parentheses): dna.scale 3 classes 0.42 -> 0.10 s (3.6e-4 both), digits standardized 0.80 ->
-// 0.11 s (1.8e-6 -> 4.0e-7), mushrooms 0.22 -> 0.05 s (7.1e-3 -> 7.7e-3), 26 classes 16,000 x
-// 16 1.61 -> 0.51 s, iris 5.0 -> 2.1 ms, dense 8,000 x 50 35 -> 22 ms, a9a 1.34 -> 1.21 s; equal
-// within 5% on covtype.5000 (2.8e-4 -> 3.4e-4, both at max_iter), sparse 1,600 x 50,000, sparse
-// 16,000 x 10,000 (where newGLMNET ends at max_iter 4.5e-9 from the optimum and CDN converges
-// at 2.0e-8) and dense 240 x 5,000 (1.9e-3 at max_iter -> 1.7e-4 converged). Its passes over the
-// data (deterministic) against CDN's: mushrooms 357 / 955, dna.scale 1,332 / 4,526, digits 2,215 /
-// 6,795, 26 classes 5,234 / 6,503, a9a 1,960 / 1,926, sparse 16,000 x 10,000 1,296 / 1,142; but
-// with more features than samples 1.4-1.7x CDN's (sparse 1,600 x 50,000 546 / 390 and, 20% flipped
-// labels, 688 / 400; 1,600 x 10^6 486 / 341; dense 240 x 5,000 166 / 111), and the regime matrix
-// read those cells 1.4-2.2x slower: there CDN stays the default. Without the sweep bound (max_iter
-// counting Newton iterations of up to max_inner_iter sweeps) covtype.5000 took 1.4 s against CDN's
-// 0.12 s.
+// max_iter bounds the coordinate sweeps (the inner passes), and the rule runs at tol / 10 (at the
+// same tol newGLMNET stopped 5-20x further from the optimum than CDN). l1_cd.cpp (above run_cdn)
+// has the measurements behind the rule.
 //
 // Squared hinge, CDN (squared_hinge_method): Yuan, Chang, Hsieh, Lin, "A Comparison of Optimization
 // Methods and Software for Large-scale L1-regularized Linear Classification" (JMLR 2010), section
