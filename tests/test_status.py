@@ -54,7 +54,7 @@ def test_result_dicts_carry_the_enum_and_a_message(cancer):
 @pytest.mark.parametrize(
     ("status", "kind", "match"),
     [
-        (SolverStatus.max_iter, ConvergenceWarning, "did not converge.*iteration limit"),
+        (SolverStatus.max_iter, ConvergenceWarning, "did not converge: not separable here"),
         (SolverStatus.line_search_failed, ConvergenceWarning, "line search failed"),
         (SolverStatus.interrupted, ConvergenceWarning, "stopped by the callback"),
         (SolverStatus.infeasible, UserWarning, "not separable here"),
@@ -63,6 +63,11 @@ def test_result_dicts_carry_the_enum_and_a_message(cancer):
 def test_check_status_warnings(status, kind, match):
     with pytest.warns(kind, match=match):
         check_status(_result(status, message="not separable here"), "Est", "solver")
+
+
+def test_max_iter_without_a_message_names_the_iteration_limit():
+    with pytest.warns(ConvergenceWarning, match=r"Est \(solver\) did not converge.*iteration"):
+        check_status(_result(SolverStatus.max_iter), "Est", "solver")
 
 
 def test_check_status_exceptions_and_silence():

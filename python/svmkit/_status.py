@@ -5,7 +5,8 @@ helper pass each C++ result dict through `check_status`. Mapping:
 
 =================== ============================================================
 converged           nothing
-max_iter            ConvergenceWarning ("did not converge ... iteration limit")
+max_iter            ConvergenceWarning ("did not converge ... iteration limit", or
+                    the solver's message naming the limit that stopped it)
 line_search_failed  ConvergenceWarning naming the failed line search
 interrupted         ConvergenceWarning (a UserWarning) that the callback stopped
                     the fit; a pending Ctrl-C never gets here: the bindings re-raise
@@ -43,13 +44,13 @@ def check_status(result: dict, estimator: str, solver: str, *, stacklevel: int =
     message = result.get("message", "")
     level = stacklevel + 1
     if status == SolverStatus.max_iter:
-        warnings.warn(
-            f"{who} did not converge: it stopped at its iteration limit "
-            f"({result['iterations']} iterations) before reaching tol; increase max_iter or "
-            "tol, or scale X",
-            ConvergenceWarning,
-            stacklevel=level,
+        # A solver whose limit is not max_iter alone (SmSVM's last smoothing level, a stalled
+        # certificate) says which limit stopped it in the message.
+        reason = message or (
+            f"it stopped at its iteration limit ({result['iterations']} iterations) before "
+            "reaching tol; increase max_iter or tol, or scale X"
         )
+        warnings.warn(f"{who} did not converge: {reason}", ConvergenceWarning, stacklevel=level)
     elif status == SolverStatus.line_search_failed:
         warnings.warn(
             f"{who} did not converge: the line search failed (no further decrease was possible "

@@ -10,6 +10,10 @@ factored on the driver. Active blocks that the in-memory solver would solve matr
 Elasticnet and l2 runs end with the C++ solver's final polish (polish()): the per-sample sets stay
 on the workers as task results, the margin samples' support columns are gathered to build the
 polish system, and each round's check of the optimality conditions runs on the partitions.
+The C++ solver's band-repaired certificate (hinge_certificate.hpp, Smsvm::certify) is not
+ported: the driver runs as the C++ solver does with certificate_memory_mb = 0 (an l2 run's
+estimate stops it, and a run that ends with its smoothed dual point's gap above tol reports
+max_iter with the same message, never converged).
 
 Rounds per Newton step: a full step accepted by Armijo costs one map-reduce round (the pass at
 the trial point also assembles the next gradient and block). The l1 line search
@@ -654,12 +658,22 @@ class DistributedSmsvm:
             self.bound = min(self.bound, self.gap) if self.bound_at_w else self.gap
         fs, fh = self.data.run(_tasks.smsvm_sums, self.z, a_fin)
         objective = self.S * (fh + self.reg(self.w))
-        status = self.status
+        status, message = self.status, ""
+        tol = self.o["tol"]
+        if status == SolverStatus.converged and tol > 0.0 and not self.bound <= tol:
+            # smsvm.cpp's finish(): the paper's rule ended the run without a bound <= tol.
+            status = SolverStatus.max_iter
+            message = (
+                f"the smoothing reached its last level (alpha = {a_fin:.3g}) with a certified "
+                f"relative duality gap of {self.bound:.3g} above tol; lower alpha_min"
+                + ("" if self.l1 else " or alpha_floor")
+                + ", or raise tol"
+            )
         if not math.isfinite(objective):
             status = SolverStatus.numerical_error
         return {
             "status": status,
-            "message": "",
+            "message": message,
             "solution": self.w,
             "objective": objective,
             "optimality": self.bound,

@@ -29,11 +29,17 @@
 // (a certificate of (F(w) - F*) / F(w)) is <= tol, or for l2 when the estimate
 // (alpha/2 - E(w) + |d^T g| / 2) / F(w) at the end of a level is (not a bound: the Newton
 // decrement can be small far from the optimum; measured 5.95e-4 above clarabel's optimum at
-// an estimate of 9.3e-5 on bench_regimes' near-separable 16000 x 20, C = 100); otherwise
+// an estimate of 9.3e-5 on bench_regimes' near-separable 16000 x 20, C = 100; so where the
+// support fits certificate_memory_mb the band-repaired certificate below must confirm it, or
+// the run goes on to the next level; at alpha_floor the estimate stands); otherwise
 // when the level alpha_min is solved,
 // |d^T g| < eta alpha (the paper's rule; l2 runs with tol > 0 go on to alpha_floor), or
 // by a successful polish (l1 runs; the bound is then its duality gap; an l2 run's polish
 // replaces its final point and bound the same way).
+// With tol > 0 a run that ends otherwise with its bound above tol is certified once more: the
+// exact problem's duality gap at dual points repaired on the margin band (l1_cd's certificate,
+// bands from the final alpha to 0.1, within certificate_memory_mb); still above tol, the status
+// is max_iter and message says so (converged never stands for an uncertified gap).
 // max_iter bounds the Newton steps. optimality = min(gap, estimate) at the returned w. Callbacks
 // are polled once per sweep over X; a non-finite objective or step gives numerical_error.
 #pragma once
@@ -87,6 +93,9 @@ namespace svmkit {
     "trials of s/2, s/4, ... with sign changes zeroed before backtracking on the ray")          \
   X(long long, block_rows, 256, at_least(1), unbounded(),                                       \
     "rows per GEMM block when assembling X_I^T D X_I")                                          \
+  X(double, certificate_memory_mb, 8.0, at_least(0.0), unbounded(),                            \
+    "most MiB of the final certificate's band repair system (k x k doubles, k the support's "  \
+    "size + 1); above it the smoothed dual point is certified unrepaired")                      \
   X(double, tol, 1e-4, at_least(0.0), unbounded(),                                              \
     "stop when the relative suboptimality bound <= tol; 0: the paper's rule only")              \
   X(int, n_threads, 0, unbounded(), unbounded(),                                                \
