@@ -1546,7 +1546,7 @@ class Smsvm {
     const auto at = [&](double sigma) {
       const auto c = hinge_cert::hinge_certificate(X_, p_, pen, w_, sigma, certificate_gram());
       passes_ += c.passes;
-      if (!(c.gap >= best)) best = c.gap;
+      if (c.gap < best || std::isnan(best)) best = c.gap;
       return best <= o_.tol;
     };
     if (at(alpha)) return best;
