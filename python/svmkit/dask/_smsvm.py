@@ -10,10 +10,10 @@ factored on the driver. Active blocks that the in-memory solver would solve matr
 Elasticnet and l2 runs end with the C++ solver's final polish (polish()): the per-sample sets stay
 on the workers as task results, the margin samples' support columns are gathered to build the
 polish system, and each round's check of the optimality conditions runs on the partitions.
-The C++ solver's band-repaired certificate (hinge_certificate.hpp, Smsvm::certify) is not
-ported: the driver runs as the C++ solver does with certificate_memory_mb = 0 (an l2 run's
-estimate stops it, and a run that ends with its smoothed dual point's gap above tol reports
-max_iter with the same message, never converged).
+The band-repaired certificate (hinge_certificate.hpp, smsvm.cpp's certify) runs as there: the
+partitions return the smoothed dual point's sums and their band rows on the support (|band| x k
+values, k = support + bias <= 1024 at certificate_memory_mb's default), the driver repairs a on
+the band and one more round sums the change.
 
 Rounds per Newton step: a full step accepted by Armijo costs one map-reduce round (the pass at
 the trial point also assembles the next gradient and block). The l1 line search
@@ -55,6 +55,9 @@ _POLISH_TOL = 1e-9
 _POLISH_RESIDUAL = 1e-9
 _MIN_ETA_SCALE = 1e-3
 _L2_POLISH_MAX_SYSTEM = 512  # smsvm.cpp's kL2PolishMaxSystem
+_CERTIFY_WIDTHS = (1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1)  # smsvm.cpp's kCertifyWidths
+_CERT_SEGMENT = (0.0, 0.25, 0.5, 0.75, 1.0)  # hinge_certificate.hpp's kSegmentPoints
+_CERT_ROUNDS = 20  # hinge_certificate.hpp's kCertificateRounds
 
 
 class SmsvmData:
@@ -437,9 +440,17 @@ class DistributedSmsvm:
         est = (slack + 0.5 * abs(dec)) / max(F, 1e-300)
         if not self.l1:
             self.bound = min(self.gap, est)
-        if self.o["tol"] > 0.0 and not self.l1 and est <= self.o["tol"]:
-            self.gap_met = True
-            return "stop", dec
+        tol = self.o["tol"]
+        if tol > 0.0 and not self.l1 and est <= tol:
+            # smsvm.cpp: the certificate has to confirm the estimate where its repair fits.
+            last = self.alpha * self.o["beta"] <= self.alpha_stop
+            repairable = self.certificate_repairable()
+            cert = self.gap if self.gap <= tol or not repairable else self.certify(self.alpha)
+            if cert <= tol:
+                self.bound = cert
+            if cert <= tol or last or not repairable:
+                self.gap_met = True
+                return "stop", dec
         self.next_level()
         return "next_level", dec
 
@@ -660,6 +671,11 @@ class DistributedSmsvm:
         objective = self.S * (fh + self.reg(self.w))
         status, message = self.status, ""
         tol = self.o["tol"]
+        ended = status in (SolverStatus.converged, SolverStatus.max_iter)
+        if ended and tol > 0.0 and not self.bound <= tol:
+            cert = self.certify(a_fin)
+            if cert < self.bound or math.isnan(self.bound):
+                self.bound = cert
         if status == SolverStatus.converged and tol > 0.0 and not self.bound <= tol:
             # smsvm.cpp's finish(): the paper's rule ended the run without a bound <= tol.
             status = SolverStatus.max_iter
@@ -691,6 +707,120 @@ class DistributedSmsvm:
             "polished": self.polished,
             "polish_rounds": self.polish_rounds,
         }
+
+    # ---- The band-repaired certificate (smsvm.cpp's certify, hinge_certificate.hpp) ----
+    def certificate_gram(self) -> float:
+        return float(self.o["certificate_memory_mb"]) * 1048576.0 / 8.0
+
+    def certificate_repairable(self) -> bool:
+        k = (1 if self.fit_intercept else 0) + int(np.count_nonzero(self.w[: self.m]))
+        return k > 0 and float(k) * k <= self.certificate_gram()
+
+    def certify(self, alpha: float) -> float:
+        """The smallest relative duality gap of the exact problem at w over the band widths
+        alpha, then _CERTIFY_WIDTHS above it, until one is <= tol; NaN when the support's
+        system does not fit certificate_memory_mb."""
+        best = math.nan
+        if not self.certificate_repairable():
+            return best
+        for sigma in [alpha] + [s for s in _CERTIFY_WIDTHS if s > alpha]:
+            gap = self.certificate(sigma)
+            if gap < best or math.isnan(best):
+                best = gap
+            if best <= self.o["tol"]:
+                break
+        return best
+
+    def certificate(self, sigma: float) -> float:
+        """hinge_certificate at w: the smoothed dual point of width sigma, repaired on the margin
+        band by the driver (the band's support rows gathered: |band| x k values), the best dual
+        value on the segment between the two (2 passes, 3 with the repair)."""
+        m = self.m
+        support = np.flatnonzero(self.w[:m] != 0.0)
+        point = (self.data.new_id(), self.w.copy())
+        out = self.data.map(_tasks.smsvm_cert_band, None, point, sigma, support)
+        head = self.data.sum(self.data.item(out, 0))
+        self.passes += 2
+        primal = float(head[0]) + self.reg(self.w)
+        smoothed = head[1:]
+        dual = self.dual_value(smoothed)
+        bands = self.data.collect(self.data.item(out, 1))
+        if sum(b[0].size for b in bands):
+            changes = self.repair_band(bands, smoothed, support)
+            if changes is not None:
+                self.passes += 1
+                per_part = [(b[0], c) for b, c in zip(bands, changes)]
+                delta = self.data.sum(self.data.map(_tasks.smsvm_cert_change, per_part))
+                for th in _CERT_SEGMENT[1:]:
+                    dual = max(dual, self.dual_value(smoothed + th * delta))
+        return self.relative_gap(primal, dual)
+
+    def dual_value(self, sums: np.ndarray) -> float:
+        """hinge_dual_value: the dual at [sum_{y>0} a, sum_{y<0} a, r+, r-], made feasible by
+        scaling (hinge_certificate.hpp)."""
+        m = self.m
+        apos, aneg, rp, rn = float(sums[0]), float(sums[1]), sums[2 : 2 + m], sums[2 + m :]
+        penalized = self.fit_intercept and self.lam_b > 0.0
+        tp = tn = 1.0
+        if self.fit_intercept and not penalized:
+            if apos > aneg:
+                tp = aneg / apos
+            elif aneg > 0.0:
+                tn = apos / aneg
+        asum = tp * apos + tn * aneg
+        r = np.abs(tp * rp - tn * rn)
+        if self.lam == 0.0:
+            rmax = float(np.max(r)) if m else 0.0
+            return (self.mu / rmax if rmax > self.mu else 1.0) * asum
+        shrunk = float(np.sum(np.maximum(r - self.mu, 0.0) ** 2))
+        if penalized:
+            ay = self.scale * (tp * apos - tn * aneg)
+            shrunk += ay * ay
+        return asum - shrunk / (2.0 * self.lam)
+
+    def repair_band(self, bands: list, sums: np.ndarray, support: np.ndarray) -> list | None:
+        """hinge_certificate.hpp's repair_band on the gathered band: the least-norm change of a
+        on the band meeting the optimum's conditions at w (r_j = mu sign w_j + lam w_j on the
+        support, the bias's), samples pushed out of [0, v_i] fixed at the bound, up to
+        kCertificateRounds; returns the change per partition, or None."""
+        m = self.m
+        A = np.vstack([b[3] for b in bands])
+        a0 = np.concatenate([b[1] for b in bands])
+        hi = np.concatenate([b[2] for b in bands])
+        k = A.shape[1]
+        if k == 0 or float(k) * k > self.certificate_gram():
+            return None
+        w = self.w
+        r = sums[2 : 2 + m] - sums[2 + m :]
+        t = np.empty(k)
+        t[: support.size] = (
+            self.mu * np.where(w[support] > 0.0, 1.0, -1.0) + self.lam * w[support] - r[support]
+        )
+        if self.fit_intercept:
+            ay = float(sums[0]) - float(sums[1])
+            penalized = self.lam_b > 0.0
+            t[k - 1] = (self.lam * w[m] / self.scale if penalized else 0.0) - ay
+        aM = a0.copy()
+        free = np.arange(aM.size)
+        G = A.T @ A
+        ridge = 1e-12 * max(float(np.max(np.diag(G))), 0.0)
+        for _ in range(_CERT_ROUNDS):
+            if free.size == 0:
+                break
+            yv = np.linalg.solve(G + ridge * np.eye(k), t)
+            if not np.all(np.isfinite(yv)):
+                break
+            v = aM[free] + A[free] @ yv
+            clipped = np.minimum(np.maximum(v, 0.0), hi[free])
+            t -= A[free].T @ (clipped - aM[free])
+            aM[free] = clipped
+            out = clipped != v
+            if not out.any():
+                break
+            G -= A[free[out]].T @ A[free[out]]
+            free = free[~out]
+        change = aM - a0
+        return np.split(change, np.cumsum([b[0].size for b in bands])[:-1])
 
     # ---- Final polish (smsvm.cpp's polish(), see the comment there) ----
     def final_polish(self) -> bool:

@@ -696,6 +696,60 @@ def polish_check(block, targets, slot, side, beta, point, tol, intercept):
     return side, np.r_[np.array(head, dtype=np.float64), r]
 
 
+# hinge_certificate.hpp's kMarginBand: the repair's band is |u_i| <= this many sigma.
+CERT_MARGIN_BAND = 10.0
+
+
+def _mix_smooth_relu_d1(t: np.ndarray, sigma: float) -> np.ndarray:
+    """loss.hpp's mix_smooth_relu_d1 (psi_M'), the same operations."""
+    r = np.hypot(t, sigma)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(t >= 0.0, 0.5 * (1.0 + t / r), 0.5 * (sigma / r) * (sigma / (r - t)))
+
+
+def _cert_point(y, v, u, sigma) -> tuple:
+    """hinge_certificate's starting dual point: a_i = v_i beyond the band, 0 below it,
+    v_i psi_M'(u_i) on it (samples with v_i > 0); returns (a, band indices)."""
+    band_w = CERT_MARGIN_BAND * sigma
+    a = np.where(u > band_w, v, 0.0)
+    band = np.flatnonzero((v != 0.0) & (u <= band_w) & (u >= -band_w))
+    a[band] = v[band] * _mix_smooth_relu_d1(u[band], sigma)
+    a[v == 0.0] = 0.0
+    return a, band
+
+
+def _class_sums(X, y, a) -> np.ndarray:
+    """[sum_{y>0} a_i, sum_{y<0} a_i, sum_{y>0} a_i x_i, sum_{y<0} a_i x_i]."""
+    pos = y > 0.0
+    ap, an = np.where(pos, a, 0.0), np.where(pos, 0.0, a)
+    rp = np.asarray(X.T @ ap, dtype=np.float64).ravel()
+    rn = np.asarray(X.T @ an, dtype=np.float64).ravel()
+    return np.r_[np.sum(ap), np.sum(an), rp, rn]
+
+
+def smsvm_cert_band(block, targets, slot, point, sigma, support, intercept):
+    """hinge_certificate.hpp's first sweeps on a partition at point's margins: ([hinge sum,
+    the class sums of the smoothed dual point a], the band: (indices, a, v, its rows
+    y_i x_{i,S} on the support S with the bias column y_i))."""
+    y, v = targets
+    u = 1.0 - y * _margins_at(block, slot, point, intercept)
+    a, band = _cert_point(y, v, u, sigma)
+    X = _row_matrix(block[0])
+    rows = X[band][:, support]
+    rows = (rows.toarray() if sp.issparse(rows) else np.asarray(rows)) * y[band][:, None]
+    if intercept[0]:
+        rows = np.c_[rows, y[band]]
+    head = np.r_[np.sum(v * np.maximum(u, 0.0)), _class_sums(X, y, a)]
+    return head, (band, a[band], v[band], rows)
+
+
+def smsvm_cert_change(block, targets, slot, band, change, intercept):
+    """The class sums of the repair's change of a on the partition's band rows."""
+    y, _ = targets
+    X = _row_matrix(block[0])[band]
+    return _class_sums(X, y[band], change)
+
+
 def smsvm_weights(targets: tuple, total: float) -> tuple:
     """(y, v = cost / total) of one binary SmSVM problem."""
     return targets[0], targets[1] / total
