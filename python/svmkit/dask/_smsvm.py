@@ -12,8 +12,9 @@ on the workers as task results, the margin samples' support columns are gathered
 polish system, and each round's check of the optimality conditions runs on the partitions.
 The band-repaired certificate (hinge_certificate.hpp, smsvm.cpp's certify) runs as there: the
 partitions return the smoothed dual point's sums and their band rows on the support (|band| x k
-values, k = support + bias <= 1024 at certificate_memory_mb's default), the driver repairs a on
-the band and one more round sums the change.
+values, k = support + bias), the driver repairs a on the band and one more round sums the
+change. Unlike in memory, the band rows the driver takes are bounded too: at most
+certificate_memory_mb of them (a wider band leaves the smoothed dual point's gap).
 
 Rounds per Newton step: a full step accepted by Armijo costs one map-reduce round (the pass at
 the trial point also assembles the next gradient and block). The l1 line search
@@ -738,14 +739,16 @@ class DistributedSmsvm:
         m = self.m
         support = np.flatnonzero(self.w[:m] != 0.0)
         point = (self.data.new_id(), self.w.copy())
-        out = self.data.map(_tasks.smsvm_cert_band, None, point, sigma, support)
+        limit = self.certificate_gram()  # the band rows the driver takes, in values
+        out = self.data.map(_tasks.smsvm_cert_band, None, point, sigma, support, limit)
         head = self.data.sum(self.data.item(out, 0))
         self.passes += 2
         primal = float(head[0]) + self.reg(self.w)
         smoothed = head[1:]
         dual = self.dual_value(smoothed)
         bands = self.data.collect(self.data.item(out, 1))
-        if sum(b[0].size for b in bands):
+        gathered = all(b is not None for b in bands)
+        if gathered and 0 < sum(b[3].size for b in bands) <= limit:
             changes = self.repair_band(bands, smoothed, support)
             if changes is not None:
                 self.passes += 1

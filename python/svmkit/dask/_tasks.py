@@ -727,19 +727,22 @@ def _class_sums(X, y, a) -> np.ndarray:
     return np.r_[np.sum(ap), np.sum(an), rp, rn]
 
 
-def smsvm_cert_band(block, targets, slot, point, sigma, support, intercept):
+def smsvm_cert_band(block, targets, slot, point, sigma, support, max_values, intercept):
     """hinge_certificate.hpp's first sweeps on a partition at point's margins: ([hinge sum,
     the class sums of the smoothed dual point a], the band: (indices, a, v, its rows
-    y_i x_{i,S} on the support S with the bias column y_i))."""
+    y_i x_{i,S} on the support S with the bias column y_i), or None when the rows would hold
+    more than max_values values)."""
     y, v = targets
     u = 1.0 - y * _margins_at(block, slot, point, intercept)
     a, band = _cert_point(y, v, u, sigma)
     X = _row_matrix(block[0])
+    head = np.r_[np.sum(v * np.maximum(u, 0.0)), _class_sums(X, y, a)]
+    if band.size * (support.size + (1 if intercept[0] else 0)) > max_values:
+        return head, None
     rows = X[band][:, support]
     rows = (rows.toarray() if sp.issparse(rows) else np.asarray(rows)) * y[band][:, None]
     if intercept[0]:
         rows = np.c_[rows, y[band]]
-    head = np.r_[np.sum(v * np.maximum(u, 0.0)), _class_sums(X, y, a)]
     return head, (band, a[band], v[band], rows)
 
 
