@@ -248,3 +248,14 @@ def seed_c_rand(seed: int = 1) -> None:
         libc.srand(ctypes.c_uint(seed))
     except (OSError, AttributeError):  # no C library to seed: nothing draws from it then
         pass
+
+
+def scaled_separable(n: int = 1500, d: int = 20):
+    """Nearly separable rows (1% flipped labels), features on scales 1 to 1000: C * mean ||x||^2
+    is far above HINGE_DUAL_SCALE (the regime matrix's near-separable set, smaller), and
+    smoothing methods end with their smoothed dual point's gap far above tol."""
+    rng = np.random.default_rng(4)
+    X = rng.standard_normal((n, d))
+    y = np.where(X @ rng.standard_normal(d) > 0, 1.0, -1.0)
+    y[rng.random(n) < 0.01] *= -1.0
+    return X * np.logspace(0, 3, d), y

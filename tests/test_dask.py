@@ -25,7 +25,7 @@ import dask.array as da  # noqa: E402
 import svmkit  # noqa: E402
 import svmkit.dask as sd  # noqa: E402
 from distributed import Client, LocalCluster, wait  # noqa: E402
-from references import primal_svm  # noqa: E402
+from references import primal_svm, scaled_separable  # noqa: E402
 from svmkit import SolverStatus, _core  # noqa: E402
 
 CLF_LOSSES = ["squared_hinge", "smoothed_hinge", "gaussian_smoothed_hinge", "logistic"]
@@ -1270,16 +1270,6 @@ def test_smsvm_port_takes_the_cpp_steps(penalty, opts):
     np.testing.assert_array_equal(res["history"]["radius"], ref["history"]["radius"])
 
 
-def _scaled_separable(n: int, d: int = 20):
-    """Nearly separable rows (1% flipped labels), features on scales 1 to 1000 (as in
-    tests/test_smsvm.py): runs end with the smoothed dual point's gap far above tol."""
-    rng = np.random.default_rng(4)
-    X = rng.standard_normal((n, d))
-    y = np.where(X @ rng.standard_normal(d) > 0, 1.0, -1.0)
-    y[rng.random(n) < 0.01] *= -1.0
-    return X * np.logspace(0, 3, d), y
-
-
 @pytest.mark.parametrize(
     "n, C, l2, l1", [(3000, 10.0, 0.5, 0.5), (1000, 100.0, 0.0, 1.0), (1000, 100.0, 1.0, 0.0)]
 )
@@ -1290,7 +1280,7 @@ def test_smsvm_port_certifies_on_the_partitions(n, C, l2, l1):
     repair (certificate_memory_mb=0) the two elastic-net / pure-l1 runs end max_iter."""
     from svmkit.dask._smsvm import DistributedSmsvm
 
-    X, y = _scaled_separable(n)
+    X, y = scaled_separable(n)
     cost = np.full(n, C)
     col_nz = np.ones(X.shape[1])
 

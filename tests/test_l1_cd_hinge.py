@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 import svmkit
-from references import primal_svm
+from references import primal_svm, scaled_separable
 from sklearn.datasets import load_breast_cancer, load_digits, make_classification
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.preprocessing import StandardScaler
@@ -270,16 +270,6 @@ def test_auto_picks_l1_cd_and_matches_smsvm() -> None:
     assert auto_solver_name("hinge", "elasticnet", 2000, 50, l1_ratio=1.0) == "l1_cd"
     # badly scaled dense data too (l1_cd's coordinate steps do not see the scales)
     assert auto_solver_name("hinge", "l1", 2000, 50, True, 1e4) == "l1_cd"
-
-
-def scaled_separable(n: int = 1500, d: int = 20):
-    """Nearly separable rows (1% flipped labels), features on scales 1 to 1000: C * mean ||x||^2
-    is far above HINGE_DUAL_SCALE (the regime matrix's near-separable set, smaller)."""
-    rng = np.random.default_rng(4)
-    X = rng.standard_normal((n, d))
-    y = np.where(X @ rng.standard_normal(d) > 0, 1.0, -1.0)
-    y[rng.random(n) < 0.01] *= -1.0
-    return X * np.logspace(0, 3, d), y
 
 
 @pytest.mark.parametrize(

@@ -17,7 +17,7 @@ import pytest
 import scipy.sparse as sp
 import sklearn.svm
 import svmkit
-from references import low_rank_60x20, primal_svm, sparse_truth
+from references import low_rank_60x20, primal_svm, scaled_separable, sparse_truth
 from sklearn.datasets import load_breast_cancer, load_digits, load_svmlight_file, load_wine
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.preprocessing import StandardScaler
@@ -704,21 +704,11 @@ def test_l2_run_ends_with_the_polish_at_the_defaults(standardize):
     assert abs(r["objective"] - best) <= 1e-7 * abs(best)
 
 
-def _scaled_separable(n: int = 3000, d: int = 20):
-    """Nearly separable rows (1% flipped labels), features on scales 1 to 1000 (the generator
-    of test_l1_cd_hinge.py)."""
-    rng = np.random.default_rng(4)
-    X = rng.standard_normal((n, d))
-    y = np.where(X @ rng.standard_normal(d) > 0, 1.0, -1.0)
-    y[rng.random(n) < 0.01] *= -1.0
-    return X * np.logspace(0, 3, d), y
-
-
 def test_converged_means_a_certified_gap_within_tol():
     """Status converged stands for a bound <= tol. Here the last level ended (the paper's rule)
     at a point 1e-7 from the optimum whose smoothed dual point certified only 1.8e-2; the run
     reported converged with that gap before the band-repaired certificate (Smsvm::certify)."""
-    X, y = _scaled_separable()
+    X, y = scaled_separable(3000)
     C, l1, l2 = 10.0, 0.5, 0.5
     r = fit(X, y, C=C, l2=l2, l1=l1)
     assert r["status"] == SolverStatus.converged
@@ -731,7 +721,7 @@ def test_an_uncertified_last_level_is_not_converged():
     """Without the band repair (certificate_memory_mb=0) the same run ends uncertified: status
     max_iter, a message naming the smoothing's last level, and LinearSVC's ConvergenceWarning
     carries it."""
-    X, y = _scaled_separable()
+    X, y = scaled_separable(3000)
     r = fit(X, y, C=10.0, l2=0.5, l1=0.5, certificate_memory_mb=0.0)
     assert r["status"] == SolverStatus.max_iter
     assert r["optimality"] > 1e-4
@@ -752,7 +742,7 @@ def test_an_uncertified_last_level_is_not_converged():
 def test_status_converged_implies_bound_within_tol(penalty, C):
     """The status contract on badly scaled and standardized data: converged only with
     optimality <= tol, and then the objective is within tol of clarabel's optimum."""
-    for X, y in (_scaled_separable(1000), load_breast_cancer(return_X_y=True)):
+    for X, y in (scaled_separable(1000), load_breast_cancer(return_X_y=True)):
         y = np.where(y > 0, 1.0, -1.0)
         X = X if X.shape[0] == 1000 else StandardScaler().fit_transform(X)
         l1, l2 = {"l1": (1.0, 0.0), "elasticnet": (0.5, 0.5), "l2": (0.0, 1.0)}[penalty]
