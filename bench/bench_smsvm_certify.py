@@ -26,23 +26,14 @@ from sklearn.datasets import load_breast_cancer, load_svmlight_file
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 import svmkit  # noqa: E402
-from references import primal_svm  # noqa: E402
-
-
-def separable(n: int, d: int = 20, seed: int = 4):
-    """Nearly separable rows (1% flipped labels), features on scales 1 to 1000."""
-    rng = np.random.default_rng(seed)
-    X = rng.standard_normal((n, d))
-    y = np.where(X @ rng.standard_normal(d) > 0, 1.0, -1.0)
-    y[rng.random(n) < 0.01] *= -1.0
-    return X * np.logspace(0, 3, d), y
+from references import primal_svm, scaled_separable  # noqa: E402
 
 
 def sets():
     X, y = load_breast_cancer(return_X_y=True)
     yield "breast_cancer raw", X, np.where(y > 0, 1.0, -1.0)
-    yield "near-separable 1500", *separable(1500)
-    yield "near-separable 3000", *separable(3000)
+    yield "near-separable 1500", *scaled_separable(1500)
+    yield "near-separable 3000", *scaled_separable(3000)
     shared = Path(os.environ.get("SVMKIT_SHARED_DIR", Path(__file__).parents[2] / "shared"))
     for name, rel, rows in (
         ("australian raw", "australian/australian", None),
