@@ -259,3 +259,18 @@ def scaled_separable(n: int = 1500, d: int = 20):
     y = np.where(X @ rng.standard_normal(d) > 0, 1.0, -1.0)
     y[rng.random(n) < 0.01] *= -1.0
     return X * np.logspace(0, 3, d), y
+
+
+def margin_separable(n: int = 1000, d: int = 20, seed: int = 4):
+    """Rows at least 0.05 from a random hyperplane, 0.5% of the labels flipped, features on
+    scales 1 to 1000 (the regime matrix's near-separable set, bench_regimes._separable): at
+    C >= 10 l1_cd's pure-l1 continuation ends uncertified near the optimum."""
+    rng = np.random.default_rng(seed)
+    w = rng.standard_normal(d)
+    X = rng.standard_normal((2 * n, d))
+    z = X @ w / np.linalg.norm(w)
+    keep = np.abs(z) > 0.05
+    X, z = X[keep][:n], z[keep][:n]
+    y = np.where(z > 0, 1.0, -1.0)
+    y[rng.random(n) < 0.005] *= -1.0
+    return X * np.logspace(0, 3, d), y

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 import svmkit
-from references import primal_svm, scaled_separable
+from references import margin_separable, primal_svm, scaled_separable
 from sklearn.datasets import load_breast_cancer, load_digits, make_classification
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.preprocessing import StandardScaler
@@ -344,6 +344,65 @@ def test_uncertified_continuation_is_finished_by_the_linear_program(forced) -> N
     with pytest.warns(ConvergenceWarning):
         named.fit(X, y)
     assert "finished_by" not in named.result_[0]
+
+
+def test_uncertified_continuation_is_finished_on_its_margin_band() -> None:
+    """Near-separable rows with a margin, scales 1-1000, C = 10: the continuation ends
+    uncertified near the optimum, and HiGHS's program on the samples of its margin band (a few
+    % of them; svmkit._lp.solve_l1_hinge_on_band) certifies the LP's optimum: the whole program
+    is not built."""
+    X, y = margin_separable(1000)
+    clf = svmkit.LinearSVC(loss="hinge", penalty="l1", C=10.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        clf.fit(X, y)
+    res = clf.result_[0]
+    assert res["finished_by"] == "highs"
+    assert res["started_by"]["status"] == _core.SolverStatus.max_iter
+    assert 0 < res["band_samples"] <= 0.1 * len(y)
+    cost = np.full(len(y), 10.0)
+    sol = np.r_[clf.coef_.ravel(), clf.intercept_]
+    F, Fstar = hinge_objective(X, y, cost, sol), lp_optimum(X, y, cost)
+    assert res["objective"] == pytest.approx(F, rel=1e-12)
+    assert -1e-8 <= (F - Fstar) / F <= res["optimality"] + 1e-12 <= 1e-4
+
+
+@pytest.mark.parametrize("fit_intercept", [True, False])
+def test_band_program_certifies_a_point_near_the_optimum(fit_intercept) -> None:
+    """solve_l1_hinge_on_band against clarabel: from the optimum moved by 1e-3 of its size it
+    returns the optimum, certified (its row duals, not the given point); from w = 0 (every
+    sample on the margin band of width 1) it gives up (None), as past its time limit."""
+    from svmkit._lp import BAND_MAX_SHARE, solve_l1_hinge_on_band
+
+    X, y = margin_separable(600, d=10)
+    cost = np.full(len(y), 10.0)
+    primal = primal_svm(
+        X,
+        y,
+        cost,
+        loss="hinge",
+        l2=0.0,
+        l1=1.0,
+        reg_b=False,
+        fit_intercept=fit_intercept,
+        tol=1e-11,
+    )
+    w, b, Fstar = primal[0], primal[1], primal[2]
+    sol = np.r_[w, b] if fit_intercept else np.asarray(w)
+    moved = sol * (1.0 + 1e-3 * np.random.default_rng(0).standard_normal(len(sol)))
+    res = solve_l1_hinge_on_band(X, y, cost, fit_intercept, 1.0, 1e-6, moved)
+    assert res is not None and res["status"] == _core.SolverStatus.converged
+    assert res["band_samples"] <= BAND_MAX_SHARE * len(y)
+    got = np.asarray(res["solution"])
+    wb, bb = (got[:-1], got[-1]) if fit_intercept else (got, 0.0)
+    F = float(np.abs(wb).sum() + cost @ np.maximum(0.0, 1.0 - y * (X @ wb + bb)))
+    assert res["objective"] == pytest.approx(F, rel=1e-12)
+    assert -1e-8 <= (F - Fstar) / F <= res["optimality"] + 1e-9  # clarabel's own error
+    assert res["optimality"] <= 1e-6
+    zero = np.zeros(len(sol))
+    assert solve_l1_hinge_on_band(X, y, cost, fit_intercept, 1.0, 1e-6, zero) is None
+    late = solve_l1_hinge_on_band(X, y, cost, fit_intercept, 1.0, 1e-6, moved, time_limit=0.0)
+    assert late is None
 
 
 FORCED_STAGE = {"hinge_smoothing": 0.3, "hinge_smoothing_min": 0.3}

@@ -319,7 +319,8 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         not badly scaled as above; hinge + l1 (or l1_ratio=1): "l1_cd" (its smoothing continuation;
         when that ends uncertified, or after 8,000 passes, HiGHS solves the linear program
         (scipy's linprog, up to 10^7 stored entries, within 10x the continuation's time or
-        10 s; "highs"), else "smsvm" finishes from its point; the result_ entry says
+        10 s; "highs"; first on the samples of the margin band at the continuation's point,
+        the result_ entry's "band_samples", then the whole program), else "smsvm" finishes from its point; the result_ entry says
         "finished_by"; an elastic net that l1_cd leaves uncertified is finished by "smsvm");
         the remaining hinge cases: "smsvm"; other losses: "tron".
         With regularize_intercept=False dual_cd is never chosen (it regularizes the bias).
