@@ -1062,7 +1062,6 @@ def run_estimators(
 
 CELL_FILTER: str | None = None  # --cells: substring of "cell: estimator" to run
 
-KERNEL_SKIP = "kernel SVM on a million features: skipped (the regime is the linear models')"
 NO_REG = "classification regime: no regression target"
 
 
@@ -1121,27 +1120,20 @@ def cells_sparse(S, timeout):
         ("text_vwide", "d >> n"),
     ):
         n, dd, nnz = S[key]
-        vwide = key == "text_vwide"
         for flip, lab in ((0.0, "learnable"), (0.2, "20% flipped")):
             name = f"sparse {shape_name} {n}x{dd}, {nnz} nnz/row, {lab}"
             print(name, flush=True)
             d = _text(n, dd, nnz, flip=flip)
             rows += run_estimators(name, d, LINEAR_CLF, timeout)
-            if vwide:
-                rows.append(Row(name, "SVC()", skip=KERNEL_SKIP))
-            else:
-                sub = _subsample(d, kn)
-                sname = name if sub is d else f"{name}, {kn}-row subsample"
-                rows += run_estimators(sname, sub, ("SVC()",), timeout)
+            sub = _subsample(d, kn)
+            sname = name if sub is d else f"{name}, {kn}-row subsample"
+            rows += run_estimators(sname, sub, ("SVC()",), timeout)
         name = f"sparse {shape_name} {n}x{dd}, {nnz} nnz/row, regression"
         d = _text(n, dd, nnz, task="reg")
         rows += run_estimators(name, d, ("LinearSVR()",), timeout)
-        if vwide:
-            rows.append(Row(name, "SVR()", skip=KERNEL_SKIP))
-        else:
-            sub = _subsample(d, kn)
-            sname = name if sub is d else f"{name}, {kn}-row subsample"
-            rows += run_estimators(sname, sub, ("SVR()",), timeout)
+        sub = _subsample(d, kn)
+        sname = name if sub is d else f"{name}, {kn}-row subsample"
+        rows += run_estimators(sname, sub, ("SVR()",), timeout)
     return rows
 
 

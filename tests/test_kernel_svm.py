@@ -263,6 +263,48 @@ def test_sparse_float32_and_precomputed_match_dense():
     np.testing.assert_allclose(pre.decision_function(K), refp.decision_function(K), atol=1e-3)
 
 
+def _very_wide(n_features=400_000):
+    """breast_cancer's 30 standardized features spread over n_features columns, training rows
+    (300) and test rows (100) with 5 extra entries each in columns no training row stores."""
+    X, y = _binary("breast_cancer")
+    Xt, _ = load_breast_cancer(return_X_y=True)
+    Xt = StandardScaler().fit(load_breast_cancer(return_X_y=True)[0][:300]).transform(Xt[300:400])
+    rng = np.random.default_rng(0)
+    cols = rng.choice(n_features, 40, replace=False)
+    used, extra = cols[:30], cols[30:]
+    train = sp.csr_matrix(
+        (X.ravel(), (np.repeat(np.arange(300), 30), np.tile(used, 300))), shape=(300, n_features)
+    )
+    rows = np.r_[np.repeat(np.arange(100), 30), np.repeat(np.arange(100), 5)]
+    where = np.r_[np.tile(used, 100), rng.choice(extra, 500)]
+    vals = np.r_[Xt.ravel(), rng.standard_normal(500)]
+    test = sp.csr_matrix((vals, (rows, where)), shape=(100, n_features))
+    test.sum_duplicates()
+    return train, y, test
+
+
+@pytest.mark.parametrize("kernel,params", [*KERNELS, ("laplacian", {"gamma": 0.05})])
+def test_very_wide_sparse_rows_match_libsvm(kernel, params):
+    """Sparse rows over 400,000 features (past the 10^5 above which a kernel row's scratch is
+    renumbered to the features the other side stores: kernel.hpp renumber_columns): the fit
+    and the decision values on test rows with features no training row has match LIBSVM's on
+    the same sparse data (laplacian: LIBSVM on the precomputed kernel of the used columns)."""
+    X, y, T = _very_wide()
+    mine = svmkit.SVC(kernel=kernel, tol=TOL, **params).fit(X, y)
+    if kernel == "laplacian":
+        cols = np.unique(np.r_[X.indices, T.indices])
+        Xd, Td = X[:, cols].toarray(), T[:, cols].toarray()
+        g = params["gamma"]
+        ref = sksvm.SVC(kernel="precomputed", tol=TOL).fit(_kernel_matrix(Xd, Xd, kernel, g), y)
+        expect = ref.decision_function(_kernel_matrix(Td, Xd, kernel, g))
+    else:
+        ref = sksvm.SVC(kernel=kernel, tol=TOL, **params).fit(X, y)
+        expect = ref.decision_function(T)
+    got = mine.decision_function(T)
+    assert np.max(np.abs(got - expect)) <= 1e-3 * max(1.0, np.max(np.abs(expect)))
+    assert mine.result_[0]["optimality"] < TOL
+
+
 def test_cache_size_bound_and_no_shrinking():
     X, y = make_moons(1500, noise=0.3, random_state=0)
     big = svmkit.SVC(tol=1e-5, cache_size=200).fit(X, y)

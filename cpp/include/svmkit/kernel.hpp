@@ -9,7 +9,9 @@
 //
 // Paper 001, section 5 (eqs. 123-130). A row K(a_i, b_c) for a list of columns c is computed
 // by first scattering a_i into a dense double buffer once (so sparse and strided rows cost
-// O(nnz) to read), then one dot product or distance per column. rbf uses precomputed squared
+// O(nnz) to read), then one dot product or distance per column; on sparse data with more than
+// 131,072 features the buffer spans only the features the columns' samples store
+// (renumber_columns), not every feature. rbf uses precomputed squared
 // row norms (||a - b||^2 = ||a||^2 + ||b||^2 - 2 a.b, clamped at 0 against rounding).
 // A block of a row is computed in two passes: the distances or dot products of the block into
 // the output, then the exponential over the whole block at once (vec_math.hpp: vectorized,
@@ -53,6 +55,18 @@ double kernel_value_bound(const KernelSpec& spec, const MatrixView& X, const Ind
 // (kernel_cache.hpp): they would become inf in the float kernel cache.
 void check_kernel_fits_cache(const KernelSpec& spec, const MatrixView& X, const Index* rows,
                              Index n);
+
+// The index type of a CSR view (int for the other views, whose index copies stay empty).
+template <class V, class = void>
+struct csr_index {
+  using type = int;
+};
+template <class V>
+struct csr_index<V, std::void_t<typename V::index_type>> {
+  using type = typename V::index_type;
+};
+template <class V>
+using csr_index_t = typename csr_index<V>::type;
 
 namespace kernel_detail {
 
@@ -122,10 +136,15 @@ class KernelEvaluator {
   };
 
   KernelEvaluator(const VA& A, const VB& B, const KernelSpec& spec, int n_threads)
-      : A_(A), B_(B), spec_(spec), n_threads_(resolve_threads(n_threads)) {
+      : A_(A), B_(B), spec_(spec), n_threads_(resolve_threads(n_threads)), work_cols_(A.cols) {
     if (spec_.kind == KernelKind::rbf) norm_b_ = squared_norms(B_, n_threads_);
+    if constexpr (is_csr_view<VA>::value && is_csr_view<VB>::value) renumber_columns();
     scratch_.dense.assign(static_cast<std::size_t>(dense_len()), 0.0);
   }
+
+  // Not copyable: A_ and B_ may view the evaluator's own index copies (renumber_columns).
+  KernelEvaluator(const KernelEvaluator&) = delete;
+  KernelEvaluator& operator=(const KernelEvaluator&) = delete;
 
   Scratch make_scratch() const {
     Scratch s;
@@ -158,7 +177,7 @@ class KernelEvaluator {
 
   // How many threads a row block of `count` columns is worth (1 below about 100 microseconds).
   int parallel_chunks_for(Index count) const {
-    const double work = static_cast<double>(count) * (static_cast<double>(A_.cols) + 24.0);
+    const double work = static_cast<double>(count) * (static_cast<double>(work_cols_) + 24.0);
     return n_threads_ == 1 || work < 2.5e5 ? 1 : n_threads_;
   }
 
@@ -243,6 +262,46 @@ class KernelEvaluator {
   static Index col(const Index* cols, Index j) { return cols ? cols[j] : j; }
   Index dense_len() const { return A_.cols; }
 
+  // Very wide sparse data (hashed or n-gram features): the scratch of a row would hold every
+  // feature, per thread (8 MB at 10^6 features, for 2,000 rows of 60 entries). Above
+  // kMaxScratchBytes the columns are renumbered to the features B stores (sorted, at most its
+  // stored entries), plus one slot where A's other features land (B never reads it; they count
+  // only in A's norms, taken from the values): A_ and B_ then view renumbered index copies, and
+  // each kernel value is the same sum in the same order.
+  static constexpr double kMaxScratchBytes = 1 << 20;
+  void renumber_columns() {
+    if (spec_.kind == KernelKind::precomputed) return;  // A's columns are B's samples
+    if (static_cast<double>(A_.cols) * sizeof(double) <= kMaxScratchBytes) return;
+    using IA = typename VA::index_type;
+    using IB = typename VB::index_type;
+    const auto nnz_b = static_cast<std::size_t>(B_.indptr[B_.rows]);
+    std::vector<IB> features(B_.indices, B_.indices + nnz_b);
+    std::sort(features.begin(), features.end());
+    features.erase(std::unique(features.begin(), features.end()), features.end());
+    if (2 * static_cast<Index>(features.size()) > A_.cols) return;  // no saving worth a copy
+    const auto slot = [&](Index j) {
+      const auto it = std::lower_bound(features.begin(), features.end(), j);
+      return it != features.end() && static_cast<Index>(*it) == j
+                 ? it - features.begin()
+                 : features.end() - features.begin();
+    };
+    const bool same =
+        static_cast<const void*>(A_.indices) == static_cast<const void*>(B_.indices) &&
+        static_cast<const void*>(A_.indptr) == static_cast<const void*>(B_.indptr);
+    b_index_.resize(nnz_b);
+    for (std::size_t k = 0; k < nnz_b; ++k) b_index_[k] = static_cast<IB>(slot(B_.indices[k]));
+    B_.indices = b_index_.data();
+    if (same && std::is_same_v<IA, IB>) {
+      A_.indices = reinterpret_cast<const IA*>(b_index_.data());
+    } else {
+      const auto nnz_a = static_cast<std::size_t>(A_.indptr[A_.rows]);
+      a_index_.resize(nnz_a);
+      for (std::size_t k = 0; k < nnz_a; ++k) a_index_[k] = static_cast<IA>(slot(A_.indices[k]));
+      A_.indices = a_index_.data();
+    }
+    A_.cols = B_.cols = static_cast<Index>(features.size()) + 1;
+  }
+
   template <class V>
   static std::vector<double> squared_norms(const V& X, int nt) {
     std::vector<double> n(static_cast<std::size_t>(X.rows));
@@ -323,6 +382,10 @@ class KernelEvaluator {
   VB B_;
   KernelSpec spec_;
   int n_threads_;
+  Index work_cols_;  // A's features as given (the thread split's work estimate)
+  // renumber_columns' index copies (empty unless the columns were renumbered).
+  std::vector<csr_index_t<VA>> a_index_;
+  std::vector<csr_index_t<VB>> b_index_;
   std::vector<double> norm_b_;
   Scratch scratch_;
   std::vector<double> tmp_;  // row() into float: the double values before rounding
