@@ -104,3 +104,27 @@ def test_nssvm_woodbury_matrix_allocation_failure_is_memory_error() -> None:
     line = out.stdout.strip().splitlines()[-1]
     assert line.startswith("MemoryError:"), line
     assert "GiB" in line and "Woodbury matrix" in line and "cg_threshold" in line, line
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/status")
+def test_l1_cd_on_billions_of_declared_features_names_the_feature_vectors() -> None:
+    # Three stored entries in a CSR matrix declaring 3e9 columns: the copy of X is tiny, the
+    # per-feature vectors (24 GB each) are what cannot be allocated; the result's status is
+    # out_of_memory (the estimators raise MemoryError from it) and its message says so (it
+    # once said "about 0 MiB").
+    out = run_limited(
+        """
+        n, d = 3, 3_000_000_000
+        indices = np.array([0, 5, 2_999_999_999], dtype=np.int64)
+        indptr = np.arange(4, dtype=np.int64)
+        y = np.array([1.0, -1.0, 1.0])
+        r = _core.fit_l1_cd((np.ones(3), indices, indptr, n, d), y, np.ones(3),
+                            "squared_hinge", 1.0, 0.0, True, 1.0, True, None, {}, None)
+        print(r["status"].name, r["message"])
+        """,
+        extra_mb=200,
+    )
+    assert out.returncode == 0, out.stderr[-1000:]
+    line = out.stdout.strip().splitlines()[0]
+    assert line.startswith("out_of_memory l1_cd: out of memory"), line
+    assert "per-feature vectors (22889 MiB each for 3000000000 features)" in line, line

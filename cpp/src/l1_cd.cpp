@@ -1521,9 +1521,16 @@ SolveResult solve_l1_cd(const LinearProblem& problem, const LossSpec& loss,
         static_cast<double>(std::visit(
             [](const auto& v) { return static_cast<double>(stored_entries(v)); }, problem.X)) *
         12.0;
-    res.message = "l1_cd: out of memory for the column-major copy of X (about " +
-                  std::to_string(static_cast<long long>(bytes / (1024.0 * 1024.0))) +
-                  " MiB, bounded by the option max_copy_mb) or its work vectors";
+    // Each feature also has a count while the copy is built and a weight after it: for a
+    // CSR matrix declaring billions of columns these, not the copy, are what fails.
+    const double per_feature = static_cast<double>(cols_of(problem.X)) * sizeof(double);
+    const auto mib = [](double b) {
+      return std::to_string(static_cast<long long>(std::ceil(b / (1024.0 * 1024.0))));
+    };
+    res.message = "l1_cd: out of memory for the column-major copy of X (about " + mib(bytes) +
+                  " MiB, bounded by the option max_copy_mb) or its per-feature vectors (" +
+                  mib(per_feature) + " MiB each for " + std::to_string(cols_of(problem.X)) +
+                  " features)";
     return res;
   }
 }
