@@ -70,11 +70,14 @@ def _certificate(
 # 0.05-0.08 s against 0.31-0.47 s); 0.01 certified neither, and 1.0 gave the optimum wherever
 # 0.3 did, at twice its time.
 BAND_WIDTHS = (0.1, 0.3, 1.0)
-# HiGHS's method for the whole program (interior point: faster than dual simplex on every set of
-# bench_l1_hinge_c.py) and for a band's (scipy's default choice, simplex here: 0.10-0.17 s
-# against 0.16-0.27 s for dna.scale's bands, 0.028 s against 0.038 s for the near-separable set's).
+# HiGHS's method for the whole program and for bands above BAND_SIMPLEX_ENTRIES stored entries
+# (interior point: faster than dual simplex on every set of bench_l1_hinge_c.py; sparse 16,000 x
+# 10,000 at C = 3, bands of 98,000-315,000 entries: 3.9-5.1 s against 23-58 s), and for the
+# smaller bands (scipy's default choice, simplex here: 0.10-0.17 s against 0.16-0.27 s for
+# dna.scale's bands of about 9,000 entries, 0.028 s against 0.038 s for the near-separable set's).
 WHOLE_METHOD = "highs-ipm"
-BAND_METHOD = "highs"
+SMALL_BAND_METHOD = "highs"
+BAND_SIMPLEX_ENTRIES = 20_000
 # A band holding more than this share of the samples costs about what the whole program does.
 BAND_MAX_SHARE = 0.5
 
@@ -190,7 +193,9 @@ def solve_l1_hinge_on_band(
         left = time_limit - (time.perf_counter() - start)
         if left <= 0.0:
             break
-        r, a, w, b = _dual_program(Xs, y, cost, fit_intercept, free, held, left, BAND_METHOD)
+        small = Xs.indptr[free + 1].sum() - Xs.indptr[free].sum() <= BAND_SIMPLEX_ENTRIES
+        method = SMALL_BAND_METHOD if small else WHOLE_METHOD
+        r, a, w, b = _dual_program(Xs, y, cost, fit_intercept, free, held, left, method)
         iterations += int(getattr(r, "nit", 0) or 0)
         if a is None:
             continue
