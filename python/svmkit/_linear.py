@@ -320,9 +320,10 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         when that ends uncertified, or after 8,000 passes, HiGHS solves the linear program
         (scipy's linprog, up to 10^7 stored entries, within 10x the continuation's time or
         10 s; "highs"; first on the samples of the margin band at the continuation's point,
-        the result_ entry's "band_samples", then the whole program), else "smsvm" finishes from its point; the result_ entry says
-        "finished_by"; an elastic net that l1_cd leaves uncertified is finished by "smsvm");
-        the remaining hinge cases: "smsvm"; other losses: "tron".
+        the result_ entry's "band_samples", then the whole program), else "smsvm" finishes
+        from its point; the result_ entry says "finished_by"; an elastic net that l1_cd
+        leaves uncertified is finished by "smsvm"); the remaining hinge cases: "smsvm"; other
+        losses: "tron".
         With regularize_intercept=False dual_cd is never chosen (it regularizes the bias).
         SmSVM minimizes (1 - rho)/2 ||w||^2 + rho ||w||_1 + C sum_i s_i c_{y_i} hinge_i with
         rho = 0 ("l2"), 1 ("l1") or l1_ratio ("elasticnet"): paper 000's lambda = (1 - rho)

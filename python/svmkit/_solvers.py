@@ -95,12 +95,14 @@ def _lp_applies(req: LinearFitRequest) -> bool:
 def _lp_after_l1_cd(req: LinearFitRequest, first: dict) -> dict:
     """HiGHS on the pure l1 hinge's linear program (svmkit._lp), certified at l1_cd's tol: first
     on the margin band of l1_cd's point (most uncertified points are near the optimum, and the
-    band's program is a small part of the whole), then the whole program; one time limit."""
+    band's program is a small part of the whole), within half the time limit, then the whole
+    program within what is left."""
     tol = float(req.options.get("tol", _core.option_defaults("l1_cd")["tol"]))
     limit = max(_LP_MIN_SECONDS, _LP_TIME_FACTOR * float(first.get("time", 0.0)))
     args = (req.X, req.y, req.cost, req.fit_intercept, req.intercept_scaling, tol)
     start = time.perf_counter()
-    band = _lp.solve_l1_hinge_on_band(*args, np.asarray(first["solution"]), limit)
+    # The bands get half the time: the whole program must still have time where they fail.
+    band = _lp.solve_l1_hinge_on_band(*args, np.asarray(first["solution"]), 0.5 * limit)
     if band is not None:
         return band
     spent = time.perf_counter() - start
