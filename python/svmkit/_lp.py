@@ -63,12 +63,12 @@ def _certificate(
 
 
 # The margin-band widths solve_l1_hinge_on_band tries, in units of the margin (u_i = 1 - y_i z_i),
-# narrowest first. Measured at l1_cd's uncertified points (python /tmp/mw/bandlp2.py, ad hoc; the
-# regime matrix's near-separable 20,000 x 20 at C = 100 and dna.scale's three classes): the
-# program on |u| <= 0.1 (407 of 20,000 samples) gave the near-separable set's optimum in 0.015 s
-# where the whole program took 1.5-2.0 s; dna.scale needed 0.3 (196-257 of 2,000 samples,
-# 0.05-0.08 s against 0.31-0.47 s); 0.01 certified neither, and 1.0 gave the optimum wherever
-# 0.3 did, at twice its time.
+# narrowest first. Measured at l1_cd's uncertified points (bench/results/l1_hinge_c.md, its
+# margin-band section; the regime matrix's near-separable 20,000 x 20 at C = 100 and dna.scale's
+# three classes): the program on |u| <= 0.1 (407 of 20,000 samples) gave the near-separable
+# set's optimum in 0.015 s where the whole program took 1.5-2.0 s; dna.scale needed 0.3 (196-257
+# of 2,000 samples, 0.05-0.08 s against 0.31-0.47 s); 0.01 certified neither, and 1.0 gave the
+# optimum wherever 0.3 did, at twice its time.
 BAND_WIDTHS = (0.1, 0.3, 1.0)
 # HiGHS's method for the whole program and for bands above BAND_SIMPLEX_ENTRIES stored entries
 # (interior point: faster than dual simplex on every set of bench_l1_hinge_c.py; sparse 16,000 x
@@ -193,7 +193,7 @@ def solve_l1_hinge_on_band(
         left = time_limit - (time.perf_counter() - start)
         if left <= 0.0:
             break
-        small = Xs.indptr[free + 1].sum() - Xs.indptr[free].sum() <= BAND_SIMPLEX_ENTRIES
+        small = np.diff(Xs.indptr)[free].sum() <= BAND_SIMPLEX_ENTRIES
         method = SMALL_BAND_METHOD if small else WHOLE_METHOD
         r, a, w, b = _dual_program(Xs, y, cost, fit_intercept, free, held, left, method)
         iterations += int(getattr(r, "nit", 0) or 0)
