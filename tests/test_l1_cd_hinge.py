@@ -41,13 +41,44 @@ def core(X, y, cost, **options):
     return _core.fit_l1_cd(Xc, y, cost, "hinge", 1.0, 0.0, True, 1.0, True, None, options, None)
 
 
-def hinge_objective(X, y, cost, sol) -> float:
-    w, b = sol[:-1], sol[-1]
+def l1_hinge_value(X, y, cost, w, b) -> float:
+    """||w||_1 + sum_i c_i max(0, 1 - y_i (x_i.w + b)), b the intercept."""
     return float(np.abs(w).sum() + cost @ np.maximum(0.0, 1.0 - y * (X @ w + b)))
 
 
+def hinge_objective(X, y, cost, sol) -> float:
+    return l1_hinge_value(X, y, cost, sol[:-1], sol[-1])
+
+
+def lp_primal(X, y, cost, fit_intercept=True) -> tuple[np.ndarray, float, float]:
+    """clarabel's (w, b, optimum) of the pure-l1 hinge (a free intercept, or none)."""
+    return primal_svm(
+        X,
+        y,
+        cost,
+        loss="hinge",
+        l2=0.0,
+        l1=1.0,
+        reg_b=False,
+        fit_intercept=fit_intercept,
+        tol=1e-11,
+    )
+
+
 def lp_optimum(X, y, cost) -> float:
-    return primal_svm(X, y, cost, loss="hinge", l2=0.0, l1=1.0, reg_b=False, tol=1e-11)[2]
+    return lp_primal(X, y, cost)[2]
+
+
+def fit_finished_by(clf, X, y, finisher: str) -> dict:
+    """Fits clf without a ConvergenceWarning; its (first) result, which l1_cd started and
+    `finisher` finished."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        clf.fit(X, y)
+    res = clf.result_[0]
+    assert res["finished_by"] == finisher
+    assert res["started_by"]["status"] == _core.SolverStatus.max_iter
+    return res
 
 
 @pytest.mark.parametrize("layout", ["dense", "csr"])
@@ -353,12 +384,7 @@ def test_uncertified_continuation_is_finished_on_its_margin_band() -> None:
     is not built."""
     X, y = margin_separable(1000)
     clf = svmkit.LinearSVC(loss="hinge", penalty="l1", C=10.0)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", ConvergenceWarning)
-        clf.fit(X, y)
-    res = clf.result_[0]
-    assert res["finished_by"] == "highs"
-    assert res["started_by"]["status"] == _core.SolverStatus.max_iter
+    res = fit_finished_by(clf, X, y, "highs")
     assert 0 < res["band_samples"] <= 0.1 * len(y)
     cost = np.full(len(y), 10.0)
     sol = np.r_[clf.coef_.ravel(), clf.intercept_]
@@ -376,32 +402,21 @@ def test_band_program_certifies_a_point_near_the_optimum(fit_intercept) -> None:
 
     X, y = margin_separable(600, d=10)
     cost = np.full(len(y), 10.0)
-    primal = primal_svm(
-        X,
-        y,
-        cost,
-        loss="hinge",
-        l2=0.0,
-        l1=1.0,
-        reg_b=False,
-        fit_intercept=fit_intercept,
-        tol=1e-11,
-    )
-    w, b, Fstar = primal[0], primal[1], primal[2]
+    w, b, Fstar = lp_primal(X, y, cost, fit_intercept)
     sol = np.r_[w, b] if fit_intercept else np.asarray(w)
     moved = sol * (1.0 + 1e-3 * np.random.default_rng(0).standard_normal(len(sol)))
-    res = solve_l1_hinge_on_band(X, y, cost, fit_intercept, 1.0, 1e-6, moved)
+    res = solve_l1_hinge_on_band(X, y, cost, moved, fit_intercept, 1.0, 1e-6)
     assert res is not None and res["status"] == _core.SolverStatus.converged
     assert res["band_samples"] <= BAND_MAX_SHARE * len(y)
     got = np.asarray(res["solution"])
     wb, bb = (got[:-1], got[-1]) if fit_intercept else (got, 0.0)
-    F = float(np.abs(wb).sum() + cost @ np.maximum(0.0, 1.0 - y * (X @ wb + bb)))
+    F = l1_hinge_value(X, y, cost, wb, bb)
     assert res["objective"] == pytest.approx(F, rel=1e-12)
     assert -1e-8 <= (F - Fstar) / F <= res["optimality"] + 1e-9  # clarabel's own error
     assert res["optimality"] <= 1e-6
     zero = np.zeros(len(sol))
-    assert solve_l1_hinge_on_band(X, y, cost, fit_intercept, 1.0, 1e-6, zero) is None
-    late = solve_l1_hinge_on_band(X, y, cost, fit_intercept, 1.0, 1e-6, moved, time_limit=0.0)
+    assert solve_l1_hinge_on_band(X, y, cost, zero, fit_intercept, 1.0, 1e-6) is None
+    late = solve_l1_hinge_on_band(X, y, cost, moved, fit_intercept, 1.0, 1e-6, time_limit=0.0)
     assert late is None
 
 
@@ -410,12 +425,7 @@ FORCED_STAGE = {"hinge_smoothing": 0.3, "hinge_smoothing_min": 0.3}
 
 def smsvm_finishes(X, y, **params) -> svmkit.LinearSVC:
     clf = svmkit.LinearSVC(loss="hinge", solver_options=FORCED_STAGE, **params)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", ConvergenceWarning)
-        clf.fit(X, y)
-    res = clf.result_[0]
-    assert res["finished_by"] == "smsvm"
-    assert res["started_by"]["status"] == _core.SolverStatus.max_iter
+    fit_finished_by(clf, X, y, "smsvm")
     return clf
 
 
@@ -473,19 +483,9 @@ def test_linear_program_matches_clarabel(layout, fit_intercept, scaling) -> None
     assert len(sol) == X.shape[1] + fit_intercept
     Xd = X.toarray() if layout != "csr32" else X.astype(np.float32).toarray().astype(np.float64)
     w, b = (sol[:-1], sol[-1] * scaling) if fit_intercept else (sol, 0.0)
-    F = float(np.abs(w).sum() + cost @ np.maximum(0.0, 1.0 - y * (Xd @ w + b)))
+    F = l1_hinge_value(Xd, y, cost, w, b)
     assert res["objective"] == pytest.approx(F, rel=1e-12)
-    Fstar = primal_svm(
-        Xd,
-        y,
-        cost,
-        loss="hinge",
-        l2=0.0,
-        l1=1.0,
-        reg_b=False,
-        fit_intercept=fit_intercept,
-        tol=1e-11,
-    )[2]
+    Fstar = lp_primal(Xd, y, cost, fit_intercept)[2]
     true_gap = (F - Fstar) / F
     assert -1e-8 <= true_gap <= res["optimality"] + 1e-9
     assert res["optimality"] <= 1e-6

@@ -160,10 +160,10 @@ def solve_l1_hinge_on_band(
     X: Any,
     y: np.ndarray,
     cost: np.ndarray,
+    solution: np.ndarray,
     fit_intercept: bool,
     intercept_scaling: float,
     tol: float,
-    solution: np.ndarray,
     time_limit: float = float("inf"),
 ) -> dict | None:
     """The pure l1 hinge finished from a point near its optimum (solution, as the solvers

@@ -99,14 +99,16 @@ def _lp_after_l1_cd(req: LinearFitRequest, first: dict) -> dict:
     program within what is left."""
     tol = float(req.options.get("tol", _core.option_defaults("l1_cd")["tol"]))
     limit = max(_LP_MIN_SECONDS, _LP_TIME_FACTOR * float(first.get("time", 0.0)))
-    args = (req.X, req.y, req.cost, req.fit_intercept, req.intercept_scaling, tol)
+    problem = (req.X, req.y, req.cost)
+    settings = (req.fit_intercept, req.intercept_scaling, tol)
     start = time.perf_counter()
     # The bands get half the time: the whole program must still have time where they fail.
-    band = _lp.solve_l1_hinge_on_band(*args, np.asarray(first["solution"]), 0.5 * limit)
+    point = np.asarray(first["solution"])
+    band = _lp.solve_l1_hinge_on_band(*problem, point, *settings, 0.5 * limit)
     if band is not None:
         return band
     spent = time.perf_counter() - start
-    result = _lp.solve_l1_hinge(*args, max(limit - spent, 1e-9))
+    result = _lp.solve_l1_hinge(*problem, *settings, max(limit - spent, 1e-9))
     result["time"] += spent
     return result
 
