@@ -1111,6 +1111,13 @@ def cells_dense(S, timeout):
     return rows
 
 
+def _kernel_cell(name: str, d: Data, estimator: str, kn: int, timeout):
+    """A kernel estimator's cell on d, or on its kn-row subsample (named so) when d is larger."""
+    sub = _subsample(d, kn)
+    sname = name if sub is d else f"{name}, {kn}-row subsample"
+    return run_estimators(sname, sub, (estimator,), timeout)
+
+
 def cells_sparse(S, timeout):
     rows = []
     kn = S["kernel_n"]
@@ -1125,15 +1132,11 @@ def cells_sparse(S, timeout):
             print(name, flush=True)
             d = _text(n, dd, nnz, flip=flip)
             rows += run_estimators(name, d, LINEAR_CLF, timeout)
-            sub = _subsample(d, kn)
-            sname = name if sub is d else f"{name}, {kn}-row subsample"
-            rows += run_estimators(sname, sub, ("SVC()",), timeout)
+            rows += _kernel_cell(name, d, "SVC()", kn, timeout)
         name = f"sparse {shape_name} {n}x{dd}, {nnz} nnz/row, regression"
         d = _text(n, dd, nnz, task="reg")
         rows += run_estimators(name, d, ("LinearSVR()",), timeout)
-        sub = _subsample(d, kn)
-        sname = name if sub is d else f"{name}, {kn}-row subsample"
-        rows += run_estimators(sname, sub, ("SVR()",), timeout)
+        rows += _kernel_cell(name, d, "SVR()", kn, timeout)
     return rows
 
 
@@ -1210,20 +1213,18 @@ def cells_float32(S, timeout):
     clf, reg = _tall(n, dd, dtype=np.float32), _tall(n, dd, dtype=np.float32, task="reg")
     rows = run_estimators(name, clf, LINEAR_CLF, timeout)
     rows += run_estimators(name, reg, ("LinearSVR()",), timeout)
-    sname = f"{name}, {kn}-row subsample"
-    rows += run_estimators(sname, _subsample(clf, kn), ("SVC()",), timeout)
-    rows += run_estimators(sname, _subsample(reg, kn), ("SVR()",), timeout)
+    rows += _kernel_cell(name, clf, "SVC()", kn, timeout)
+    rows += _kernel_cell(name, reg, "SVR()", kn, timeout)
     n, dd, nnz = S["text_ngtd"]
     name = f"sparse {n}x{dd} float32, learnable"
     print(name, flush=True)
     clf = _text(n, dd, nnz, dtype=np.float32)
     reg = _text(n, dd, nnz, task="reg", dtype=np.float32)
     rows += run_estimators(name, clf, LINEAR_CLF, timeout)
-    rows += run_estimators(f"sparse {n}x{dd} float32, regression", reg, ("LinearSVR()",), timeout)
-    sname = f"{name}, {kn}-row subsample"
-    rows += run_estimators(sname, _subsample(clf, kn), ("SVC()",), timeout)
-    sname = f"sparse {n}x{dd} float32, regression, {kn}-row subsample"
-    rows += run_estimators(sname, _subsample(reg, kn), ("SVR()",), timeout)
+    rname = f"sparse {n}x{dd} float32, regression"
+    rows += run_estimators(rname, reg, ("LinearSVR()",), timeout)
+    rows += _kernel_cell(name, clf, "SVC()", kn, timeout)
+    rows += _kernel_cell(rname, reg, "SVR()", kn, timeout)
     return rows
 
 

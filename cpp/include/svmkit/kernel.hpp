@@ -11,8 +11,8 @@
 // by first scattering a_i into a dense double buffer once (so sparse and strided rows cost
 // O(nnz) to read), then one dot product or distance per column; on sparse data with more than
 // 131,072 features the buffer spans only the features the columns' samples store
-// (renumber_columns), not every feature. rbf uses precomputed squared
-// row norms (||a - b||^2 = ||a||^2 + ||b||^2 - 2 a.b, clamped at 0 against rounding).
+// (renumber_columns), not every feature. rbf uses precomputed squared row norms
+// (||a - b||^2 = ||a||^2 + ||b||^2 - 2 a.b, clamped at 0 against rounding).
 // A block of a row is computed in two passes: the distances or dot products of the block into
 // the output, then the exponential over the whole block at once (vec_math.hpp: vectorized,
 // unlike one std::exp call per value). `row` is parallel over the columns (OpenMP);
