@@ -908,3 +908,22 @@ def test_gamma_scale_matches_scikit_learn(Est, SkEst, layout) -> None:
     # float32 input is rounded before its variance is taken; the rest agree to rounding.
     rtol = 1e-6 if "float32" in layout else 1e-12
     assert Est(max_iter=5).fit(Xin, y)._gamma_ == pytest.approx(ref, rel=rtol)
+
+
+@pytest.mark.parametrize("layout", ["dense", "fortran", "csr"])
+def test_gamma_scale_runs_no_blas(monkeypatch, layout) -> None:
+    # OpenBLAS threads spin for about 0.1 s after a threaded call, taking a core from the fit on
+    # a busy machine (bench_regimes' busy family): the variance's sums of squares avoid BLAS.
+    rng = np.random.default_rng(6)
+    X = rng.standard_normal((2000, 60))  # two blocks of _VARIANCE_BLOCK values
+    y = (X[:, 0] > 0).astype(float)
+    Xin = {"dense": X, "fortran": np.asfortranarray(X), "csr": sp.csr_matrix(X)}[layout]
+
+    def no_blas(*args, **kwargs):
+        raise AssertionError("BLAS call on SVC's fit path")
+
+    for name in ("dot", "vdot", "inner", "matmul"):
+        monkeypatch.setattr(np, name, no_blas)
+    gamma = svmkit.SVC(max_iter=5).fit(Xin, y)._gamma_
+    monkeypatch.undo()
+    assert gamma == pytest.approx(1.0 / (X.shape[1] * X.var()), rel=1e-12)

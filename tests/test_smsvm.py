@@ -17,7 +17,13 @@ import pytest
 import scipy.sparse as sp
 import sklearn.svm
 import svmkit
-from references import low_rank_60x20, primal_svm, scaled_separable, sparse_truth
+from references import (
+    low_rank_60x20,
+    margin_separable,
+    primal_svm,
+    scaled_separable,
+    sparse_truth,
+)
 from sklearn.datasets import load_breast_cancer, load_digits, load_svmlight_file, load_wine
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.preprocessing import StandardScaler
@@ -735,6 +741,24 @@ def test_an_uncertified_last_level_is_not_converged():
     )
     with pytest.warns(ConvergenceWarning, match=r"LinearSVC \(smsvm\).*smoothing reached its last"):
         clf.fit(X, y)
+
+
+def test_elastic_net_finish_after_l1_cd_on_badly_scaled_data_is_exact():
+    """LinearSVC's default for the hinge elastic net where l1_cd ends uncertified (near-separable,
+    features on scales 1 to 1000, C = 1): smsvm finishes from its point, and its polish rounds,
+    which may meet margin sets far larger than the unknowns (kPolishMarginPerUnknown: those end
+    the polish, not the fit), still reach clarabel's optimum, certified."""
+    X, y = margin_separable(6000)
+    clf = svmkit.LinearSVC(loss="hinge", penalty="elasticnet", C=1.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        clf.fit(X, y)
+    r = clf.result_[0]
+    assert r["finished_by"] == "smsvm" and r["status"] == SolverStatus.converged
+    assert r["optimality"] <= 1e-4
+    yy = np.where(y == clf.classes_[1], 1.0, -1.0)
+    Fstar = qp_objective(X, yy, np.ones(len(y)), 0.5, 0.5)
+    assert -1e-7 <= (r["objective"] - Fstar) / Fstar <= r["optimality"] + 1e-9
 
 
 @pytest.mark.parametrize("penalty", ["l1", "elasticnet", "l2"])
