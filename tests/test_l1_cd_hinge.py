@@ -414,10 +414,46 @@ def test_band_program_certifies_a_point_near_the_optimum(fit_intercept) -> None:
     assert res["objective"] == pytest.approx(F, rel=1e-12)
     assert -1e-8 <= (F - Fstar) / F <= res["optimality"] + 1e-9  # clarabel's own error
     assert res["optimality"] <= 1e-6
+    # keep_point: the given point itself, its gap bounded (a certificate of `moved`).
+    kept = solve_l1_hinge_on_band(X, y, cost, moved, fit_intercept, 1.0, 1e-1, keep_point=True)
+    assert kept is not None and np.array_equal(kept["solution"], moved)
+    Fm = l1_hinge_value(X, y, cost, *((moved[:-1], moved[-1]) if fit_intercept else (moved, 0.0)))
+    assert kept["objective"] == pytest.approx(Fm, rel=1e-12)
+    assert 0.0 < (Fm - Fstar) / Fm <= kept["optimality"] + 1e-9
     zero = np.zeros(len(sol))
     assert solve_l1_hinge_on_band(X, y, cost, zero, fit_intercept, 1.0, 1e-6) is None
     late = solve_l1_hinge_on_band(X, y, cost, moved, fit_intercept, 1.0, 1e-6, time_limit=0.0)
     assert late is None
+
+
+def test_named_solver_point_is_certified_on_its_margin_band() -> None:
+    """A named solver's uncertified pure-l1 point, certified (not moved) by HiGHS on its margin
+    band: smsvm on raw breast_cancer at C = 1 runs into max_iter with its own bound at 4.3e-3,
+    where its point is 8e-5 above clarabel's optimum; without the band it warned. l1_cd's point
+    there (2.3e-3 above) cannot be certified: it keeps its status, warning and point."""
+    X, y = load_breast_cancer(return_X_y=True)
+    y = np.where(y > 0, 1.0, -1.0)
+    cost = np.ones(len(y))
+    Fstar = lp_primal(X, y, cost)[2]
+    clf = svmkit.LinearSVC(loss="hinge", penalty="l1", solver="smsvm")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        clf.fit(X, y)
+    r = clf.result_[0]
+    assert r["status"] == _core.SolverStatus.converged and r["optimality"] <= 1e-4
+    assert "certified by HiGHS on the margin band" in r["message"]
+    assert r["certified_by"]["band_samples"] < len(y) // 2
+    F = l1_hinge_value(X, y, cost, clf.coef_[0], clf.intercept_[0])
+    assert F == pytest.approx(r["objective"], rel=1e-12)  # smsvm's own point
+    assert 1e-6 <= (F - Fstar) / F <= r["optimality"] + 1e-9
+    own = svmkit.LinearSVC(loss="hinge", penalty="l1", solver="l1_cd")
+    with pytest.warns(ConvergenceWarning, match="l1_cd"):
+        own.fit(X, y)
+    r = own.result_[0]
+    assert r["status"] == _core.SolverStatus.max_iter and "certified_by" not in r
+    F = l1_hinge_value(X, y, cost, own.coef_[0], own.intercept_[0])
+    assert F == pytest.approx(r["objective"], rel=1e-12)
+    assert (F - Fstar) / F > 1e-4
 
 
 FORCED_STAGE = {"hinge_smoothing": 0.3, "hinge_smoothing_min": 0.3}

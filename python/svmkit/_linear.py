@@ -26,7 +26,14 @@ from ._constraints import (
     validate_params,
 )
 from ._progress import make_callback, seed_from
-from ._solvers import LINEAR_SOLVERS, LinearFitRequest, SolverSpec, pick_solver, solver_for_dual
+from ._solvers import (
+    LINEAR_SOLVERS,
+    LinearFitRequest,
+    SolverSpec,
+    certify_l1_hinge_on_band,
+    pick_solver,
+    solver_for_dual,
+)
 from ._status import check_status
 from ._threads import map_binary_fits, resolve_n_jobs, stored_entries
 from ._validation import (
@@ -174,6 +181,8 @@ class _BaseLinear(BaseEstimator):
             result["started_by"] = {
                 k: first[k] for k in ("status", "message", "time", "iterations")
             }
+        else:
+            result = certify_l1_hinge_on_band(req, result, solver)
         check_status(result, type(self).__name__, solver, stacklevel=3)
         return result
 
@@ -322,7 +331,10 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         10 s; "highs"; first on the samples of the margin band at the continuation's point,
         the result_ entry's "band_samples", then the whole program), else "smsvm" finishes
         from its point; the result_ entry says "finished_by"; an elastic net that l1_cd
-        leaves uncertified is finished by "smsvm"); the remaining hinge cases: "smsvm"; other
+        leaves uncertified is finished by "smsvm"; a named solver's (or a max_iter-bound)
+        pure-l1 hinge point that ends uncertified is certified, not moved, by HiGHS on its
+        margin band where that bounds its gap within tol: status converged, the result_
+        entry's "certified_by"); the remaining hinge cases: "smsvm"; other
         losses: "tron".
         With regularize_intercept=False dual_cd is never chosen (it regularizes the bias).
         SmSVM minimizes (1 - rho)/2 ||w||^2 + rho ||w||_1 + C sum_i s_i c_{y_i} hinge_i with

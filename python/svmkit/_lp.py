@@ -84,7 +84,8 @@ BAND_MAX_SHARE = 0.5
 
 def _primal(Xs: sp.csr_matrix, y: np.ndarray, cost: np.ndarray, w: np.ndarray, b: float) -> float:
     """||w||_1 + sum_i c_i max(0, 1 - y_i (x_i.w + b)), b the intercept."""
-    return float(np.abs(w).sum() + cost @ np.maximum(0.0, 1.0 - y * (Xs @ w + b)))
+    losses = np.maximum(0.0, 1.0 - y * (Xs @ w + b))
+    return float(np.abs(w).sum() + np.einsum("i,i->", cost, losses))  # no BLAS (_kernel.py)
 
 
 def _dual_program(
@@ -110,7 +111,7 @@ def _dual_program(
     else:
         Xf, yf, cf = Xs[free], y[free], cost[free]
         r0 = Xs.T @ (a_fixed * y)  # what the held samples put in each row
-        s0 = float(a_fixed @ y)
+        s0 = float(np.einsum("i,i->", a_fixed, y))
     A = (Xf.T @ sp.diags(yf)).tocsr()  # row j: y_i x_ij
     r = linprog(
         -np.ones(len(yf)),
@@ -165,6 +166,7 @@ def solve_l1_hinge_on_band(
     intercept_scaling: float,
     tol: float,
     time_limit: float = float("inf"),
+    keep_point: bool = False,
 ) -> dict | None:
     """The pure l1 hinge finished from a point near its optimum (solution, as the solvers
     return it): the dual program on the samples of the margin band |u_i| <= width only, the
@@ -175,7 +177,8 @@ def solve_l1_hinge_on_band(
     tol, None when no band does (a band past BAND_MAX_SHARE of the samples, a program that is
     infeasible or stops at the time limit). The whole program's optimum is the band program's
     when the held samples are held where the optimum has them, so a band a little wider than
-    the optimum's free samples suffices."""
+    the optimum's free samples suffices. keep_point=True certifies `solution` itself (the
+    result's solution is always it): a named solver's point keeps its solver's answer."""
     start = time.perf_counter()
     Xs = sp.csr_matrix(scipy_view(X), dtype=np.float64)
     n, d = Xs.shape
@@ -207,8 +210,9 @@ def solve_l1_hinge_on_band(
             "band_samples": len(free),
             "band_width": width,
         }
+        points = [(w0, b0)] if keep_point else [(w, b), (w0, b0)]
         out = _certified(
-            Xs, y, cost, a, [(w, b), (w0, b0)], fit_intercept, intercept_scaling, tol, start, extra
+            Xs, y, cost, a, points, fit_intercept, intercept_scaling, tol, start, extra
         )
         if out["status"] == _core.SolverStatus.converged:
             return out
