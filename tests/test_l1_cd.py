@@ -13,7 +13,7 @@ import pytest
 import scipy.sparse as sp
 import svmkit
 from references import primal_svm
-from sklearn.datasets import load_breast_cancer, load_wine
+from sklearn.datasets import load_breast_cancer, load_wine, make_classification
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import LinearSVC as SkLinearSVC
@@ -377,6 +377,23 @@ def test_default_tol_is_as_accurate_as_cdn() -> None:
             for cdn in (False, True)
         ]
         assert gaps[0] <= gaps[1], (tol, gaps)
+
+
+def test_stalled_newglmnet_hands_over_to_cdn() -> None:
+    # Collinear columns (make_classification's 2 redundant ones by default) make newGLMNET's
+    # inner solves crawl once its measure meets the rule at tol (its own runs at a tenth of it):
+    # the default method then hands over to CDN (kInnerStallSweeps), which meets -s 5's rule.
+    # newGLMNET alone runs into max_iter there (it took 6.5x the time).
+    X, y = make_classification(5000, 100, n_informative=33, flip_y=0.05, random_state=0)
+    y = np.where(y > 0, 1.0, -1.0)
+    cost = np.ones(len(y))
+    assert fit(X, y, cost, **method(False))["status"].name == "max_iter"
+    res = fit(X, y, cost)
+    assert res["status"].name == "converged" and res["iterations"] < 1000
+    h = res["history"]
+    assert np.all(np.diff(h["iteration"]) > 0) and np.all(np.diff(h["time"]) >= 0)
+    f_ref = qp_objective(X, y, cost, 1.0, 0.0)
+    assert 0.0 <= (res["objective"] - f_ref) / f_ref <= 1e-4
 
 
 @pytest.mark.parametrize("wide", [False, True])

@@ -22,8 +22,10 @@
 // Newton model from the squared hinge's generalized second derivative (2 where 1 - u > 0), the line
 // search's loss change computed without cancellation, and -s 5's meaning of tol and max_iter:
 // max_iter bounds the coordinate sweeps (the inner passes), and the rule runs at tol / 10 (at the
-// same tol newGLMNET stopped 5-20x further from the optimum than CDN). l1_cd.cpp (above run_cdn)
-// has the measurements behind the rule.
+// same tol newGLMNET stopped 5-20x further from the optimum than CDN). Once its measure meets the
+// rule at tol itself, an inner solve that spends max_inner_iter sweeps (collinear columns: a
+// singular model) hands the run over to CDN from its point (default method only). l1_cd.cpp
+// (above run_cdn, kInnerStallSweeps) has the measurements behind both.
 //
 // Squared hinge, CDN (squared_hinge_method): Yuan, Chang, Hsieh, Lin, "A Comparison of Optimization
 // Methods and Software for Large-scale L1-regularized Linear Classification" (JMLR 2010), section
@@ -166,7 +168,8 @@ namespace svmkit {
     "newGLMNET: most coordinate passes over the quadratic model of one Newton iteration")       \
   X(int, squared_hinge_method, 0, at_least(0), at_most(2),                                      \
     "squared hinge: 0 newGLMNET when the rows with a cost are at least as many as the features " \
-    "with an entry, CDN otherwise; 1 newGLMNET; 2 CDN (LIBLINEAR -s 5's method)")               \
+    "with an entry (CDN goes on where its inner solves stall), CDN otherwise; 1 newGLMNET; "     \
+    "2 CDN (LIBLINEAR -s 5's method)")                                                           \
   X(int, n_threads, 0, unbounded(), unbounded(),                                                 \
     "accepted for the common interface; CDN is sequential (identical for any value)")           \
   X(bool, record_history, true, unbounded(), unbounded(),                                        \
