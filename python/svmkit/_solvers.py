@@ -87,6 +87,11 @@ _LP_AFTER_PASSES = 8000
 _LP_CERTIFY_SECONDS = 1.0
 
 
+def _solver_tol(req: LinearFitRequest, solver: str) -> float:
+    """The tol the solver ran at: the request's, else the solver's default."""
+    return float(req.options.get("tol", _core.option_defaults(solver)["tol"]))
+
+
 def _lp_applies(req: LinearFitRequest) -> bool:
     """The pure l1 (the elastic net's problem is a quadratic program) within MAX_LP_ENTRIES."""
     l2, _ = penalty_weights(req.penalty, req.l1_ratio)
@@ -98,7 +103,7 @@ def _lp_after_l1_cd(req: LinearFitRequest, first: dict) -> dict:
     on the margin band of l1_cd's point (most uncertified points are near the optimum, and the
     band's program is a small part of the whole), within half the time limit, then the whole
     program within what is left."""
-    tol = float(req.options.get("tol", _core.option_defaults("l1_cd")["tol"]))
+    tol = _solver_tol(req, "l1_cd")
     limit = max(_LP_MIN_SECONDS, _LP_TIME_FACTOR * float(first.get("time", 0.0)))
     problem = (req.X, req.y, req.cost)
     settings = (req.fit_intercept, req.intercept_scaling, tol)
@@ -123,7 +128,7 @@ def certify_l1_hinge_on_band(req: LinearFitRequest, result: dict, solver: str) -
     solver's own time (at least _LP_CERTIFY_SECONDS)."""
     if result["status"] != _core.SolverStatus.max_iter or not _lp_applies(req):
         return result
-    tol = float(req.options.get("tol", _core.option_defaults(solver)["tol"]))
+    tol = _solver_tol(req, solver)
     limit = max(_LP_CERTIFY_SECONDS, float(result.get("time", 0.0)))
     band = _lp.solve_l1_hinge_on_band(
         req.X,
