@@ -35,7 +35,9 @@ def objective(X, y, cost, w, b, l1=1.0, l2=0.0, reg_b=True, scaling=1.0) -> floa
     return float(l1 * np.abs(w).sum() + 0.5 * l2 * w @ w + pen_b + cost @ margin**2)
 
 
-def fit(X, y, cost, l1=1.0, l2=0.0, fit_intercept=True, reg_b=True, scaling=1.0, w0=None, **opt):
+def fit(
+    X, y, cost, l1=1.0, l2=0.0, fit_intercept=True, reg_b=True, scaling=1.0, w0=None, cb=None, **opt
+):
     Xc = X
     if sp.issparse(X):
         X = sp.csr_matrix(X)
@@ -45,7 +47,7 @@ def fit(X, y, cost, l1=1.0, l2=0.0, fit_intercept=True, reg_b=True, scaling=1.0,
     y = np.asarray(y, dtype=float)
     cost = np.broadcast_to(np.asarray(cost, dtype=float), y.shape).copy()
     return _core.fit_l1_cd(
-        Xc, y, cost, "squared_hinge", l1, l2, fit_intercept, scaling, reg_b, w0, opt, None
+        Xc, y, cost, "squared_hinge", l1, l2, fit_intercept, scaling, reg_b, w0, opt, cb
     )
 
 
@@ -388,10 +390,12 @@ def test_stalled_newglmnet_hands_over_to_cdn() -> None:
     y = np.where(y > 0, 1.0, -1.0)
     cost = np.ones(len(y))
     assert fit(X, y, cost, **method(False))["status"].name == "max_iter"
-    res = fit(X, y, cost)
+    seen = []  # what a user's callback sees: the same records as the history, in order
+    res = fit(X, y, cost, cb=lambda rec: seen.append((rec["iteration"], rec["passes"])) or True)
     assert res["status"].name == "converged" and res["iterations"] < 1000
     h = res["history"]
     assert np.all(np.diff(h["iteration"]) > 0) and np.all(np.diff(h["time"]) >= 0)
+    assert seen == list(zip(h["iteration"], h["passes"]))
     f_ref = qp_objective(X, y, cost, 1.0, 0.0)
     assert 0.0 <= (res["objective"] - f_ref) / f_ref <= 1e-4
 

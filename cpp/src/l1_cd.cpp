@@ -1491,19 +1491,27 @@ SolveResult run_cdn(const Cols& cols, const V& X, const KeptRows& k, const Linea
                                               budget);
     SolveResult res = g.run(w0);
     if (!g.stalled()) return res;
-    // CDN goes on from newGLMNET's point with the sweeps left (kInnerStallSweeps).
+    // CDN goes on from newGLMNET's point with the sweeps left (kInnerStallSweeps). Its records
+    // are counted on from newGLMNET's, in the history and for the caller's on_iteration alike.
     L1CdOptions rest = opt;
     rest.max_iter = std::max<long long>(1, opt.max_iter - g.sweeps());
-    Cdn<Cols, RowCost> cdn(cols, RowCost{cost.data()}, n_kept, nc, n, p, pen, rest, cb,
-                           total_entries);
-    SolveResult out = cdn.run(res.solution.data());
-    const long long first_iterations = res.history.empty() ? 0 : res.history.back().iteration;
-    for (IterationRecord& r : out.history) {  // one history, counted from the first solve
+    rest.record_history = false;
+    SolveResult merged;  // collects the history: newGLMNET's records, then CDN's shifted ones
+    merged.history = std::move(res.history);
+    const long long first_iterations = merged.history.empty() ? 0 : merged.history.back().iteration;
+    Callbacks shifted;
+    shifted.interrupted = cb.interrupted;
+    shifted.on_iteration = [&](const IterationRecord& r0) {
+      IterationRecord r = r0;
       r.iteration += first_iterations;
       r.passes += res.passes;
       r.time += res.time;
-    }
-    out.history.insert(out.history.begin(), res.history.begin(), res.history.end());
+      return report_iteration(merged, r, opt.record_history, cb);
+    };
+    Cdn<Cols, RowCost> cdn(cols, RowCost{cost.data()}, n_kept, nc, n, p, pen, rest, shifted,
+                           total_entries);
+    SolveResult out = cdn.run(res.solution.data());
+    out.history = std::move(merged.history);
     out.iterations += g.sweeps();
     out.inner_iterations += res.inner_iterations;
     out.passes += res.passes;

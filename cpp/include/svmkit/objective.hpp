@@ -377,7 +377,16 @@ class LinearObjective {
       entries = static_cast<double>(X_.rows) * static_cast<double>(X_.cols);  // every row
       pairs = static_cast<double>(kept) * k * (k + 1.0) / 2.0;
     } else {
+      // Sized exactly (a count first): push_back's doubling held up to twice the rows, and
+      // every n_samples vector counts in a fit's peak memory.
+      Index n_curved = 0;
+      for (Index i = 0; i < X_.rows; ++i)
+        n_curved += kept_curvature(d_current_[i], cost_[i], curvature_cut_) != 0.0 ? 1 : 0;
       curved_rows_.clear();
+      if (static_cast<std::size_t>(n_curved) > curved_rows_.capacity()) {
+        curved_rows_.shrink_to_fit();
+        curved_rows_.reserve(static_cast<std::size_t>(n_curved));
+      }
       for (Index i = 0; i < X_.rows; ++i) {
         if (kept_curvature(d_current_[i], cost_[i], curvature_cut_) == 0.0) continue;
         curved_rows_.push_back(i);
