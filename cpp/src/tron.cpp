@@ -318,8 +318,10 @@ SolveResult tron_core(Obj& obj, const TronOptions& opt, const Callbacks& cb, con
   const auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
   const std::size_t n = static_cast<std::size_t>(obj.dim());
   SolveResult res;
-  std::vector<double> w(n, 0.0), g(n), hdiag(n), m(n, 1.0), s(n), r(n), w_new(n), g_new(n),
-      hdiag_new(n);
+  // hdiag serves only the preconditioner m: it holds the last evaluated point's Hessian
+  // diagonal, which m takes over once that point is accepted (no second buffer for the
+  // current point; every n-vector counts in the fit's peak memory).
+  std::vector<double> w(n, 0.0), g(n), hdiag(n), m(n, 1.0), s(n), r(n), w_new(n), g_new(n);
 
   // The reference gradient norm is taken at w = 0.
   double f = obj.fun_grad(w.data(), g.data(), hdiag.data());
@@ -367,7 +369,7 @@ SolveResult tron_core(Obj& obj, const TronOptions& opt, const Callbacks& cb, con
     for (std::size_t i = 0; i < n; ++i) w_new[i] = w[i] + s[i];
     const double gs = dot(g, s);
     const double prered = -0.5 * (gs - dot(s, r));
-    const double f_new = obj.fun_grad(w_new.data(), g_new.data(), hdiag_new.data());
+    const double f_new = obj.fun_grad(w_new.data(), g_new.data(), hdiag.data());
     const double actred = f - f_new;
 
     double snorm = 0.0;
@@ -383,7 +385,6 @@ SolveResult tron_core(Obj& obj, const TronOptions& opt, const Callbacks& cb, con
     if (accepted) {
       w.swap(w_new);
       g.swap(g_new);
-      hdiag.swap(hdiag_new);
       obj.accept();
       f = f_new;
       gnorm = norm(g);
