@@ -469,16 +469,13 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         check_classification_y(y)
         classes, y_idx = encode_labels(y)
         require_two_classes(classes, "LinearSVC")
-        sw = None if sample_weight is None else check_sample_weight(sample_weight, X.shape[0])
-        cw = class_weight_vector(self.class_weight, classes, y)
         # C = inf (hard margin, solver="homotopy"): the costs carry the weights alone. Built in
         # place, and y_idx dropped for two classes: every n_samples vector alive during the
         # solve counts in the fit's peak memory (bench_regimes' memory column).
-        cost = cw[y_idx]
+        cost = class_weight_vector(self.class_weight, classes, y)[y_idx]
         cost *= float(self.C) if np.isfinite(self.C) else 1.0
-        if sw is not None:
-            cost *= sw
-            del sw
+        if sample_weight is not None:
+            cost *= check_sample_weight(sample_weight, X.shape[0])
         Xc = as_core_matrix(X)
         n_features = X.shape[1]
         binary = classes.shape[0] == 2
