@@ -344,6 +344,25 @@ def test_badly_scaled_dense_data_reach_the_optimum(name, C, penalty, solver) -> 
     assert -1e-7 <= (F - Fstar) / F <= 1e-4
 
 
+@pytest.mark.parametrize(("n", "C"), [(2000, 10.0), (2000, 100.0), (4000, 100.0)])
+def test_badly_scaled_stages_run_at_tol(n, C) -> None:
+    """The stages above sigma = 0.001 stop early only where C * mean ||x||^2 <= 200: newGLMNET's
+    rule is relative to the gradient at w = 0, far above the optimum's scale here, and with
+    early stops on this data l1_cd ended uncertified (gaps 8.8e-4 - 2e-2) on each of these fits.
+    The named solver (no finisher) certifies within tol of clarabel's optimum."""
+    X, y = scaled_separable(n)
+    assert hinge_dual_scale(X, C) > HINGE_DUAL_SCALE
+    clf = svmkit.LinearSVC(loss="hinge", penalty="elasticnet", C=C, solver="l1_cd")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        clf.fit(X, y)
+    res = clf.result_[0]
+    assert res["status"] == _core.SolverStatus.converged and res["optimality"] <= 1e-4
+    cost = np.full(n, C)
+    Fstar = primal_svm(X, y, cost, loss="hinge", l2=0.5, l1=0.5, reg_b=True, tol=1e-11)[2]
+    assert -1e-7 <= (res["objective"] - Fstar) / res["objective"] <= res["optimality"] + 1e-9
+
+
 @pytest.mark.parametrize("forced", [False, True])
 def test_uncertified_continuation_is_finished_by_the_linear_program(forced) -> None:
     """solver="auto": when the continuation ends uncertified, HiGHS solves the pure l1's linear

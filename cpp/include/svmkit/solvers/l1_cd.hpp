@@ -68,10 +68,12 @@
 // replaced by phi_sigma(u) = (u + sqrt(u^2 + sigma^2)) / 2 (paper 000's smoothing, psi_M),
 // for sigma = hinge_smoothing, hinge_smoothing / 10, ... (a smaller step where a stage ends
 // near tol: tron.hpp's continuation_smoothing_factor), each stage warm started from the
-// last and stopped by the rule below. After each stage a dual point of the hinge problem is
-// built from phi_sigma' and repaired on the margin band (the least-norm change that meets the
-// optimality conditions of the support, through the k x k Gram system of the band's rows on
-// the support, within certificate_memory_mb: k <= 1024 by default; the best dual value on the
+// last and stopped by the rule below, at tol * max(1, sigma / 0.001) where C * mean ||x_i||^2 <=
+// 200 (its optimum only starts the next stage; on badly scaled data the rule, relative to the
+// gradient at w = 0, would stop it far from it). After each stage a dual point of the hinge
+// problem is built from phi_sigma' and repaired on the margin band (the least-norm change that
+// meets the optimality conditions of the support, through the k x k Gram system of the band's rows
+// on the support, within certificate_memory_mb: k <= 1024 by default; the best dual value on the
 // segment from the smoothed point to the repaired one, since the least-norm change can overshoot;
 // then scaled into the dual's feasible set; the elastic net's dual has no constraint on X'a, so
 // only the bias's needs scaling), and the run ends (converged) as soon as its relative duality gap
