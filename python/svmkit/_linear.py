@@ -326,7 +326,7 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         l1/elasticnet: "l1_cd"; hinge + elasticnet (l1_ratio < 1): "l1_cd" on dense data
         with n_samples >= 25 n_features (any scale), "dual_cd" otherwise where the data are
         not badly scaled as above; hinge + l1 (or l1_ratio=1): "l1_cd" (its smoothing continuation;
-        when that ends uncertified, or after 8,000 passes, HiGHS solves the linear program
+        when that ends uncertified, or after 3,000 passes, HiGHS solves the linear program
         (scipy's linprog, up to 10^7 stored entries, within 10x the continuation's time or
         10 s; "highs"; first on the samples of the margin band at the continuation's point,
         the result_ entry's "band_samples", then the whole program), else "smsvm" finishes

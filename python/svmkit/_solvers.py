@@ -78,12 +78,15 @@ def _smsvm_after_l1_cd(first: dict) -> dict:
 # _LP_AFTER_PASSES passes. Measured (bench/bench_l1_hinge_c.py): at C <= 1 HiGHS's interior
 # point method solved the linear program in the time of 3,000-4,000 of l1_cd's passes (dna.scale
 # 0.25-0.29 s per class, sparse 1,600 x 50,000 0.2 s, sparse 16,000 x 10,000 1.5-2.3 s), while the
-# continuations that certify took 1,475 (1,600 x 50,000) and 5,317 passes (16,000 x 10,000) and
-# those that do not ran 6,000-100,000 passes before giving up; at C = 10 the 16,000 x 10,000
-# program took 24-26 s after a 4 s continuation (a 4x limit sent it on to smsvm: over 120 s).
+# continuations that certify took 1,475 (1,600 x 50,000) and 5,317 passes (16,000 x 10,000), since
+# 2026-12-06 (l1_cd's loose early stages) 337 and 867, and those that do not ran 6,000-100,000
+# passes before giving up; at C = 10 the 16,000 x 10,000 program took 24-26 s after a 4 s
+# continuation (a 4x limit sent it on to smsvm: over 120 s). The hand-over at 3,000 passes (8,000
+# before the loose stages) is about HiGHS's own time: dna.scale's one-vs-rest fit, whose stages
+# never certify (gaps 3-40%), 1.22-1.49 s -> 0.88-1.11 s (HiGHS from the start: 0.63-0.66 s).
 _LP_TIME_FACTOR = 10.0
 _LP_MIN_SECONDS = 10.0
-_LP_AFTER_PASSES = 8000
+_LP_AFTER_PASSES = 3000
 _LP_CERTIFY_SECONDS = 1.0
 
 
