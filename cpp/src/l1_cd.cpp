@@ -1502,8 +1502,12 @@ SolveResult run_cdn(const Cols& cols, const V& X, const KeptRows& k, const Linea
     return g.run(w0);
   };
   if (loss.kind == LossKind::hinge) {
-    double scale = 0.0;  // C * mean ||x_i||^2 over the kept rows (HingeSchedule)
-    for (Index r = 0; r < n_kept; ++r) scale += cost[r] * row_sq_norm(X, k.original[r]);
+    // C * mean ||x_i||^2 over the kept rows (HingeSchedule), read by columns from the store (in
+    // order whatever X's layout; y_i^2 = 1 and the bias column left out).
+    double scale = 0.0;
+    for (Index j = 0; j < cols.n_cols(); ++j)
+      if (cols.original(j) < X.cols)
+        cols.each(j, [&](Index i, double v) { scale += cost[i] * v * v; });
     scale /= static_cast<double>(std::max<Index>(1, n_kept));
     return run_hinge(cols, X, cost, p, pen, opt, cb, w0, total_entries, scale);
   }
