@@ -169,7 +169,7 @@ def test_pool_fits_really_overlap():
     active, peak, lock = [0], [0], threading.Lock()
 
     def fit_one(k, threads, stop):
-        assert threads == 1 and stop is not None and stop({})
+        assert threads == 1 and isinstance(stop, _core.StopToken) and not stop.is_set()
         with lock:
             active[0] += 1
             peak[0] = max(peak[0], active[0])
@@ -191,12 +191,43 @@ def test_pool_error_stops_other_fits_and_propagates():
         import time
 
         time.sleep(0.05)
-        seen_stop.append(stop({}))
+        seen_stop.append(not stop.is_set())
         return k
 
     with pytest.raises(FloatingPointError, match="fit 1 failed"):
         _threads.map_binary_fits(fit_one, 8, 2, 3000, 60000)
     assert False in seen_stop  # the fit running beside the failure was told to stop
+
+
+def test_pool_error_stops_a_running_solve(monkeypatch):
+    # The StopToken reaches the C++ solve: a one-vs-rest fit running beside a failed one ends
+    # at its next poll, not after its minute of sgd epochs (see the Ctrl-C test below).
+    import time
+
+    X, y = _long_sgd_problem()
+    original = _threads.map_binary_fits
+
+    def first_fit_fails(fit_one, *args, **kwargs):
+        def fit_or_fail(k, threads, stop):
+            if k == 0:
+                time.sleep(0.3)
+                raise FloatingPointError("fit 0 failed")
+            return fit_one(k, threads, stop)
+
+        return original(fit_or_fail, *args, **kwargs)
+
+    monkeypatch.setattr(svmkit._linear, "map_binary_fits", first_fit_fails)
+    t0 = time.perf_counter()
+    with pytest.raises(FloatingPointError, match="fit 0 failed"):
+        _long_sgd_classifier().fit(X, y)
+    assert time.perf_counter() - t0 < 10.0  # generous: the solve alone would take a minute
+
+
+def test_stop_token_flag():
+    token = _core.StopToken()
+    assert not token.is_set()
+    token.set()
+    assert token.is_set()
 
 
 def test_callback_keeps_fits_sequential(monkeypatch):
@@ -213,20 +244,19 @@ def test_callback_keeps_fits_sequential(monkeypatch):
     assert len(calls) == sum(r["iterations"] for r in ref.result_)
 
 
-def test_ctrl_c_stops_parallel_one_vs_rest_fits():
-    # Ctrl-C reaches only the main thread; the fits on the pool stop at their next iteration.
-    import signal
-    import threading
-    import time
-
+def _long_sgd_problem() -> tuple[np.ndarray, np.ndarray]:
     rng = np.random.default_rng(3)
     y = np.arange(20000) % 4
     X = rng.standard_normal((20000, 20))
     X[np.arange(20000), y] += 12.0
     assert _threads.use_pool(4, 2, *X.shape[:1], X.size)
+    return X, y
+
+
+def _long_sgd_classifier() -> svmkit.LinearSVC:
     # sgd with no stopping rule but max_iter: each one-vs-rest fit would run for a minute
     # (an epoch is a pass over 400,000 entries), whatever the machine's speed.
-    clf = svmkit.LinearSVC(
+    return svmkit.LinearSVC(
         loss="hinge",
         solver="sgd",
         tol=0.0,
@@ -234,6 +264,16 @@ def test_ctrl_c_stops_parallel_one_vs_rest_fits():
         n_jobs=2,
         solver_options={"n_iter_no_change": 10**7, "record_history": False},
     )
+
+
+def test_ctrl_c_stops_parallel_one_vs_rest_fits():
+    # Ctrl-C reaches only the main thread; the fits on the pool stop at their next iteration.
+    import signal
+    import threading
+    import time
+
+    X, y = _long_sgd_problem()
+    clf = _long_sgd_classifier()
     timer = threading.Timer(0.5, lambda: signal.raise_signal(signal.SIGINT))
     timer.start()
     t0 = time.perf_counter()

@@ -239,7 +239,6 @@ void bind_linear(py::module_& m) {
   m.def(
       "load_linear_model", [](const std::string& path) { return model_to_dict(load_model(path)); },
       py::arg("path"));
-  m.def("default_threads", &default_threads);
 }
 
 }  // namespace svmkit::py_bind

@@ -141,10 +141,13 @@ PythonCallbacks make_callbacks(const py::object& on_iteration) {
   auto err = pc.error;
   // Signals reach only Python's main thread: a solve running on another thread (the parallel
   // one-vs-rest fits, svmkit/_threads.py) polls without taking the GIL, so that parallel fits
-  // do not queue on it once per pass; they are stopped through their iteration callback.
+  // do not queue on it once per pass; they are stopped through a StopToken.
   const py::module_ threading = py::module_::import("threading");
   const bool main_thread = threading.attr("current_thread")().is(threading.attr("main_thread")());
-  pc.callbacks.interrupted = [err, main_thread]() {
+  std::shared_ptr<std::atomic<bool>> stop;
+  if (py::isinstance<StopToken>(on_iteration)) stop = on_iteration.cast<const StopToken&>().flag;
+  pc.callbacks.interrupted = [err, main_thread, stop]() {
+    if (stop && stop->load(std::memory_order_relaxed)) return true;
     if (!main_thread) return err->has_value();
     py::gil_scoped_acquire gil;
     if (err->has_value()) return true;
@@ -154,7 +157,7 @@ PythonCallbacks make_callbacks(const py::object& on_iteration) {
     }
     return false;
   };
-  if (!on_iteration.is_none()) {
+  if (!on_iteration.is_none() && !stop) {
     py::object fn = on_iteration;
     pc.callbacks.on_iteration = [err, fn](const IterationRecord& r) {
       py::gil_scoped_acquire gil;
@@ -185,6 +188,17 @@ py::dict record_to_dict(const IterationRecord& r) {
   d["time"] = r.time;
   d["accepted"] = r.accepted;
   return d;
+}
+
+void bind_stop_token(py::module_& m) {
+  py::class_<StopToken>(m, "StopToken",
+                        "A stop flag passed in place of a fit's callback: set() stops the fits "
+                        "holding it at their next poll (at least once per pass), without the GIL.")
+      .def(py::init<>())
+      .def(
+          "set", [](StopToken& t) { t.flag->store(true); }, "Stop the fits holding this token.")
+      .def(
+          "is_set", [](const StopToken& t) { return t.flag->load(); }, "Whether set() was called.");
 }
 
 void bind_status(py::module_& m) {

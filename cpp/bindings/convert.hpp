@@ -6,6 +6,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <atomic>
 #include <memory>
 #include <optional>
 #include <string>
@@ -52,9 +53,20 @@ ViewHolder to_view(const py::object& X);
 const double* double_ptr(const py::object& arr, long long expected, const char* name,
                          std::vector<py::object>& keep_alive);
 
+// A stop flag for fits running on worker threads (the parallel one-vs-rest / one-vs-one loop,
+// svmkit/_threads.py), bound as _core.StopToken. Passed in place of a fit's callback, it is
+// read by interrupted() without the GIL: a Python callable there would take the GIL once per
+// outer iteration, and two fits queueing on it ran 3.5x slower each (dual_cd on digits, 10
+// one-vs-rest fits of 1000 passes: 0.012 s a fit against 0.0035 s). It also spares the
+// solvers the per-iteration records that a callable receives.
+struct StopToken {
+  std::shared_ptr<std::atomic<bool>> flag = std::make_shared<std::atomic<bool>>(false);
+};
+
 // Callbacks that call back into Python with the GIL held. interrupted() notices Ctrl-C
 // (PyErr_CheckSignals); on_iteration() calls the Python callable with a dict. A Python
 // exception raised in either is kept and re-raised by rethrow_if_any() after the solve.
+// on_iteration may also be a StopToken (no Python call; see above) or None.
 struct PythonCallbacks {
   Callbacks callbacks;
   std::shared_ptr<std::optional<py::error_already_set>> error;

@@ -10,6 +10,7 @@ namespace py = pybind11;
 
 namespace svmkit::py_bind {
 void bind_status(py::module_& m);
+void bind_stop_token(py::module_& m);
 void bind_linear(py::module_& m);
 void bind_svmlight(py::module_& m);
 void bind_nssvm(py::module_& m);
@@ -63,6 +64,7 @@ PYBIND11_MODULE(_core, m) {
   m.attr("openmp") = false;
 #endif
   svmkit::py_bind::bind_status(m);
+  svmkit::py_bind::bind_stop_token(m);
   svmkit::py_bind::bind_linear(m);
   svmkit::py_bind::bind_svmlight(m);
   svmkit::py_bind::bind_nssvm(m);

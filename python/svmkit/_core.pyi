@@ -13,6 +13,7 @@ import typing_extensions
 __all__: list[str] = [
     "FormatError",
     "SolverStatus",
+    "StopToken",
     "SvmlightParser",
     "build_info",
     "cgroup_cpu_limit",
@@ -89,6 +90,20 @@ class SolverStatus(enum.Enum):
     @classmethod
     def __new__(cls, value): ...
 
+class StopToken:
+    """
+    A stop flag passed in place of a fit's callback: set() stops the fits holding it at their next poll (at least once per pass), without the GIL.
+    """
+    def __init__(self) -> None: ...
+    def is_set(self) -> bool:
+        """
+        Whether set() was called.
+        """
+    def set(self) -> None:
+        """
+        Stop the fits holding this token.
+        """
+
 class SvmlightParser:
     """
     Incremental LIBSVM/SVMlight parser: feed(bytes) then finish()
@@ -134,9 +149,6 @@ def couple_pairwise(
     Class probabilities from pairwise ones (Wu, Lin and Weng 2004, method 2), per sample.
     """
 
-@typing.overload
-def default_threads() -> int: ...
-@typing.overload
 def default_threads() -> int:
     """
     Threads a fit uses by default on the calling thread: min of omp_get_max_threads() (OMP_NUM_THREADS, threadpoolctl), the affinity mask and the cgroup CPU quota.

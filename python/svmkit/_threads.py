@@ -15,7 +15,6 @@ The design is described in cpp/include/svmkit/detail/parallel.hpp. Here:
 
 from __future__ import annotations
 
-import threading
 from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from typing import Any, Callable
 
@@ -79,25 +78,24 @@ def map_binary_fits(
     n_entries: int,
     sequential: bool = False,
 ) -> list:
-    """[fit_one(k, threads, stop_callback) for k in range(n_fits)], maybe on a thread pool.
+    """[fit_one(k, threads, stop) for k in range(n_fits)], maybe on a thread pool.
 
-    fit_one(k, threads, callback) fits problem k with `threads` threads; callback is None in
-    the sequential loop, and on the pool a callback returning False once another fit failed
-    or the caller was interrupted (Ctrl-C reaches only the main thread), so that running
-    fits stop early. sequential=True (a user callback or verbose output, which expect one
+    fit_one(k, threads, stop) fits problem k with `threads` threads; stop is None in the
+    sequential loop, and on the pool a `_core.StopToken` to pass to the C++ fit in place of
+    its callback: it is set once another fit failed or the caller was interrupted (Ctrl-C
+    reaches only the main thread), so that running fits stop early. The fits read it without
+    the GIL (a Python callable there took the GIL once per outer iteration, and fits queueing
+    on it ran up to 3.5x slower each). sequential=True (a user callback or verbose output, which expect one
     fit at a time) forces the plain loop.
     """
     if sequential or not use_pool(n_fits, n_threads, n_rows, n_entries):
         return [fit_one(k, n_threads, None) for k in range(n_fits)]
-    stop = threading.Event()
-
-    def keep_going(_record: dict) -> bool:
-        return not stop.is_set()
+    stop = _core.StopToken()
 
     def task(k: int) -> Any:
         if stop.is_set():
             return None
-        return fit_one(k, 1, keep_going)
+        return fit_one(k, 1, stop)
 
     workers = min(n_threads, n_fits)
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="svmkit-fit") as pool:
