@@ -7,6 +7,7 @@ from harness import BENCH, RESULTS
 ORDER = [
     "regimes",
     "regimes_penalties",
+    "regimes_reruns",
     "tron_hand_over",
     "tron_assembled",
     "linear",
