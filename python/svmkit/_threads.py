@@ -85,8 +85,8 @@ def map_binary_fits(
     its callback: it is set once another fit failed or the caller was interrupted (Ctrl-C
     reaches only the main thread), so that running fits stop early. The fits read it without
     the GIL (a Python callable there took the GIL once per outer iteration, and fits queueing
-    on it ran up to 3.5x slower each). sequential=True (a user callback or verbose output, which expect one
-    fit at a time) forces the plain loop.
+    on it ran up to 3.5x slower each). sequential=True (a user callback or verbose output,
+    which expect one fit at a time) forces the plain loop.
     """
     if sequential or not use_pool(n_fits, n_threads, n_rows, n_entries):
         return [fit_one(k, n_threads, None) for k in range(n_fits)]
