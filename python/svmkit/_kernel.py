@@ -242,7 +242,8 @@ class _OvoProblems:
 
     def __getitem__(self, p: int) -> tuple[int, int, np.ndarray, np.ndarray]:
         a, b = self.pairs[p]
-        rows = np.sort(np.concatenate((self._rows[a], self._rows[b])))
+        # two ascending runs: the stable sort (timsort) merges them in linear time
+        rows = np.sort(np.concatenate((self._rows[a], self._rows[b])), kind="stable")
         return a, b, rows, np.where(self._y[rows] == a, 1.0, -1.0)
 
     def __iter__(self) -> Iterator[tuple[int, int, np.ndarray, np.ndarray]]:

@@ -229,7 +229,8 @@ class SparseSVC(ClassifierMixin, BaseEstimator):
 
         def fit_one(k: int, threads: int, stop: Any) -> tuple[dict, np.ndarray]:
             yk = np.where(y_idx == (1 if binary else k), 1.0, -1.0)
-            res = _core.fit_nssvm(Xc, yk, {**opts, "n_threads": threads}, stop or callback)
+            cb = callback if stop is None else stop
+            res = _core.fit_nssvm(Xc, yk, {**opts, "n_threads": threads}, cb)
             # Keep only the labels of the support vectors: one-vs-rest would otherwise hold
             # n_classes label vectors of n_samples entries until the end of the fit.
             return res, yk[res["support"]]
