@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <stdexcept>
 
 #include "convert.hpp"
@@ -153,6 +154,49 @@ py::array_t<double> margins(const py::object& X, const py::object& w, bool fit_i
   return z;
 }
 
+// The class sums [sum_{y>0} a, sum_{y<0} a, r+ (m), r- (m)] as a pointer, m from their length.
+Index sums_features(const InArrayC<double>& sums, const char* who) {
+  if (sums.ndim() != 1 || sums.shape(0) < 2 || sums.shape(0) % 2 != 0)
+    throw std::invalid_argument(std::string(who) +
+                                ": sums must be a 1-D array [sum a+, sum a-, r+, r-] of even "
+                                "length >= 2");
+  return static_cast<Index>((sums.shape(0) - 2) / 2);
+}
+
+double dual_value(const InArrayC<double>& sums, double l1, double l2, bool fit_intercept,
+                  bool bias_penalized, double intercept_scaling) {
+  const Index m = sums_features(sums, "hinge_dual_value");
+  return hinge_dual_value_from_sums(sums.data(), m, l1, l2, fit_intercept, bias_penalized,
+                                    intercept_scaling);
+}
+
+// The repaired a of the band, or None where the repair does not run.
+py::object repair_band(const InArrayC<double>& sol, const InArrayC<double>& band_rows,
+                       const InArrayC<double>& a, const InArrayC<double>& hi,
+                       const InArrayC<double>& sums, double l1, double l2, bool fit_intercept,
+                       bool bias_penalized, double intercept_scaling, double max_gram) {
+  const Index m = sums_features(sums, "hinge_repair_band");
+  if (sol.ndim() != 1 || sol.shape(0) != m + (fit_intercept ? 1 : 0))
+    throw std::invalid_argument("hinge_repair_band: sol must hold the " + std::to_string(m) +
+                                " weights" + (fit_intercept ? " and the bias" : ""));
+  if (band_rows.ndim() != 2 || a.ndim() != 1 || hi.ndim() != 1 ||
+      a.shape(0) != band_rows.shape(0) || hi.shape(0) != band_rows.shape(0))
+    throw std::invalid_argument(
+        "hinge_repair_band: band_rows must be 2-D with one row per entry of a and hi");
+  const Index nb = static_cast<Index>(band_rows.shape(0)),
+              k = static_cast<Index>(band_rows.shape(1));
+  py::array_t<double> out(static_cast<py::ssize_t>(nb));
+  std::copy(a.data(), a.data() + nb, out.mutable_data());
+  bool done;
+  {
+    py::gil_scoped_release release;
+    done = hinge_repair_band(sol.data(), m, band_rows.data(), nb, k, out.mutable_data(), hi.data(),
+                             sums.data(), l1, l2, fit_intercept, bias_penalized, intercept_scaling,
+                             max_gram);
+  }
+  return done ? py::object(out) : py::object(py::none());
+}
+
 }  // namespace
 
 void bind_partition(py::module_& m) {
@@ -200,6 +244,21 @@ void bind_partition(py::module_& m) {
         py::arg("pos"), py::arg("hess"), py::arg("split"), py::arg("block_rows"), py::arg("z_old"),
         "SmSVM's gradient pass over one row partition: (packed [sums, loss gradient, active "
         "block], margins z) (svmkit/partition_passes.hpp).");
+  {  // hinge_certificate.hpp's kSegmentPoints: the fractions of the way to the repaired point
+    py::tuple segment(std::size(hinge_certificate_segment));
+    for (std::size_t q = 0; q < std::size(hinge_certificate_segment); ++q)
+      segment[q] = hinge_certificate_segment[q];
+    m.attr("hinge_certificate_segment") = segment;
+  }
+  m.def("hinge_dual_value", &dual_value, py::arg("sums"), py::arg("l1"), py::arg("l2"),
+        py::arg("fit_intercept"), py::arg("bias_penalized"), py::arg("intercept_scaling"),
+        "The hinge certificate's dual value at the point with class sums [sum a+, sum a-, r+, "
+        "r-], made feasible by scaling (svmkit/partition_passes.hpp).");
+  m.def("hinge_repair_band", &repair_band, py::arg("sol"), py::arg("band_rows"), py::arg("a"),
+        py::arg("hi"), py::arg("sums"), py::arg("l1"), py::arg("l2"), py::arg("fit_intercept"),
+        py::arg("bias_penalized"), py::arg("intercept_scaling"), py::arg("max_gram"),
+        "The hinge certificate's margin-band repair on gathered band rows: the repaired a, or "
+        "None where the band is empty or its system above max_gram (partition_passes.hpp).");
   m.def("partition_margins", &margins, py::arg("X"), py::arg("w"), py::arg("fit_intercept"),
         py::arg("intercept_scaling"), "Margins w.x_i + b intercept_scaling of one partition.");
 }

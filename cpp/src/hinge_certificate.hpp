@@ -69,64 +69,49 @@ void hinge_residual(const V& X, const LinearProblem& p, HingeDualPoint& d) {
     if (d.a[i] != 0.0) row_axpy(X, i, d.a[i], p.y[i] > 0.0 ? d.rpos.data() : d.rneg.data());
 }
 
-// The least-norm change of a on the band that meets the optimum's conditions at w (above), with
-// the samples it pushes out of [0, C_i] fixed at the bound and the rest solved again; false
-// when the system is empty or its k x k Gram matrix is above max_gram entries (a unchanged; the
-// option certificate_memory_mb, 8 MiB by default: k <= 1024).
-// With A the band's rows restricted to the support (and the bias), k x |M|, the least-norm
-// change is A_F' y with (A_F A_F') y = t over the free samples F: a k x k system built from the
-// rows' support entries (sum of their squares, so sparse rows cost little) and solved by LDLT,
-// where a dense least-squares solve of A_F costs k |F| min(k, |F|). A slightly singular system
-// (fewer band samples than support features, ties) gets a ridge of kGramRidge times its largest
-// diagonal entry: any change is a valid dual point after the scalings of hinge_dual_value, so
-// the system only has to be solved well enough to make the certificate tight.
-template <class V, class Pen>
-bool repair_band(const V& X, const LinearProblem& p, const Pen& pen, const std::vector<double>& sol,
-                 bool bias_penalized, double max_gram, HingeDualPoint& d, double* work) {
-  const Index m = X.cols;
-  std::vector<Index> S;
-  for (Index j = 0; j < m; ++j)
-    if (sol[j] != 0.0) S.push_back(j);
-  const Index k = static_cast<Index>(S.size()) + (p.fit_intercept ? 1 : 0);
-  const Index nm = static_cast<Index>(d.band.size());
-  if (k == 0 || nm == 0 || static_cast<double>(k) * static_cast<double>(k) > max_gram) return false;
-  std::vector<Index> spos(static_cast<std::size_t>(m), -1);
-  for (Index t = 0; t < static_cast<Index>(S.size()); ++t) spos[S[t]] = t;
-  // The columns of A as sparse lists: band sample q holds entries [start[q], start[q + 1]).
-  std::vector<std::size_t> start(static_cast<std::size_t>(nm) + 1, 0);
+// The band's rows restricted to the support (and the bias), as sparse lists: band sample q
+// holds the entries [start[q], start[q + 1]) of (row, val) (row = position in the support).
+struct BandRows {
+  std::vector<std::size_t> start{0};
   std::vector<Index> row;
   std::vector<double> val;
-  for (Index q = 0; q < nm; ++q) {
-    const Index i = d.band[q];
-    for_each_in_row(X, i, [&](Index j, double x) {
-      if (spos[j] >= 0) {
-        row.push_back(spos[j]);
-        val.push_back(p.y[i] * x);
-      }
-    });
-    if (p.fit_intercept) {
-      row.push_back(k - 1);
-      val.push_back(p.y[i]);
-    }
-    start[q + 1] = row.size();
-  }
-  // t = rhs - A (a_M - a_M at the start): what the change still has to supply.
+};
+
+// What the band's change has to supply (t = rhs - A a_M): on the support S, r_j = l1 sign(w_j)
+// + l2 w_j; for the bias (last entry, with an intercept) s sum a_i y_i = l2 b, or 0 with a free
+// bias. r = rpos - rneg and ay = sum_i a_i y_i at the current dual point; sol = w followed by b.
+inline Eigen::VectorXd repair_targets(const std::vector<Index>& S, const double* sol, Index m,
+                                      double l1, double l2, const double* rpos, const double* rneg,
+                                      double ay, bool fit_intercept, bool bias_penalized,
+                                      double intercept_scaling) {
+  const Index k = static_cast<Index>(S.size()) + (fit_intercept ? 1 : 0);
   Eigen::VectorXd t(k);
   for (Index s = 0; s < static_cast<Index>(S.size()); ++s) {
     const Index j = S[s];
-    t[s] = pen.l1 * (sol[j] > 0.0 ? 1.0 : -1.0) + pen.l2 * sol[j] - (d.rpos[j] - d.rneg[j]);
+    t[s] = l1 * (sol[j] > 0.0 ? 1.0 : -1.0) + l2 * sol[j] - (rpos[j] - rneg[j]);
   }
-  if (p.fit_intercept) {
-    double ay = 0.0;
-    for (Index i = 0; i < X.rows; ++i) ay += d.a[i] * p.y[i];
-    const double want = bias_penalized ? pen.l2 * sol[m] / p.intercept_scaling : 0.0;
-    t[k - 1] = want - ay;
-  }
-  Eigen::VectorXd aM(nm), hi(nm);  // the box is [0, hi]
-  for (Index q = 0; q < nm; ++q) {
-    aM[q] = d.a[d.band[q]];
-    hi[q] = p.cost[d.band[q]];
-  }
+  if (fit_intercept) t[k - 1] = (bias_penalized ? l2 * sol[m] / intercept_scaling : 0.0) - ay;
+  return t;
+}
+
+// The repair's rounds on the band (a_M in the box [0, hi], changed in place; t as above): the
+// least-norm change A_F' y with (A_F A_F') y = t over the free samples F, the samples it pushes
+// out of the box fixed at the bound and the rest solved again, up to kCertificateRounds; false
+// when the system is empty or its k x k Gram matrix is above max_gram entries (a_M unchanged).
+// The k x k system is built from the rows' support entries (sum of their squares, so sparse
+// rows cost little) and solved by LDLT, where a dense least-squares solve of A_F costs
+// k |F| min(k, |F|). A slightly singular system (fewer band samples than support features,
+// ties) gets a ridge of kGramRidge times its largest diagonal entry: any change is a valid dual
+// point after the scalings of hinge_dual_value, so the system only has to be solved well
+// enough to make the certificate tight. Shared by repair_band and the distributed driver
+// (partition_passes.hpp: hinge_repair_band), which gathers the band's rows itself.
+inline bool repair_band_rounds(const BandRows& A, Index k, Eigen::VectorXd t, Eigen::VectorXd& aM,
+                               const Eigen::VectorXd& hi, double max_gram, double* work) {
+  const Index nm = static_cast<Index>(aM.size());
+  if (k == 0 || nm == 0 || static_cast<double>(k) * static_cast<double>(k) > max_gram) return false;
+  const auto& start = A.start;
+  const auto& row = A.row;
+  const auto& val = A.val;
   std::vector<Index> free(static_cast<std::size_t>(nm));
   for (Index q = 0; q < nm; ++q) free[q] = q;
   // G = A_F A_F' over the free samples, built once and downdated as samples leave F: its strict
@@ -172,8 +157,84 @@ bool repair_band(const V& X, const LinearProblem& p, const Pen& pen, const std::
     add_samples(left, -1.0);
     free.swap(still);
   }
+  return true;
+}
+
+// The least-norm change of a on the band that meets the optimum's conditions at w (above,
+// repair_band_rounds), from the band's rows of X; false when the system is empty or above
+// max_gram entries (a unchanged; the option certificate_memory_mb, 8 MiB by default: k <= 1024).
+template <class V, class Pen>
+bool repair_band(const V& X, const LinearProblem& p, const Pen& pen, const std::vector<double>& sol,
+                 bool bias_penalized, double max_gram, HingeDualPoint& d, double* work) {
+  const Index m = X.cols;
+  std::vector<Index> S;
+  for (Index j = 0; j < m; ++j)
+    if (sol[j] != 0.0) S.push_back(j);
+  const Index k = static_cast<Index>(S.size()) + (p.fit_intercept ? 1 : 0);
+  const Index nm = static_cast<Index>(d.band.size());
+  if (k == 0 || nm == 0 || static_cast<double>(k) * static_cast<double>(k) > max_gram) return false;
+  std::vector<Index> spos(static_cast<std::size_t>(m), -1);
+  for (Index t = 0; t < static_cast<Index>(S.size()); ++t) spos[S[t]] = t;
+  BandRows A;
+  A.start.reserve(static_cast<std::size_t>(nm) + 1);
+  for (Index q = 0; q < nm; ++q) {
+    const Index i = d.band[q];
+    for_each_in_row(X, i, [&](Index j, double x) {
+      if (spos[j] >= 0) {
+        A.row.push_back(spos[j]);
+        A.val.push_back(p.y[i] * x);
+      }
+    });
+    if (p.fit_intercept) {
+      A.row.push_back(k - 1);
+      A.val.push_back(p.y[i]);
+    }
+    A.start.push_back(A.row.size());
+  }
+  double ay = 0.0;
+  if (p.fit_intercept)
+    for (Index i = 0; i < X.rows; ++i) ay += d.a[i] * p.y[i];
+  const Eigen::VectorXd t =
+      repair_targets(S, sol.data(), m, pen.l1, pen.l2, d.rpos.data(), d.rneg.data(), ay,
+                     p.fit_intercept, bias_penalized, p.intercept_scaling);
+  Eigen::VectorXd aM(nm), hi(nm);  // the box is [0, hi]
+  for (Index q = 0; q < nm; ++q) {
+    aM[q] = d.a[d.band[q]];
+    hi[q] = p.cost[d.band[q]];
+  }
+  repair_band_rounds(A, k, t, aM, hi, max_gram, work);
   for (Index q = 0; q < nm; ++q) d.a[d.band[q]] = aM[q];
   return true;
+}
+
+// The dual objective at a point given by its sums, apos = sum_{y>0} a_i, aneg = sum_{y<0} a_i
+// and rpos / rneg = sum_{y>0 / y<0} a_i x_i (m entries each), made feasible by the scalings
+// above. Shared with the distributed driver (partition_passes.hpp: hinge_dual_value_from_sums).
+inline double hinge_dual_value_sums(double apos, double aneg, const double* rpos,
+                                    const double* rneg, Index m, double l1, double l2,
+                                    bool fit_intercept, bool bias_penalized,
+                                    double intercept_scaling) {
+  double tpos = 1.0, tneg = 1.0;
+  if (fit_intercept && !bias_penalized) {
+    if (apos > aneg)
+      tpos = aneg / apos;
+    else if (aneg > 0.0)
+      tneg = apos / aneg;
+  }
+  const double asum = tpos * apos + tneg * aneg;
+  if (l2 == 0.0) {
+    double rmax = 0.0;
+    for (Index j = 0; j < m; ++j) rmax = std::max(rmax, std::fabs(tpos * rpos[j] - tneg * rneg[j]));
+    return (rmax > l1 ? l1 / rmax : 1.0) * asum;
+  }
+  double shrunk = 0.0;  // ||S_l1(r)||^2 (+ the bias's term)
+  for (Index j = 0; j < m; ++j) {
+    const double t = std::fabs(tpos * rpos[j] - tneg * rneg[j]) - l1;
+    if (t > 0.0) shrunk += t * t;
+  }
+  const double ay = intercept_scaling * (tpos * apos - tneg * aneg);
+  if (bias_penalized) shrunk += ay * ay;
+  return asum - shrunk / (2.0 * l2);
 }
 
 // The dual objective at a, made feasible by the scalings above.
@@ -182,28 +243,8 @@ double hinge_dual_value(const V& X, const LinearProblem& p, const Pen& pen, bool
                         const HingeDualPoint& d) {
   double apos = 0.0, aneg = 0.0;
   for (Index i = 0; i < X.rows; ++i) (p.y[i] > 0.0 ? apos : aneg) += d.a[i];
-  double tpos = 1.0, tneg = 1.0;
-  if (p.fit_intercept && !bias_penalized) {
-    if (apos > aneg)
-      tpos = aneg / apos;
-    else if (aneg > 0.0)
-      tneg = apos / aneg;
-  }
-  const double asum = tpos * apos + tneg * aneg;
-  if (pen.l2 == 0.0) {
-    double rmax = 0.0;
-    for (Index j = 0; j < X.cols; ++j)
-      rmax = std::max(rmax, std::fabs(tpos * d.rpos[j] - tneg * d.rneg[j]));
-    return (rmax > pen.l1 ? pen.l1 / rmax : 1.0) * asum;
-  }
-  double shrunk = 0.0;  // ||S_l1(r)||^2 (+ the bias's term)
-  for (Index j = 0; j < X.cols; ++j) {
-    const double t = std::fabs(tpos * d.rpos[j] - tneg * d.rneg[j]) - pen.l1;
-    if (t > 0.0) shrunk += t * t;
-  }
-  const double ay = p.intercept_scaling * (tpos * apos - tneg * aneg);
-  if (bias_penalized) shrunk += ay * ay;
-  return asum - shrunk / (2.0 * pen.l2);
+  return hinge_dual_value_sums(apos, aneg, d.rpos.data(), d.rneg.data(), X.cols, pen.l1, pen.l2,
+                               p.fit_intercept, bias_penalized, p.intercept_scaling);
 }
 
 template <class V, class Pen>

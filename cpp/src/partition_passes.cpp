@@ -4,9 +4,13 @@
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
+#include <iterator>
+#include <stdexcept>
+#include <string>
 #include <type_traits>
 #include <vector>
 
+#include "hinge_certificate.hpp"
 #include "svmkit/detail/smsvm_rows.hpp"
 
 namespace svmkit {
@@ -223,6 +227,53 @@ double partition_fun(const LinearProblem& p, const LossSpec& loss, const double*
 void partition_hess_vec(const LinearProblem& p, const double* curvature, const double* s,
                         double* out, int n_threads) {
   std::visit([&](const auto& X) { hess_vec_impl(X, p, curvature, s, out, n_threads); }, p.X);
+}
+
+const double hinge_certificate_segment[5] = {
+    hinge_cert::kSegmentPoints[0], hinge_cert::kSegmentPoints[1], hinge_cert::kSegmentPoints[2],
+    hinge_cert::kSegmentPoints[3], hinge_cert::kSegmentPoints[4]};
+static_assert(std::size(hinge_cert::kSegmentPoints) == 5, "hinge_certificate_segment's length");
+
+double hinge_dual_value_from_sums(const double* sums, Index m, double l1, double l2,
+                                  bool fit_intercept, bool bias_penalized,
+                                  double intercept_scaling) {
+  return hinge_cert::hinge_dual_value_sums(sums[0], sums[1], sums + 2, sums + 2 + m, m, l1, l2,
+                                           fit_intercept, bias_penalized, intercept_scaling);
+}
+
+bool hinge_repair_band(const double* sol, Index m, const double* band_rows, Index n_band, Index k,
+                       double* a, const double* hi, const double* sums, double l1, double l2,
+                       bool fit_intercept, bool bias_penalized, double intercept_scaling,
+                       double max_gram) {
+  std::vector<Index> S;
+  for (Index j = 0; j < m; ++j)
+    if (sol[j] != 0.0) S.push_back(j);
+  if (k != static_cast<Index>(S.size()) + (fit_intercept ? 1 : 0))
+    throw std::invalid_argument("hinge_repair_band: the band rows have " + std::to_string(k) +
+                                " columns; the support and the bias need " +
+                                std::to_string(S.size() + (fit_intercept ? 1 : 0)));
+  hinge_cert::BandRows A;  // the dense rows as the sparse lists of the in-memory repair
+  A.start.reserve(static_cast<std::size_t>(n_band) + 1);
+  for (Index q = 0; q < n_band; ++q) {
+    for (Index c = 0; c < k; ++c) {
+      const double v = band_rows[q * k + c];
+      if (v != 0.0) {
+        A.row.push_back(c);
+        A.val.push_back(v);
+      }
+    }
+    A.start.push_back(A.row.size());
+  }
+  const double ay = sums[0] - sums[1];
+  const Eigen::VectorXd t =
+      hinge_cert::repair_targets(S, sol, m, l1, l2, sums + 2, sums + 2 + m, ay, fit_intercept,
+                                 bias_penalized, intercept_scaling);
+  Eigen::VectorXd aM = Eigen::Map<const Eigen::VectorXd>(a, n_band);
+  const Eigen::VectorXd box = Eigen::Map<const Eigen::VectorXd>(hi, n_band);
+  double work = 0.0;
+  if (!hinge_cert::repair_band_rounds(A, k, t, aM, box, max_gram, &work)) return false;
+  Eigen::Map<Eigen::VectorXd>(a, n_band) = aM;
+  return true;
 }
 
 }  // namespace svmkit

@@ -36,6 +36,9 @@ __all__: list[str] = [
     "fit_smsvm",
     "fit_tron",
     "format_svmlight_rows",
+    "hinge_certificate_segment",
+    "hinge_dual_value",
+    "hinge_repair_band",
     "kept_curvature",
     "kernel_decision_function",
     "kernel_predict_class_indices",
@@ -345,6 +348,35 @@ def format_svmlight_rows(
     row_begin: typing.SupportsInt | typing.SupportsIndex,
     row_end: typing.SupportsInt | typing.SupportsIndex,
 ) -> bytes: ...
+def hinge_dual_value(
+    sums: typing.Annotated[numpy.typing.ArrayLike, numpy.float64],
+    l1: typing.SupportsFloat | typing.SupportsIndex,
+    l2: typing.SupportsFloat | typing.SupportsIndex,
+    fit_intercept: bool,
+    bias_penalized: bool,
+    intercept_scaling: typing.SupportsFloat | typing.SupportsIndex,
+) -> float:
+    """
+    The hinge certificate's dual value at the point with class sums [sum a+, sum a-, r+, r-], made feasible by scaling (svmkit/partition_passes.hpp).
+    """
+
+def hinge_repair_band(
+    sol: typing.Annotated[numpy.typing.ArrayLike, numpy.float64],
+    band_rows: typing.Annotated[numpy.typing.ArrayLike, numpy.float64],
+    a: typing.Annotated[numpy.typing.ArrayLike, numpy.float64],
+    hi: typing.Annotated[numpy.typing.ArrayLike, numpy.float64],
+    sums: typing.Annotated[numpy.typing.ArrayLike, numpy.float64],
+    l1: typing.SupportsFloat | typing.SupportsIndex,
+    l2: typing.SupportsFloat | typing.SupportsIndex,
+    fit_intercept: bool,
+    bias_penalized: bool,
+    intercept_scaling: typing.SupportsFloat | typing.SupportsIndex,
+    max_gram: typing.SupportsFloat | typing.SupportsIndex,
+) -> typing.Any:
+    """
+    The hinge certificate's margin-band repair on gathered band rows: the repaired a, or None where the band is empty or its system above max_gram (partition_passes.hpp).
+    """
+
 def kept_curvature(
     curvature: typing.Annotated[numpy.typing.ArrayLike, numpy.float64],
     cost: typing.Annotated[numpy.typing.ArrayLike, numpy.float64],
@@ -603,5 +635,6 @@ def write_svmlight_file(
 ) -> None: ...
 
 __version__: str = "0.1.0"
+hinge_certificate_segment: tuple = (0.0, 0.25, 0.5, 0.75, 1.0)
 openmp: bool = True
 __version__: str

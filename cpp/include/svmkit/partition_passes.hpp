@@ -70,4 +70,31 @@ void partition_smsvm_eval(const LinearProblem& p, const double* w, double alpha,
 // bit for bit).
 void partition_margins(const LinearProblem& p, const double* w, double* z);
 
+// The hinge certificate's two driver-side steps (the in-memory certificate's own code,
+// cpp/src/hinge_certificate.hpp), for a driver that gathers the sums and the margin band from
+// its partitions. The problem is l1 ||w||_1 + l2/2 (||w||^2 + [bias_penalized] b^2) + sum_i
+// C_i max(0, 1 - y_i (w.x_i + b s)) with s = intercept_scaling.
+//
+// The dual objective at the point with class sums sums = [sum_{y>0} a_i, sum_{y<0} a_i,
+// sum_{y>0} a_i x_i (m entries), sum_{y<0} a_i x_i (m entries)], made feasible by scaling
+// (a lower bound on the optimum).
+// The fractions of the way from the smoothed dual point to the repaired one at which the
+// certificate takes the dual value (the in-memory certificate's own points).
+extern const double hinge_certificate_segment[5];
+
+double hinge_dual_value_from_sums(const double* sums, Index m, double l1, double l2,
+                                  bool fit_intercept, bool bias_penalized,
+                                  double intercept_scaling);
+
+// The margin band's repair at w (sol = w followed by b, m + 1 entries with an intercept):
+// band_rows holds the band's rows y_i x_{i,S} on the support S = {j : w_j != 0} in order
+// (n_band x k, row-major, k = |S| + 1 with the bias column y_i last), a (n_band entries, in
+// the box [0, hi]) is changed in place to the least-norm change meeting the optimum's
+// conditions at w, clipped to the box; sums as above, at the unrepaired point. False (a
+// unchanged) when the band is empty or k^2 > max_gram.
+bool hinge_repair_band(const double* sol, Index m, const double* band_rows, Index n_band, Index k,
+                       double* a, const double* hi, const double* sums, double l1, double l2,
+                       bool fit_intercept, bool bias_penalized, double intercept_scaling,
+                       double max_gram);
+
 }  // namespace svmkit

@@ -70,13 +70,6 @@ class _DaskMixin:
                 )
             if self.solver == "tron" or (self.solver == "auto" and tron_fits):
                 return "tron"
-            if penalty_weights(self.penalty, self.l1_ratio)[0] == 0.0:
-                raise ValueError(
-                    f"svmkit.dask.{estimator}: SmSVM with a pure l1 penalty is not distributed "
-                    "(penalty='l1' or l1_ratio=1): its Levenberg-Marquardt steps amplify the "
-                    "rounding of the partitions' sums, so the fit would not reproduce the "
-                    "in-memory one; use penalty='elasticnet' with l1_ratio < 1"
-                )
             return "smsvm"
         if self.solver == "smsvm":
             raise ValueError(
@@ -346,9 +339,11 @@ class LinearSVC(_DaskMixin, _LocalSVC):
       per trial, no sweep over X). Compare with LinearSVC(loss="hinge", solver="smsvm"). Only
       SmSVM's dense Newton path is distributed: an active block the in-memory solver would
       solve matrix-free (over max_dense_block or newton_memory_mb) raises ValueError.
-      Elasticnet and l2 runs end with the in-memory solver's final polish (solver_options
+      l1, elasticnet and l2 runs end with the in-memory solver's final polish (solver_options
       "polish_rounds"): the sample sets stay on the workers and only the margin samples'
-      support columns are gathered for the polish system.
+      support columns are gathered for the polish system (pure l1: the linear program's
+      vertex is completed by the samples nearest the margin, each partition offering its
+      nearest).
 
     Either way the fit takes the in-memory solver's steps (only the summation order of the
     partitions' sums differs), so its objective matches the in-memory fit's.

@@ -56,9 +56,11 @@ _POLISH_TOL = 1e-9
 _POLISH_RESIDUAL = 1e-9
 _MIN_ETA_SCALE = 1e-3
 _L2_POLISH_MAX_SYSTEM = 512  # smsvm.cpp's kL2PolishMaxSystem
+# smsvm.cpp's kPolishMarginPerUnknown, kPolishMarginSlack: a margin set above this multiple of
+# the unknowns (plus the slack) ends the polish.
+_POLISH_MARGIN_PER_UNKNOWN = 4.0
+_POLISH_MARGIN_SLACK = 32.0
 _CERTIFY_WIDTHS = (1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1)  # smsvm.cpp's kCertifyWidths
-_CERT_SEGMENT = (0.0, 0.25, 0.5, 0.75, 1.0)  # hinge_certificate.hpp's kSegmentPoints
-_CERT_ROUNDS = 20  # hinge_certificate.hpp's kCertificateRounds
 
 
 class SmsvmData:
@@ -754,76 +756,43 @@ class DistributedSmsvm:
                 self.passes += 1
                 per_part = [(b[0], c) for b, c in zip(bands, changes)]
                 delta = self.data.sum(self.data.map(_tasks.smsvm_cert_change, per_part))
-                for th in _CERT_SEGMENT[1:]:
+                for th in _core.hinge_certificate_segment[1:]:
                     dual = max(dual, self.dual_value(smoothed + th * delta))
         return self.relative_gap(primal, dual)
 
+    def bias_penalized(self) -> bool:
+        return self.fit_intercept and self.lam_b > 0.0
+
     def dual_value(self, sums: np.ndarray) -> float:
-        """hinge_dual_value: the dual at [sum_{y>0} a, sum_{y<0} a, r+, r-], made feasible by
-        scaling (hinge_certificate.hpp)."""
-        m = self.m
-        apos, aneg, rp, rn = float(sums[0]), float(sums[1]), sums[2 : 2 + m], sums[2 + m :]
-        penalized = self.fit_intercept and self.lam_b > 0.0
-        tp = tn = 1.0
-        if self.fit_intercept and not penalized:
-            if apos > aneg:
-                tp = aneg / apos
-            elif aneg > 0.0:
-                tn = apos / aneg
-        asum = tp * apos + tn * aneg
-        r = np.abs(tp * rp - tn * rn)
-        if self.lam == 0.0:
-            rmax = float(np.max(r)) if m else 0.0
-            return (self.mu / rmax if rmax > self.mu else 1.0) * asum
-        shrunk = float(np.sum(np.maximum(r - self.mu, 0.0) ** 2))
-        if penalized:
-            ay = self.scale * (tp * apos - tn * aneg)
-            shrunk += ay * ay
-        return asum - shrunk / (2.0 * self.lam)
+        """hinge_dual_value (the in-memory certificate's, bound in _core): the dual at
+        [sum_{y>0} a, sum_{y<0} a, r+, r-], made feasible by scaling."""
+        return _core.hinge_dual_value(
+            sums, self.mu, self.lam, self.fit_intercept, self.bias_penalized(), self.scale
+        )
 
     def repair_band(self, bands: list, sums: np.ndarray, support: np.ndarray) -> list | None:
-        """hinge_certificate.hpp's repair_band on the gathered band: the least-norm change of a
-        on the band meeting the optimum's conditions at w (r_j = mu sign w_j + lam w_j on the
-        support, the bias's), samples pushed out of [0, v_i] fixed at the bound, up to
-        kCertificateRounds; returns the change per partition, or None."""
-        m = self.m
+        """hinge_certificate.hpp's repair_band (bound in _core) on the gathered band: the
+        least-norm change of a on the band meeting the optimum's conditions at w, clipped to
+        [0, v_i]; returns the change per partition, or None."""
         A = np.vstack([b[3] for b in bands])
         a0 = np.concatenate([b[1] for b in bands])
         hi = np.concatenate([b[2] for b in bands])
-        k = A.shape[1]
-        if k == 0 or float(k) * k > self.certificate_gram():
-            return None
-        w = self.w
-        r = sums[2 : 2 + m] - sums[2 + m :]
-        t = np.empty(k)
-        t[: support.size] = (
-            self.mu * np.where(w[support] > 0.0, 1.0, -1.0) + self.lam * w[support] - r[support]
+        repaired = _core.hinge_repair_band(
+            self.w,
+            A,
+            a0,
+            hi,
+            sums,
+            self.mu,
+            self.lam,
+            self.fit_intercept,
+            self.bias_penalized(),
+            self.scale,
+            self.certificate_gram(),
         )
-        if self.fit_intercept:
-            ay = float(sums[0]) - float(sums[1])
-            penalized = self.lam_b > 0.0
-            t[k - 1] = (self.lam * w[m] / self.scale if penalized else 0.0) - ay
-        aM = a0.copy()
-        free = np.arange(aM.size)
-        G = A.T @ A
-        ridge = 1e-12 * max(float(np.max(np.diag(G))), 0.0)
-        for _ in range(_CERT_ROUNDS):
-            if free.size == 0:
-                break
-            yv = np.linalg.solve(G + ridge * np.eye(k), t)
-            if not np.all(np.isfinite(yv)):
-                break
-            v = aM[free] + A[free] @ yv
-            clipped = np.minimum(np.maximum(v, 0.0), hi[free])
-            t -= A[free].T @ (clipped - aM[free])
-            aM[free] = clipped
-            out = clipped != v
-            if not out.any():
-                break
-            G -= A[free[out]].T @ A[free[out]]
-            free = free[~out]
-        change = aM - a0
-        return np.split(change, np.cumsum([b[0].size for b in bands])[:-1])
+        if repaired is None:
+            return None
+        return np.split(repaired - a0, np.cumsum([b[0].size for b in bands])[:-1])
 
     # ---- Final polish (smsvm.cpp's polish(), see the comment there) ----
     def final_polish(self) -> bool:
@@ -840,8 +809,6 @@ class DistributedSmsvm:
         optimality conditions and does not increase F."""
         if self.o["polish_rounds"] <= 0 or self.status == SolverStatus.interrupted:
             return False
-        if self.lam == 0.0:  # pure l1 (its vertex completion) is not distributed
-            return False
         m = self.m
         self.passes += 1
         point = (self.data.new_id(), self.w.copy())
@@ -853,13 +820,19 @@ class DistributedSmsvm:
         n_margin = int(tot[1])
         support = [j for j in range(m) if self.w[j] != 0.0]
         sgn = [1.0 if self.w[j] > 0.0 else -1.0 for j in support]
+        at = point  # the point whose margins complete a pure-l1 vertex
         for _ in range(int(self.o["polish_rounds"])):
             n = len(support) + 1.0 + n_margin
             if n > float(self.o["max_dense_block"]) or 24.0 * n * n > self.budget:
                 return False
             if not self.l1 and n > _L2_POLISH_MAX_SYSTEM:
                 return False
+            nx = len(support) + (1.0 if self.fit_intercept else 0.0)
+            if n - nx > _POLISH_MARGIN_PER_UNKNOWN * nx + _POLISH_MARGIN_SLACK:
+                return False
             self.polish_rounds += 1
+            if self.lam == 0.0:
+                sides, n_margin = self.complete_vertex(sides, int(nx), n_margin, at)
             solved = self.polish_solve(sides, support, sgn)
             if solved is None:
                 return False
@@ -870,6 +843,7 @@ class DistributedSmsvm:
             out = self.data.map(_tasks.polish_check, per_part, trial, _POLISH_TOL)
             sides = self.data.item(out, 0)
             tot = self.data.sum(self.data.item(out, 1))
+            at = trial
             ok = tot[0] == 0.0
             hinge_p, sum_va, n_margin, r = tot[1], tot[2], int(tot[3]), tot[4:]
             ok = self.polish_sets_update(wp, r, support, sgn) and ok
@@ -886,6 +860,30 @@ class DistributedSmsvm:
             self.bound_at_w = True
             return True
         return False
+
+    def complete_vertex(self, sides: list, nx: int, n_margin: int, point: tuple) -> tuple:
+        """smsvm.cpp's complete_vertex over the partitions: pure l1 is a linear program, and
+        at a (nondegenerate) vertex as many samples lie on the margin as x = (w_S, b) has
+        coordinates; the margin set is completed to that size by the samples closest to the
+        margin at point (each partition offers its nearest, the driver picks among them).
+        Returns (sides, samples on the margin)."""
+        need = nx - n_margin
+        if need <= 0:
+            return sides, n_margin
+        self.passes += 1
+        offers = self.data.collect(
+            self.data.map(_tasks.polish_closest, [(sd,) for sd in sides], point, need)
+        )
+        ranked = sorted(
+            (float(dist), p, int(i))
+            for p, (idx, dists) in enumerate(offers)
+            for i, dist in zip(idx, dists)
+        )[:need]
+        picks: list[list[int]] = [[] for _ in sides]
+        for _, p, i in ranked:
+            picks[p].append(i)
+        marked = [(sd, np.asarray(pk, dtype=np.int64)) for sd, pk in zip(sides, picks)]
+        return self.data.map(_tasks.polish_mark, marked), n_margin + len(ranked)
 
     def polish_solve(self, sides: list, support: list, sgn: list) -> tuple | None:
         """The polish system of the sets (smsvm.cpp's polish_solve): w on the support (and

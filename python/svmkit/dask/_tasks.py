@@ -651,6 +651,26 @@ def polish_sides(block, targets, slot, point, tau, intercept):
     return side, np.array([np.sum(v * np.maximum(0.0, u)), np.count_nonzero(side == 0)])
 
 
+def polish_closest(block, targets, slot, side, point, count, intercept):
+    """(indices, |u_i|) of the partition's count samples off the margin set (side != 0)
+    closest to the margin at point (smsvm.cpp's complete_vertex, one partition's offer)."""
+    y, _ = targets
+    u = 1.0 - y * _margins_at(block, slot, point, intercept)
+    cand = np.flatnonzero(side != 0)
+    dist = np.abs(u[cand])
+    if cand.size > count:
+        keep = np.argpartition(dist, count - 1)[:count]
+        cand, dist = cand[keep], dist[keep]
+    return cand, dist
+
+
+def polish_mark(block, targets, slot, side, picks, intercept):
+    """side with the picked samples moved onto the margin set (side 0)."""
+    side = side.copy()
+    side[picks] = 0
+    return side
+
+
 def polish_rows(block, targets, slot, side, support, intercept):
     """((Z_M, v_M), r_E): the margin rows y_i x~_{i,S} on the support S (with the bias
     column), their weights, and sum over side 1 of v_i y_i x~_{i,S}."""
