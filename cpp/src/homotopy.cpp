@@ -33,7 +33,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <numeric>
 #include <random>
@@ -332,10 +331,8 @@ class Homotopy {
 
   // The certificate in words (SolveResult::message of status infeasible).
   static std::string infeasible_message(long long s, double bound) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.3g", bound);
     return "the data are not linearly separable (a Farkas certificate found after " +
-           std::to_string(s) + " outer iterations bounds the margin by " + buf +
+           std::to_string(s) + " outer iterations bounds the margin by " + short_number(bound) +
            "), so the hard-margin SVM (C=inf) does not exist. Use a finite C (soft margin).";
   }
   bool shrinks(Index j) const { return !(free_bias_ && j == d_); }

@@ -1,6 +1,5 @@
 #include "svmkit/kernel.hpp"
 
-#include <cstdio>
 #include <limits>
 #include <vector>
 
@@ -103,9 +102,7 @@ void check_kernel_fits_cache(const KernelSpec& spec, const MatrixView& X, const 
                              Index n) {
   const double bound = kernel_value_bound(spec, X, rows, n);
   if (bound <= kMaxCachedKernelValue) return;
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.3g", bound);
-  throw_invalid(std::string("kernel values up to ") + buf +
+  throw_invalid("kernel values up to " + short_number(bound) +
                 " exceed what the float kernel cache holds (|K| <= 1e38): scale X or choose a "
                 "smaller gamma/coef0/degree");
 }

@@ -81,7 +81,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <string>
 #include <variant>
@@ -145,12 +144,6 @@ constexpr double kPolishMarginSlack = 32.0;
 // this scale (measured: eta 1e-3 at the last level identifies the sets of the small pure-l1
 // problems of tests/test_smsvm.py, eta 1e-1 does not).
 constexpr double kMinEtaScale = 1e-3;
-// A number in a message, to three digits.
-std::string short_number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g", v);
-  return buf;
-}
 // certify(): the band widths tried after the final alpha (those above it). Measured on
 // near-separable 4,000 x 20, scales 1-1000, C = 100 (bench_regimes' set): pure l1 gaps 0.96
 // (widths 1e-6 to 1e-4), 2.4e-3 (1e-3), 7.6e-4 (1e-2), 2.2e-2 (0.1) at a point 2.4e-8 above

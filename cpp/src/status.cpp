@@ -1,6 +1,7 @@
 // Solver statuses in words and the out-of-memory error (status.hpp).
 #include "svmkit/status.hpp"
 
+#include <charconv>
 #include <cstdio>
 #include <string>
 
@@ -24,6 +25,12 @@ const char* to_string(SolverStatus s) {
       return "out_of_memory";
   }
   return "unknown";
+}
+
+std::string short_number(double value) {
+  char buf[32];
+  const auto out = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::general, 3);
+  return std::string(buf, out.ptr);
 }
 
 void throw_out_of_memory(double bytes, const std::string& what, const std::string& controlled_by) {

@@ -23,6 +23,10 @@ enum class SolverStatus {
 
 const char* to_string(SolverStatus status);
 
+// A number in a message, to three significant digits ("0.00062", "1.2e+04"), independent of the
+// C locale (a message read in a de_DE session still says 0.5, not 0,5).
+std::string short_number(double value);
+
 // Categories of error, so that bindings can map them onto their own exception types.
 enum class ErrorCode {
   invalid_argument,  // a parameter value or an input array is not acceptable
