@@ -11,6 +11,7 @@ from sklearn.datasets import load_diabetes
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import LinearSVR as SkLinearSVR
 from svmkit._solvers import (
+    ENET_WIDE_MAX_SCALE,
     HINGE_DUAL_SCALE,
     HINGE_TRON_MIN_SAMPLES,
     LINEAR_SOLVERS,
@@ -59,9 +60,11 @@ CASES = [
     ("hinge", "l1", SPARSE_WIDE, {}, "l1_cd"),
     ("hinge", "elasticnet", TALL, {}, "l1_cd"),  # dense, n_samples >= 25 n_features
     ("hinge", "elasticnet", (400, 20, False), {}, "dual_cd"),
+    ("hinge", "elasticnet", WIDE, {}, "l1_cd"),  # dense, n_samples < n_features
     ("hinge", "elasticnet", SPARSE_WIDE, {}, "dual_cd"),
     ("hinge", "elasticnet", TALL, {"l1_ratio": 1.0}, "l1_cd"),
-    ("hinge", "elasticnet", WIDE, {"regularize_intercept": False}, "smsvm"),
+    ("hinge", "elasticnet", WIDE, {"regularize_intercept": False}, "l1_cd"),
+    ("hinge", "elasticnet", SPARSE_WIDE, {"regularize_intercept": False}, "smsvm"),
     ("logistic", "l2", WIDE, {}, "dual_cd"),
     ("logistic", "l2", SPARSE_TALL_TEXT, {}, "tron"),
     ("logistic", "l2", (60, 300, False), {}, "tron"),  # 5 features per sample: not wide enough
@@ -215,6 +218,30 @@ def test_auto_rule_linear_svr(loss, regime, expected) -> None:
     with _quiet():
         reg.fit(X, y)
     assert reg.solver_ == expected
+
+
+def test_auto_hinge_elastic_net_on_dense_wide_data() -> None:
+    """The hinge elastic net on dense data with fewer samples than features goes to l1_cd up
+    to ENET_WIDE_MAX_SCALE (C * mean ||x||^2) and stays with dual_cd above it; sparse wide
+    data and dense data between n_features and 25 n_features samples keep dual_cd."""
+    rule = auto_solver_name
+    assert rule("hinge", "elasticnet", 100, 400, True, ENET_WIDE_MAX_SCALE) == "l1_cd"
+    assert rule("hinge", "elasticnet", 100, 400, True, 2 * ENET_WIDE_MAX_SCALE) == "dual_cd"
+    assert rule("hinge", "elasticnet", 100, 400, False, ENET_WIDE_MAX_SCALE) == "l1_cd"
+    assert rule("hinge", "elasticnet", 100, 400, True, None) == "dual_cd"  # sparse
+    assert rule("hinge", "elasticnet", 400, 100, True, 100.0) == "dual_cd"
+    assert rule("hinge", "elasticnet", 100, 100, True, 100.0) == "dual_cd"
+    assert rule("hinge", "elasticnet", 99, 100, True, 100.0) == "l1_cd"
+    # and the estimator takes the rule's choice (wide dense, C * mean ||x||^2 of a few hundred)
+    rng = np.random.default_rng(4)
+    X = rng.standard_normal((40, 120))
+    y = np.where(X[:, 0] + 0.3 * rng.standard_normal(40) > 0, 1, -1)
+    with _quiet():
+        clf = svmkit.LinearSVC(loss="hinge", penalty="elasticnet").fit(X, y)
+    assert clf.solver_ == "l1_cd"
+    with _quiet():
+        clf = svmkit.LinearSVC(loss="hinge", penalty="elasticnet", C=1e6).fit(X, y)
+    assert clf.solver_ == "dual_cd"  # 1e6 * 120 > ENET_WIDE_MAX_SCALE
 
 
 def test_auto_rule_linear_svr_epsilon_scale_and_intercept() -> None:

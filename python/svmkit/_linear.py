@@ -276,7 +276,9 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         certificate, reported as optimality) is <= min(tol, 1e-4) (for tol >= 1e-6; below it
         the projected gradients alone decide).
     max_iter : int or None, default=None
-        Maximum number of outer iterations; None uses the solver's default.
+        Maximum number of outer iterations; None uses the solver's default. A fit that stops
+        there gives a ConvergenceWarning; dual_cd's states the relative duality gap of the
+        returned point, a bound on (F(w) - F*) / F(w).
     fit_intercept : bool, default=True
         Whether to fit the bias b.
     intercept_scaling : float, default=1.0
@@ -324,8 +326,9 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         entries on average (the smoothed hinge on sparse X only), "tron" otherwise;
         squared_hinge, logistic or the smoothed hinges +
         l1/elasticnet: "l1_cd"; hinge + elasticnet (l1_ratio < 1): "l1_cd" on dense data
-        with n_samples >= 25 n_features (any scale), "dual_cd" otherwise where the data are
-        not badly scaled as above; hinge + l1 (or l1_ratio=1): "l1_cd" (its smoothing continuation;
+        with n_samples >= 25 n_features (any scale) or with fewer samples than features
+        (C * mean ||x_i||^2 <= 1e7), "dual_cd" otherwise where the data are not badly
+        scaled as above; hinge + l1 (or l1_ratio=1): "l1_cd" (its smoothing continuation;
         when that ends uncertified, or after 3,000 passes, HiGHS solves the linear program
         (scipy's linprog, up to 10^7 stored entries, within 10x the continuation's time or
         10 s; "highs"; first on the samples of the margin band at the continuation's point,

@@ -569,6 +569,24 @@ SMOOTH_DUAL_MIN_ROW_NNZ = 40
 # dual_cd at max_iter 0.8% above the optimum.
 ENET_CD_RATIO = 25
 
+# ENET_DENSE_WIDE: the hinge elastic net on dense data with more features than samples goes to
+# l1_cd as well (since 2026-12-07; bench/results/hinge_enet_wide.md). There dual_cd's dual
+# ended at max_iter far above the optimum while l1_cd's continuation (smsvm finishing) reached
+# it. Measured at l1_ratio 0.5 (make_classification, C = 1 unless stated; seconds and F / F*,
+# dual_cd -> l1_cd): 100 x 400 0.25 s, 4.2x -> 0.04 s, exact; 200 x 1000 1.5 s, 4.7x -> 0.6 s;
+# 300 x 5000 16.9 s, 87x -> 5.7 s and at C = 0.01 17.6 s, 1.8x -> 2.7 s; 500 x 2000 15.3 s,
+# 38x -> 7.4 s and at C = 0.01 12.0 s, 1.35x -> 13.3 s; 800 x 1000 8.3 s, 35x -> 4.7 s;
+# 1000 x 3000 38 s, 71x -> 62 s. Worse in time (both at max_iter, l1_cd's point still far
+# closer): 500 x 2000 at C = 100 12 s, 3736x -> 85 s, 1.15x; features scaled 1-1000, 500 x
+# 2000, 14.5 s, 4.6e4x -> 60 s, 540x. Between n_features and ENET_CD_RATIO n_features samples
+# the measurements were mixed (scaled 2,000 x 200: smsvm 9.9 s against 23 s, the same F;
+# scaled 3,000 x 300 at C = 0.01 27 s against 0.9 s) and the rule stands. The two losses
+# had C * mean ||x_i||^2 (hinge_dual_scale) of 2.6e7 and 1.9e10 where the wins had 2.6e3-1.5e6:
+# smsvm's finisher, at lambda = (1 - rho) / (C N), runs to max_iter there, so above
+# ENET_WIDE_MAX_SCALE the wide data keep dual_cd (equally far off, but in a fifth of the time;
+# its max_iter warning states the gap).
+ENET_WIDE_MAX_SCALE = 1e7
+
 # L1_HINGE_SCALED: the l1 and elastic-net hinge on badly scaled dense data (C * mean ||x||^2 above
 # HINGE_DUAL_SCALE) went to smsvm until 2026-12-06; l1_cd (with its HiGHS / smsvm finishers)
 # replaced it where it applies (pure l1 always, the elastic net on dense data with n_samples >=
@@ -624,7 +642,10 @@ def auto_solver_name(
       loss; sgd took 8-45 s on the regime matrix's shapes); for the hinge loss with
       "elasticnet" (l1_ratio < 1) l1_cd's smoothing continuation on dense data with
       n_samples >= ENET_CD_RATIO * n_features (where dual_cd runs into max_iter: 0.06-0.72 s
-      against 0.7-17 s; badly scaled data included, L1_HINGE_SCALED), dual_cd's elastic-net
+      against 0.7-17 s; badly scaled data included, L1_HINGE_SCALED) or with n_samples <
+      n_features and dual_scale <= ENET_WIDE_MAX_SCALE (where dual_cd ended 1.35-87 times
+      above the optimum: ENET_DENSE_WIDE),
+      dual_cd's elastic-net
       dual otherwise (with a regularized intercept; its exact coordinate steps ran 4-37x
       faster than smsvm's smoothing levels on the regime matrix's shapes), smsvm where the
       dense data are badly scaled as below (unscaled breast_cancer's dual stalls at max_iter
@@ -665,8 +686,12 @@ def auto_solver_name(
         # l1_cd's coordinate steps do not see the features' scales (HINGE_DUAL_SCALE concerns
         # dual_cd): badly scaled dense data keep it (L1_HINGE_SCALED's measurements).
         enet = penalty == "elasticnet" and l1_ratio < 1.0
-        dense_tall = dual_scale is not None and n_samples >= ENET_CD_RATIO * n_features
-        if loss == "hinge" and enet and dense_tall:
+        dense = dual_scale is not None
+        dense_tall = dense and n_samples >= ENET_CD_RATIO * n_features
+        dense_wide = (  # ENET_DENSE_WIDE's measurements
+            dense and n_samples < n_features and dual_scale <= ENET_WIDE_MAX_SCALE
+        )
+        if loss == "hinge" and enet and (dense_tall or dense_wide):
             return "l1_cd"
         if loss == "hinge" and enet and dual_ok and not badly_scaled:
             return "dual_cd"
