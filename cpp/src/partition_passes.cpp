@@ -5,13 +5,13 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
-#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
 
 #include "hinge_certificate.hpp"
 #include "svmkit/detail/smsvm_rows.hpp"
+#include "svmkit/status.hpp"
 
 namespace svmkit {
 namespace {
@@ -249,9 +249,9 @@ bool hinge_repair_band(const double* sol, Index m, const double* band_rows, Inde
   for (Index j = 0; j < m; ++j)
     if (sol[j] != 0.0) S.push_back(j);
   if (k != static_cast<Index>(S.size()) + (fit_intercept ? 1 : 0))
-    throw std::invalid_argument("hinge_repair_band: the band rows have " + std::to_string(k) +
-                                " columns; the support and the bias need " +
-                                std::to_string(S.size() + (fit_intercept ? 1 : 0)));
+    throw_invalid("hinge_repair_band: the band rows have " + std::to_string(k) +
+                  " columns; the support and the bias need " +
+                  std::to_string(S.size() + (fit_intercept ? 1 : 0)));
   hinge_cert::BandRows A;  // the dense rows as the sparse lists of the in-memory repair
   A.start.reserve(static_cast<std::size_t>(n_band) + 1);
   for (Index q = 0; q < n_band; ++q) {

@@ -870,7 +870,8 @@ class DistributedSmsvm:
         need = nx - n_margin
         if need <= 0:
             return sides, n_margin
-        self.passes += 1
+        # No pass: the partitions read the margins of point from their cache (polish_sides or
+        # polish_check computed them), as smsvm.cpp reuses its z.
         offers = self.data.collect(
             self.data.map(_tasks.polish_closest, [(sd,) for sd in sides], point, need)
         )
