@@ -11,9 +11,11 @@ from sklearn.datasets import load_diabetes
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import LinearSVR as SkLinearSVR
 from svmkit._solvers import (
+    ENET_CD_RATIO,
     ENET_WIDE_MAX_SCALE,
     HINGE_DUAL_SCALE,
     HINGE_TRON_MIN_SAMPLES,
+    IPM_MAX_FEATURES,
     LINEAR_SOLVERS,
     TALL_RATIO,
     auto_solver_name,
@@ -58,11 +60,15 @@ CASES = [
     ("squared_hinge", "l2", WIDE, {"regularize_intercept": False}, "tron"),
     ("hinge", "l1", WIDE, {}, "l1_cd"),
     ("hinge", "l1", SPARSE_WIDE, {}, "l1_cd"),
-    ("hinge", "elasticnet", TALL, {}, "l1_cd"),  # dense, n_samples >= 25 n_features
-    ("hinge", "elasticnet", (400, 20, False), {}, "dual_cd"),
+    # at most IPM_MAX_FEATURES features: ipm, whatever the layout, scale and intercept
+    ("hinge", "l1", TALL, {}, "ipm"),
+    ("hinge", "l1", (300, 40, True), {}, "ipm"),
+    ("hinge", "elasticnet", TALL, {}, "ipm"),
+    ("hinge", "elasticnet", (400, 20, False), {}, "ipm"),
+    ("hinge", "elasticnet", TALL, {"regularize_intercept": False}, "ipm"),
     ("hinge", "elasticnet", WIDE, {}, "l1_cd"),  # dense, n_samples < n_features
     ("hinge", "elasticnet", SPARSE_WIDE, {}, "dual_cd"),
-    ("hinge", "elasticnet", TALL, {"l1_ratio": 1.0}, "l1_cd"),
+    ("hinge", "elasticnet", TALL, {"l1_ratio": 1.0}, "ipm"),
     ("hinge", "elasticnet", WIDE, {"regularize_intercept": False}, "l1_cd"),
     ("hinge", "elasticnet", SPARSE_WIDE, {"regularize_intercept": False}, "smsvm"),
     ("logistic", "l2", WIDE, {}, "dual_cd"),
@@ -122,26 +128,34 @@ def test_auto_hinge_large_scale_dense_uses_tron() -> None:
         with _quiet():
             clf.fit(Xc, yc)
         picks[name] = clf.solver_
-    # The elastic-net hinge follows the same scale rule (its dual stalls there too) where l1_cd
-    # does not apply: dense tall data go to l1_cd at any scale (test_l1_cd_hinge), other badly
-    # scaled dense data to smsvm, sparse data to dual_cd.
-    Xs, ys = X[:400], y[:400]  # n < ENET_CD_RATIO d
-    for Xc, yc, C, expected in [
-        (X, y, 1.0, "l1_cd"),
-        (X, y, 100.0, "l1_cd"),
-        (Xs, ys, 1.0, "dual_cd"),
-        (Xs, ys, 100.0, "smsvm"),
-        (sp.csr_matrix(X), y, 1e3, "dual_cd"),
+    # The l1 and elastic-net hinge with at most IPM_MAX_FEATURES features go to ipm at any scale
+    # and layout; with more, the elastic net follows the same scale rule (its dual stalls there
+    # too) where l1_cd does not apply: dense tall data go to l1_cd at any scale
+    # (test_l1_cd_hinge), other badly scaled dense data to smsvm, sparse data to dual_cd.
+    for Xc, yc, C in [
+        (X, y, 1.0),
+        (X, y, 100.0),
+        (X[:400], y[:400], 100.0),
+        (sp.csr_matrix(X), y, 1e3),
     ]:
-        clf = svmkit.LinearSVC(loss="hinge", penalty="elasticnet", C=C, max_iter=5)
-        with _quiet():
-            clf.fit(Xc, yc)
-        assert clf.solver_ == expected, (Xc.shape, C, expected)
+        for penalty in ("elasticnet", "l1"):
+            clf = svmkit.LinearSVC(loss="hinge", penalty=penalty, C=C, max_iter=5)
+            with _quiet():
+                clf.fit(Xc, yc)
+            assert clf.solver_ == "ipm", (Xc.shape, C, penalty)
+    d_many = IPM_MAX_FEATURES + 100
+    n_tall = ENET_CD_RATIO * d_many
+    for n, scale, expected in [
+        (n_tall, 1.0, "l1_cd"),
+        (n_tall, 2 * HINGE_DUAL_SCALE, "l1_cd"),
+        (n_tall - 1, 1.0, "dual_cd"),
+        (n_tall - 1, 2 * HINGE_DUAL_SCALE, "smsvm"),
+        (n_tall, None, "dual_cd"),  # sparse
+    ]:
+        assert auto_solver_name("hinge", "elasticnet", n, d_many, True, scale) == expected
         # the pure l1 goes to l1_cd whatever the scale and layout
-        clf = svmkit.LinearSVC(loss="hinge", penalty="l1", C=C, max_iter=5)
-        with _quiet():
-            clf.fit(Xc, yc)
-        assert clf.solver_ == "l1_cd", (Xc.shape, C)
+        assert auto_solver_name("hinge", "l1", n, d_many, True, scale) == "l1_cd"
+    assert auto_solver_name("hinge", "l1", 10**6, IPM_MAX_FEATURES, False, None) == "ipm"
     assert picks == {
         "tall C=1": "dual_cd",
         "tall C=100": "tron",
@@ -225,23 +239,24 @@ def test_auto_hinge_elastic_net_on_dense_wide_data() -> None:
     to ENET_WIDE_MAX_SCALE (C * mean ||x||^2) and stays with dual_cd above it; sparse wide
     data and dense data between n_features and 25 n_features samples keep dual_cd."""
     rule = auto_solver_name
-    assert rule("hinge", "elasticnet", 100, 400, True, ENET_WIDE_MAX_SCALE) == "l1_cd"
-    assert rule("hinge", "elasticnet", 100, 400, True, 2 * ENET_WIDE_MAX_SCALE) == "dual_cd"
-    assert rule("hinge", "elasticnet", 100, 400, False, ENET_WIDE_MAX_SCALE) == "l1_cd"
-    assert rule("hinge", "elasticnet", 100, 400, True, None) == "dual_cd"  # sparse
-    assert rule("hinge", "elasticnet", 400, 100, True, 100.0) == "dual_cd"
-    assert rule("hinge", "elasticnet", 100, 100, True, 100.0) == "dual_cd"
-    assert rule("hinge", "elasticnet", 99, 100, True, 100.0) == "l1_cd"
+    d = IPM_MAX_FEATURES + 100  # fewer features go to ipm
+    assert rule("hinge", "elasticnet", 100, d, True, ENET_WIDE_MAX_SCALE) == "l1_cd"
+    assert rule("hinge", "elasticnet", 100, d, True, 2 * ENET_WIDE_MAX_SCALE) == "dual_cd"
+    assert rule("hinge", "elasticnet", 100, d, False, ENET_WIDE_MAX_SCALE) == "l1_cd"
+    assert rule("hinge", "elasticnet", 100, d, True, None) == "dual_cd"  # sparse
+    assert rule("hinge", "elasticnet", 2 * d, d, True, 100.0) == "dual_cd"
+    assert rule("hinge", "elasticnet", d, d, True, 100.0) == "dual_cd"
+    assert rule("hinge", "elasticnet", d - 1, d, True, 100.0) == "l1_cd"
     # and the estimator takes the rule's choice (wide dense, C * mean ||x||^2 of a few hundred)
     rng = np.random.default_rng(4)
-    X = rng.standard_normal((40, 120))
+    X = rng.standard_normal((40, d))
     y = np.where(X[:, 0] + 0.3 * rng.standard_normal(40) > 0, 1, -1)
     with _quiet():
         clf = svmkit.LinearSVC(loss="hinge", penalty="elasticnet").fit(X, y)
     assert clf.solver_ == "l1_cd"
     with _quiet():
         clf = svmkit.LinearSVC(loss="hinge", penalty="elasticnet", C=1e6).fit(X, y)
-    assert clf.solver_ == "dual_cd"  # 1e6 * 120 > ENET_WIDE_MAX_SCALE
+    assert clf.solver_ == "dual_cd"  # 1e6 * 600 > ENET_WIDE_MAX_SCALE
 
 
 def test_auto_rule_linear_svr_epsilon_scale_and_intercept() -> None:

@@ -20,9 +20,17 @@ from references import margin_separable, primal_svm, scaled_separable
 from sklearn.datasets import load_breast_cancer, load_digits, make_classification
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.preprocessing import StandardScaler
-from svmkit import _core
+from svmkit import _core, _solvers
 from svmkit._solvers import HINGE_DUAL_SCALE, auto_solver_name, hinge_dual_scale
 from svmkit.datasets import make_sparse_text_like
+
+
+@pytest.fixture(autouse=True)
+def _l1_cd_branch_of_the_auto_rule(monkeypatch) -> None:
+    """These tests exercise solver="auto"'s branch for more than IPM_MAX_FEATURES features
+    (l1_cd and its HiGHS / smsvm finishers) on small data, so the threshold is 0 here;
+    tests/test_auto.py tests the threshold itself, tests/test_ipm.py what falls below it."""
+    monkeypatch.setattr(_solvers, "IPM_MAX_FEATURES", 0)
 
 
 def cancer(n=300):

@@ -42,6 +42,7 @@ RUNNERS = {
     "l1_cd": lambda o: _core.fit_l1_cd(
         _X, _Y, _C, "squared_hinge", 1.0, 0.0, True, 1.0, True, None, o, None
     ),
+    "ipm": lambda o: _core.fit_ipm(_X, _Y, _C, "hinge", 1.0, 0.0, True, 1.0, True, o, None),
     "crammer_singer": lambda o: _core.fit_crammer_singer(
         _X, (_Y > 0).astype(np.float64), _C, 2, True, 1.0, o, None
     ),

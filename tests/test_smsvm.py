@@ -743,11 +743,16 @@ def test_an_uncertified_last_level_is_not_converged():
         clf.fit(X, y)
 
 
-def test_elastic_net_finish_after_l1_cd_on_badly_scaled_data_is_exact():
+def test_elastic_net_finish_after_l1_cd_on_badly_scaled_data_is_exact(monkeypatch):
     """LinearSVC's default for the hinge elastic net where l1_cd ends uncertified (near-separable,
     features on scales 1 to 1000, C = 1): smsvm finishes from its point, and its polish rounds,
     which may meet margin sets far larger than the unknowns (kPolishMarginPerUnknown: those end
-    the polish, not the fit), still reach clarabel's optimum, certified."""
+    the polish, not the fit), still reach clarabel's optimum, certified. (With more than
+    IPM_MAX_FEATURES features the default is this chain; the threshold is 0 here to run it on
+    20 features.)"""
+    from svmkit import _solvers
+
+    monkeypatch.setattr(_solvers, "IPM_MAX_FEATURES", 0)
     X, y = margin_separable(6000)
     clf = svmkit.LinearSVC(loss="hinge", penalty="elasticnet", C=1.0)
     with warnings.catch_warnings():

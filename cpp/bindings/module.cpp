@@ -22,6 +22,7 @@ void bind_kernel(py::module_& m);
 void bind_nu(py::module_& m);
 void bind_dual_cd(py::module_& m);
 void bind_l1_cd(py::module_& m);
+void bind_ipm(py::module_& m);
 void bind_crammer_singer(py::module_& m);
 void bind_threads(py::module_& m);
 void bind_partition(py::module_& m);
@@ -76,6 +77,7 @@ PYBIND11_MODULE(_core, m) {
   svmkit::py_bind::bind_nu(m);
   svmkit::py_bind::bind_dual_cd(m);
   svmkit::py_bind::bind_l1_cd(m);
+  svmkit::py_bind::bind_ipm(m);
   svmkit::py_bind::bind_crammer_singer(m);
   svmkit::py_bind::bind_threads(m);
   svmkit::py_bind::bind_partition(m);

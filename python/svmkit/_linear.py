@@ -313,6 +313,11 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         once its relative duality gap (a certificate) is <= min(tol, 1e-4); the bias is
         regularized (regularize_intercept=False is refused);
         random_state orders the coordinates; warm_start is ignored (starts from alpha = 0).
+        "ipm" (a primal-dual interior-point method, Mehrotra's predictor-corrector) for
+        loss="hinge" with penalty "l1", "elasticnet" or "l2" (smsvm's problem), stopped once its
+        relative duality gap (a certificate) is <= tol; each iteration forms and factors an
+        (n_features + 1)-square system, so it is for few features (svmkit.solver_defaults("ipm");
+        warm_start is ignored).
         "auto" (the default) picks by a deterministic rule on the loss, the penalty and the
         shape of X (svmkit._solvers.auto_solver_name; the fitted solver_ names the choice):
         hinge + l2: "tron" on very tall data (n_samples >= 100,000 and >= 100 n_features),
@@ -325,7 +330,8 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         l2: "dual_cd" when n_features >= 10 n_samples and the rows hold at least 40 stored
         entries on average (the smoothed hinge on sparse X only), "tron" otherwise;
         squared_hinge, logistic or the smoothed hinges +
-        l1/elasticnet: "l1_cd"; hinge + elasticnet (l1_ratio < 1): "l1_cd" on dense data
+        l1/elasticnet: "l1_cd"; hinge + l1/elasticnet with at most 500 features: "ipm";
+        with more features, hinge + elasticnet (l1_ratio < 1): "l1_cd" on dense data
         with n_samples >= 25 n_features (any scale) or with fewer samples than features
         (C * mean ||x_i||^2 <= 1e7), "dual_cd" otherwise where the data are not badly
         scaled as above; hinge + l1 (or l1_ratio=1): "l1_cd" (its smoothing continuation;

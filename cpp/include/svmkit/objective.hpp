@@ -57,9 +57,6 @@ constexpr double kAssembledProductCost = 0.3;
 // Past the first point the assembly must be expected to save this multiple of its cost (the
 // expected product count is a guess; a wrong guess costs the difference).
 constexpr double kAssemblyMargin = 1.5;
-// Dense rows per block of the rank-k update (64 x dim doubles per thread; 256 was no faster on
-// 80,000 x 50).
-constexpr Index kAssemblyBlockRows = 64;
 // fun_grad skips the rows without slope and curvature when at least this share of the rows
 // were such at the last evaluation (the test is then predictable).
 constexpr double kFlatRowShare = 0.75;
@@ -438,70 +435,15 @@ class LinearObjective {
     const Index by_work = std::max<Index>(1, static_cast<Index>(assembly_cost_) / kEntriesPerChunk);
     const int chunks =
         static_cast<int>(std::min<Index>(by_work, reduction_chunks(count, n_threads_)));
-    auto& bufs = abuf_.get(chunks > 1 ? chunks : 0, static_cast<Index>(nn));
-    parallel_chunks(count, chunks, [&](int c, Index begin, Index end) {
-      double* h = chunks > 1 ? bufs[c].data() : hess_.data();
-      std::vector<double> block;
-      Index filled = 0;
-      if constexpr (!is_csr_view<V>::value)
-        block.assign(static_cast<std::size_t>(kAssemblyBlockRows * n), 0.0);
-      for (Index k = begin; k < end; ++k) {
-        const Index i = listed ? curved_rows_[static_cast<std::size_t>(k)] : k;
-        const double curv = kept_curvature(d_current_[i], cost_[i], curvature_cut_);
-        if (curv == 0.0) continue;
-        if constexpr (is_csr_view<V>::value) {
-          add_sparse_row(i, curv, h);
-        } else {
-          double* row = block.data() + filled * n;
-          const double sc = std::sqrt(curv);
-          for_each_in_row(X_, i, [&](Index j, double x) { row[j] = sc * x; });
-          if (fit_intercept_) row[d] = sc * scale_;
-          if (++filled == kAssemblyBlockRows) {
-            detail::add_gram_upper(block.data(), filled, n, h);
-            filled = 0;
-          }
-        }
-      }
-      if (filled > 0) detail::add_gram_upper(block.data(), filled, n, h);
-    });
-    if (chunks > 1) reduce_chunks(bufs, chunks, static_cast<Index>(nn), hess_.data(), n_threads_);
+    detail::add_weighted_gram(
+        X_, count, [&](Index k) { return listed ? curved_rows_[static_cast<std::size_t>(k)] : k; },
+        [&](Index i) { return kept_curvature(d_current_[i], cost_[i], curvature_cut_); },
+        fit_intercept_, scale_, chunks, n_threads_, abuf_, hess_.data());
     for (Index j = 0; j < d; ++j) hess_[static_cast<std::size_t>(j * n + j)] += 1.0;
     if (fit_intercept_ && reg_b_) hess_[static_cast<std::size_t>(d * n + d)] += 1.0;
     ++passes_;
     ++assemblies_;
     hess_ready_ = true;
-  }
-
-  // Adds curv x~_i x~_i^T of CSR row i to the upper triangle h (column-major, dim() x dim()).
-  // Rows with strictly increasing indices (scipy's canonical form) take a branch-free loop
-  // whose writes run down one column; others (unsorted, duplicates adding up as in every
-  // other pass) the general one.
-  void add_sparse_row(Index i, double curv, double* h) const {
-    if constexpr (is_csr_view<V>::value) {
-      const Index n = dim(), d = X_.cols;
-      const auto b0 = X_.indptr[i], b1 = X_.indptr[i + 1];
-      const auto* idx = X_.indices;
-      const auto* val = X_.data;
-      bool sorted = true;
-      for (auto a = b0 + 1; a < b1 && sorted; ++a) sorted = idx[a - 1] < idx[a];
-      for (auto a = b0; a < b1; ++a) {
-        const Index ja = static_cast<Index>(idx[a]);
-        const double xa = curv * static_cast<double>(val[a]);
-        double* col = h + ja * n;
-        if (sorted) {
-          for (auto b = b0; b < a; ++b) col[idx[b]] += xa * static_cast<double>(val[b]);
-        } else {
-          for (auto b = b0; b < a; ++b) {
-            const Index jb = static_cast<Index>(idx[b]);
-            const double v = xa * static_cast<double>(val[b]);
-            h[std::max(ja, jb) * n + std::min(ja, jb)] += ja == jb ? 2.0 * v : v;
-          }
-        }
-        col[ja] += xa * static_cast<double>(val[a]);
-        if (fit_intercept_) h[d * n + ja] += xa * scale_;
-      }
-      if (fit_intercept_) h[d * n + d] += curv * scale_ * scale_;
-    }
   }
 
   // The sums of line_loss (value) and line_slope (d1, d2); a null pointer skips its sum.

@@ -1,0 +1,91 @@
+// ipm: a primal-dual interior-point method for the hinge-loss linear SVM with an l1, elastic-net
+// or l2 penalty, on data with few features (its Newton systems are n_features x n_features).
+//
+// Problem (smsvm's and l1_cd's hinge problem, LIBLINEAR's scaling):
+//
+//   F(w, b) = l1 ||w||_1 + l2/2 (||w||^2 + [bias penalized] b^2)
+//             + sum_i cost_i max(0, 1 - y_i (w.x_i + b s)),
+//
+// s = intercept_scaling; the bias never carries l1 and is penalized only with l2 > 0 and
+// regularize_intercept (pure l1 is a linear program). Rows of zero cost are left out.
+//
+// Method: Mehrotra's predictor-corrector (Mehrotra, "On the implementation of a primal-dual
+// interior point method", SIAM J. Optim. 1992; Nocedal and Wright, Numerical Optimization,
+// 2nd ed., sections 14.2 and 16.6) on the smooth form over (w, b, xi, t)
+//
+//   min l1 sum_j t_j + l2/2 ||w||^2 + [l2/2 b^2] + sum_i cost_i xi_i
+//   s.t. xi_i >= 0,  y_i (w.x_i + b s) + xi_i >= 1,  -t <= w <= t  (t only with l1 > 0),
+//
+// started from w = 0, b = 0, xi = 1, t = 1 with every slack at 1 and the multipliers at half
+// their bounds (cost_i / 2, l1 / 2): only the margin rows start infeasible. Each iteration solves
+// the Newton system twice (the affine predictor, then the centred corrector with
+// sigma = (mu_aff / mu)^3) through its normal equations: xi and t are eliminated (diagonal
+// blocks), which leaves the (n_features + 1)-square positive definite system
+//   [X, s 1]' D [X, s 1] + diag(l2 + E, [l2])
+// (D_i, E_j from the slacks and multipliers), formed in one pass (dense rows by blocked rank
+// updates, sparse rows by their entries' products) and factored by Cholesky. Steps go 0.99 of the
+// way to the boundary; the linear program (l2 = 0) takes separate primal and dual step lengths,
+// the quadratic programs one common length.
+//
+// Stopping rule: a certificate, as l1_cd's and smsvm's: at every iteration the margin multipliers,
+// clipped into [0, cost_i], are a dual point of the hinge problem, made feasible by scaling
+// (hinge_certificate.hpp); the run ends (converged) once the relative duality gap
+// (F(w, b) - D(a)) / F(w, b) <= tol, i.e. F is within tol of the optimum.
+//
+// Cost: per iteration one pass forming the system (dense: n_samples (n_features + 1)^2 / 2
+// multiply-adds; sparse: the sum over rows of their stored entries squared), a Cholesky
+// factorization ((n_features + 1)^3 / 3) and about six passes over X; 15-30 iterations whatever
+// the data's scaling or degeneracy. It is the method for few features: solver="auto" sends the
+// l1 and elastic-net hinge there (svmkit/_solvers.py, IPM_MAX_FEATURES). Memory: the system and
+// up to kGramParts partial sums of it (bounded by max_system_mb), and about 16 doubles per sample.
+#pragma once
+
+#include "svmkit/options.hpp"
+#include "svmkit/problem.hpp"
+#include "svmkit/result.hpp"
+
+namespace svmkit {
+
+// The option records (svmkit/options.hpp): type, name, default, valid range, doc.
+// clang-format off
+#define SVMKIT_IPM_OPTIONS(X)                                                                    \
+  X(double, tol, 1e-4, above(0.0), unbounded(),                                                  \
+    "stop once the certified relative duality gap (F - D) / F is <= tol")                       \
+  X(long long, max_iter, 100, at_least(0), unbounded(), "maximum number of interior-point "     \
+    "iterations")                                                                                \
+  X(double, step_fraction, 0.99, above(0.0), below(1.0),                                        \
+    "fraction of the way to the boundary of the positive orthant each step goes")               \
+  X(double, max_system_mb, 1024.0, above(0.0), unbounded(),                                     \
+    "most MiB of the normal-equation systems ((n_features + 1)^2 doubles each, one plus up to " \
+    "4 partial sums); above it the solve is refused (ValueError naming this option)")           \
+  X(int, n_threads, 0, unbounded(), unbounded(),                                                 \
+    "threads forming the system (0: the default count); the result does not depend on it")      \
+  X(bool, record_history, true, unbounded(), unbounded(),                                        \
+    "keep one IterationRecord per iteration")                                                    \
+  X(bool, check_input, true, unbounded(), unbounded(),                                           \
+    "validate the problem (including finiteness of X) first")
+// clang-format on
+
+struct IpmOptions {
+  SVMKIT_IPM_OPTIONS(SVMKIT_OPTION_FIELD)
+};
+SVMKIT_DEFINE_OPTION_RECORDS(ipm, SVMKIT_IPM_OPTIONS)
+
+void validate_options(const IpmOptions& options);
+
+// Penalty weights of F above (scikit-learn's elastic net: l1 = rho, l2 = 1 - rho).
+struct IpmPenalty {
+  double l1 = 1.0;  // weight of ||w||_1 (>= 0)
+  double l2 = 0.0;  // weight of 1/2 ||w||^2 (>= 0; l1 + l2 > 0)
+};
+
+// Solves the hinge problem above (the problem's y must be +-1). The solution holds w followed by
+// b (fit_intercept). History records: objective F, optimality and gap = the certified relative
+// duality gap, smoothing = mu (the mean complementarity product where the step started), step = the
+// primal step length, passes (cumulative), time. Status: converged (certified), max_iter,
+// interrupted, numerical_error (a system that Cholesky could not factor even with a ridge, or a
+// non-finite value), out_of_memory.
+SolveResult solve_ipm(const LinearProblem& problem, const IpmPenalty& penalty,
+                      const IpmOptions& options = {}, const Callbacks& callbacks = {});
+
+}  // namespace svmkit
