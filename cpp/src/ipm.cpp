@@ -30,15 +30,18 @@ constexpr int kRidgeRetries = 4;
 constexpr int kMaxGramChunks = 4;
 
 // One Newton direction (ipm.hpp's variables and slacks).
+// Per sample only the slacks' changes are kept (16 bytes a sample): the multipliers' follow from
+// them and the complementarity targets rc (Ipm::dzA, Ipm::dzB), which keeps a tall fit's memory
+// at 10 doubles a sample.
 struct Direction {
   std::vector<double> dw, dt, dsC, dsD, dzC, dzD;  // per feature (dt.. only with l1 > 0)
-  std::vector<double> dxi, dsB, dzA, dzB;          // per sample
+  std::vector<double> dxi, dsB;                    // per sample
   double db = 0.0;
   void resize(Index n, Index d, bool l1) {
     dw.assign(static_cast<std::size_t>(d), 0.0);
     for (auto* v : {&dt, &dsC, &dsD, &dzC, &dzD})
       v->assign(l1 ? static_cast<std::size_t>(d) : 0, 0.0);
-    for (auto* v : {&dxi, &dsB, &dzA, &dzB}) v->assign(static_cast<std::size_t>(n), 0.0);
+    for (auto* v : {&dxi, &dsB}) v->assign(static_cast<std::size_t>(n), 0.0);
   }
 };
 
@@ -74,11 +77,17 @@ class Ipm {
 
  private:
   bool active(std::size_t i) const { return p_.cost[i] > 0.0; }
+  // The multipliers' changes of sample k in direction dir (solved for the targets rcA_, rcB_).
+  double dzA(std::size_t k, const Direction& dir) const {
+    return -(zA_[k] * dir.dxi[k] + rcA_[k]) / xi_[k];
+  }
+  double dzB(std::size_t k, const Direction& dir) const {
+    return -(zB_[k] * dir.dsB[k] + rcB_[k]) / sB_[k];
+  }
   void residuals();
   double certificate(double* primal);
   bool factor();
-  void solve(const std::vector<double>& rcA, const std::vector<double>& rcB,
-             const std::vector<double>& rcC, const std::vector<double>& rcD, Direction& dir);
+  void solve(Direction& dir);
   void step_lengths(const Direction& dir, double* ap, double* ad) const;
   void start();
   double complementarity() const;
@@ -98,13 +107,15 @@ class Ipm {
   std::vector<double> w_, t_, zC_, zD_;    // per feature
   std::vector<double> xi_, sB_, zA_, zB_;  // per sample
   double b_ = 0.0;
-  std::vector<double> xw_, rB_, rw_, a_, tmp_;  // x_i.w, margin residual, w's dual residual
+  // The margin residual, w's dual residual and a per-feature scratch vector (X'v). dual_.a
+  // doubles as the per-sample scratch of the passes (its certificate values are set where used).
+  std::vector<double> rB_, rw_, a_;
   double rb_ = 0.0;
   Eigen::MatrixXd K_;  // the normal-equation system (its upper triangle)
   Eigen::LLT<Eigen::MatrixXd, Eigen::Upper> llt_;  // reads K_'s upper triangle
   ReductionBuffers rbuf_, gbuf_;
   hinge_cert::HingeDualPoint dual_;
-  Direction pred_, corr_;
+  Direction dir_;                              // the predictor's, then (over it) the corrector's
   std::vector<double> rcA_, rcB_, rcC_, rcD_;  // complementarity targets of a Newton solve
   double pairs_ = 0.0;                         // number of complementary pairs
 };
@@ -112,26 +123,27 @@ class Ipm {
 // Residuals at the current point: rB (margins), rw_ and rb_ (stationarity in w and b).
 template <class V>
 void Ipm<V>::residuals() {
-  matvec(X_, w_.data(), xw_.data(), threads_);
+  matvec(X_, w_.data(), dual_.a.data(), threads_);
   ++passes_;
   for (Index i = 0; i < n_; ++i) {
     const auto k = static_cast<std::size_t>(i);
-    rB_[k] = active(k) ? p_.y[i] * (xw_[k] + s_ * b_) + xi_[k] - 1.0 - sB_[k] : 0.0;
-    tmp_[k] = active(k) ? p_.y[i] * zB_[k] : 0.0;
+    rB_[k] = active(k) ? p_.y[i] * (dual_.a[k] + s_ * b_) + xi_[k] - 1.0 - sB_[k] : 0.0;
+    dual_.a[k] = active(k) ? p_.y[i] * zB_[k] : 0.0;
   }
-  rmatvec(X_, tmp_.data(), rw_.data(), threads_, rbuf_);
+  rmatvec(X_, dual_.a.data(), rw_.data(), threads_, rbuf_);
   ++passes_;
   for (Index j = 0; j < d_; ++j) {
     const auto k = static_cast<std::size_t>(j);
     rw_[k] = pen_.l2 * w_[k] - rw_[k] + (l1_ ? zC_[k] - zD_[k] : 0.0);
   }
   double yz = 0.0;
-  for (Index i = 0; i < n_; ++i) yz += tmp_[static_cast<std::size_t>(i)];
+  for (Index i = 0; i < n_; ++i) yz += dual_.a[static_cast<std::size_t>(i)];
   rb_ = bias_pen_ * b_ - s_ * yz;
 }
 
 // The relative duality gap at (w, b) and the multipliers zB (hinge_certificate.hpp's dual value
-// of a = zB clipped into the box, made feasible by scaling); *primal = F(w, b). Uses xw_.
+// of a = zB clipped into the box, made feasible by scaling); *primal = F(w, b). The margins
+// y_i (w.x_i + b s) come from rB_ (residuals() of this point).
 template <class V>
 double Ipm<V>::certificate(double* primal) {
   double loss = 0.0;
@@ -141,7 +153,7 @@ double Ipm<V>::certificate(double* primal) {
       dual_.a[k] = 0.0;
       continue;
     }
-    loss += p_.cost[i] * std::max(0.0, 1.0 - p_.y[i] * (xw_[k] + s_ * b_));
+    loss += p_.cost[i] * std::max(0.0, xi_[k] - sB_[k] - rB_[k]);  // 1 - margin
     dual_.a[k] = std::clamp(zB_[k], 0.0, p_.cost[i]);
   }
   double pen = 0.0;
@@ -203,25 +215,25 @@ bool Ipm<V>::factor() {
 // The Newton direction for the complementarity targets rc (s z - target per constraint):
 // ipm.hpp's normal equations, with xi and t eliminated.
 template <class V>
-void Ipm<V>::solve(const std::vector<double>& rcA, const std::vector<double>& rcB,
-                   const std::vector<double>& rcC, const std::vector<double>& rcD, Direction& dir) {
+void Ipm<V>::solve(Direction& dir) {
+  const auto &rcA = rcA_, &rcB = rcB_, &rcC = rcC_, &rcD = rcD_;
   Eigen::VectorXd rhs(m_);
   // Per sample: g_xi = -(r_xi) - qA - qB with r_xi = cost - zA - zB, folded into v.
   double vsum = 0.0;
   for (Index i = 0; i < n_; ++i) {
     const auto k = static_cast<std::size_t>(i);
     if (!active(k)) {
-      tmp_[k] = 0.0;
+      dual_.a[k] = 0.0;
       continue;
     }
     const double wa = zA_[k] / xi_[k], wb = zB_[k] / sB_[k];
     const double qa = rcA[k] / xi_[k], qb = wb * rB_[k] + rcB[k] / sB_[k];
     const double gxi = -(p_.cost[i] - zA_[k] - zB_[k]) - qa - qb;
     dir.dxi[k] = gxi;  // kept for the back substitution
-    tmp_[k] = p_.y[i] * (qb + wb / (wa + wb) * gxi);
-    vsum += tmp_[k];
+    dual_.a[k] = p_.y[i] * (qb + wb / (wa + wb) * gxi);
+    vsum += dual_.a[k];
   }
-  rmatvec(X_, tmp_.data(), a_.data(), threads_, rbuf_);  // a_ as scratch: X' v
+  rmatvec(X_, dual_.a.data(), a_.data(), threads_, rbuf_);  // a_ as scratch: X' v
   ++passes_;
   for (Index j = 0; j < d_; ++j) {
     const auto k = static_cast<std::size_t>(j);
@@ -240,21 +252,19 @@ void Ipm<V>::solve(const std::vector<double>& rcA, const std::vector<double>& rc
   const Eigen::VectorXd sol = llt_.solve(rhs);
   for (Index j = 0; j < d_; ++j) dir.dw[static_cast<std::size_t>(j)] = sol[j];
   dir.db = nb_ ? sol[d_] : 0.0;
-  matvec(X_, dir.dw.data(), a_.data(), threads_);  // a_: x_i.dw
+  matvec(X_, dir.dw.data(), dual_.a.data(), threads_);  // x_i.dw
   ++passes_;
   for (Index i = 0; i < n_; ++i) {
     const auto k = static_cast<std::size_t>(i);
     if (!active(k)) {
-      dir.dxi[k] = dir.dsB[k] = dir.dzA[k] = dir.dzB[k] = 0.0;
+      dir.dxi[k] = dir.dsB[k] = 0.0;
       continue;
     }
     const double wa = zA_[k] / xi_[k], wb = zB_[k] / sB_[k];
-    const double mdir = p_.y[i] * (a_[k] + s_ * dir.db);
+    const double mdir = p_.y[i] * (dual_.a[k] + s_ * dir.db);
     const double dxi = (dir.dxi[k] - wb * mdir) / (wa + wb);
     dir.dxi[k] = dxi;
     dir.dsB[k] = rB_[k] + mdir + dxi;
-    dir.dzA[k] = -wa * dxi - rcA[k] / xi_[k];
-    dir.dzB[k] = -wb * dir.dsB[k] - rcB[k] / sB_[k];
   }
   if (l1_) {
     for (Index j = 0; j < d_; ++j) {
@@ -278,8 +288,13 @@ void Ipm<V>::step_lengths(const Direction& dir, double* ap, double* ad) const {
   const auto all = [](std::size_t) { return true; };
   double a = max_step(xi_, dir.dxi, on, 1.0);
   a = max_step(sB_, dir.dsB, on, a);
-  double z = max_step(zA_, dir.dzA, on, 1.0);
-  z = max_step(zB_, dir.dzB, on, z);
+  double z = 1.0;
+  for (std::size_t k = 0; k < zA_.size(); ++k) {
+    if (!active(k)) continue;
+    const double da = dzA(k, dir), db = dzB(k, dir);
+    if (da < 0.0) z = std::min(z, -zA_[k] / da);
+    if (db < 0.0) z = std::min(z, -zB_[k] / db);
+  }
   if (l1_) {
     for (Index j = 0; j < d_; ++j) {
       const auto k = static_cast<std::size_t>(j);
@@ -312,17 +327,14 @@ void Ipm<V>::start() {
     zA_[static_cast<std::size_t>(i)] = zB_[static_cast<std::size_t>(i)] = 0.5 * p_.cost[i];
     n_active += p_.cost[i] > 0.0;
   }
-  xw_.assign(nz, 0.0);
   rB_.assign(nz, 0.0);
-  tmp_.assign(nz, 0.0);
-  a_.assign(std::max(nz, dz), 0.0);
+  a_.assign(dz, 0.0);
   rw_.assign(dz, 0.0);
   K_.resize(m_, m_);
   dual_.a.assign(nz, 0.0);
   dual_.rpos.assign(dz, 0.0);
   dual_.rneg.assign(dz, 0.0);
-  pred_.resize(n_, d_, l1_);
-  corr_.resize(n_, d_, l1_);
+  dir_.resize(n_, d_, l1_);
   rcA_.assign(nz, 0.0);
   rcB_.assign(nz, 0.0);
   rcC_.assign(dl, 0.0);
@@ -355,45 +367,48 @@ double Ipm<V>::predictor_corrector(double mu) {
     rcC_[j] = (t_[j] - w_[j]) * zC_[j];
     rcD_[j] = (t_[j] + w_[j]) * zD_[j];
   }
-  solve(rcA_, rcB_, rcC_, rcD_, pred_);
+  solve(dir_);
   double ap = 0.0, ad = 0.0;
-  step_lengths(pred_, &ap, &ad);
+  step_lengths(dir_, &ap, &ad);
   double aff = 0.0;
   for (std::size_t i = 0; i < nz; ++i)
     if (active(i))
-      aff += (xi_[i] + ap * pred_.dxi[i]) * (zA_[i] + ad * pred_.dzA[i]) +
-             (sB_[i] + ap * pred_.dsB[i]) * (zB_[i] + ad * pred_.dzB[i]);
+      aff += (xi_[i] + ap * dir_.dxi[i]) * (zA_[i] + ad * dzA(i, dir_)) +
+             (sB_[i] + ap * dir_.dsB[i]) * (zB_[i] + ad * dzB(i, dir_));
   for (std::size_t j = 0; j < dl; ++j)
-    aff += (t_[j] - w_[j] + ap * pred_.dsC[j]) * (zC_[j] + ad * pred_.dzC[j]) +
-           (t_[j] + w_[j] + ap * pred_.dsD[j]) * (zD_[j] + ad * pred_.dzD[j]);
+    aff += (t_[j] - w_[j] + ap * dir_.dsC[j]) * (zC_[j] + ad * dir_.dzC[j]) +
+           (t_[j] + w_[j] + ap * dir_.dsD[j]) * (zD_[j] + ad * dir_.dzD[j]);
   const double ratio = aff / pairs_ / mu;
   const double centre = std::clamp(ratio * ratio * ratio, 0.0, 1.0) * mu;
+  // The corrector's targets (the predictor's multipliers are read before rc changes).
   for (std::size_t i = 0; i < nz; ++i) {
-    rcA_[i] += pred_.dxi[i] * pred_.dzA[i] - centre;
-    rcB_[i] += pred_.dsB[i] * pred_.dzB[i] - centre;
+    const double da = dzA(i, dir_), db = dzB(i, dir_);
+    rcA_[i] += dir_.dxi[i] * da - centre;
+    rcB_[i] += dir_.dsB[i] * db - centre;
   }
   for (std::size_t j = 0; j < dl; ++j) {
-    rcC_[j] += pred_.dsC[j] * pred_.dzC[j] - centre;
-    rcD_[j] += pred_.dsD[j] * pred_.dzD[j] - centre;
+    rcC_[j] += dir_.dsC[j] * dir_.dzC[j] - centre;
+    rcD_[j] += dir_.dsD[j] * dir_.dzD[j] - centre;
   }
-  solve(rcA_, rcB_, rcC_, rcD_, corr_);
-  step_lengths(corr_, &ap, &ad);
+  solve(dir_);
+  step_lengths(dir_, &ap, &ad);
   ap *= opt_.step_fraction;
   ad *= opt_.step_fraction;
   if (pen_.l2 > 0.0) ap = ad = std::min(ap, ad);  // a quadratic program couples w and z
-  for (std::size_t j = 0; j < w_.size(); ++j) w_[j] += ap * corr_.dw[j];
-  b_ += ap * corr_.db;
+  for (std::size_t j = 0; j < w_.size(); ++j) w_[j] += ap * dir_.dw[j];
+  b_ += ap * dir_.db;
   for (std::size_t i = 0; i < nz; ++i) {
     if (!active(i)) continue;
-    xi_[i] += ap * corr_.dxi[i];
-    sB_[i] += ap * corr_.dsB[i];
-    zA_[i] += ad * corr_.dzA[i];
-    zB_[i] += ad * corr_.dzB[i];
+    const double da = dzA(i, dir_), db = dzB(i, dir_);  // before the slacks move
+    xi_[i] += ap * dir_.dxi[i];
+    sB_[i] += ap * dir_.dsB[i];
+    zA_[i] += ad * da;
+    zB_[i] += ad * db;
   }
   for (std::size_t j = 0; j < dl; ++j) {
-    t_[j] += ap * corr_.dt[j];
-    zC_[j] += ad * corr_.dzC[j];
-    zD_[j] += ad * corr_.dzD[j];
+    t_[j] += ap * dir_.dt[j];
+    zC_[j] += ad * dir_.dzC[j];
+    zD_[j] += ad * dir_.dzD[j];
   }
   return ap;
 }

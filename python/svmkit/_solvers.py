@@ -633,17 +633,17 @@ ENET_WIDE_MAX_SCALE = 1e7
 # ipm (since 2026-12-07), whatever their scaling, sparsity or intercept: its 15-30 iterations
 # each form and factor an (n_features + 1)-square system, which does not care about the
 # degeneracy and scaling that stall the first-order and smoothing methods. Measured at the
-# defaults (tol 1e-4, one process, AMD EPYC 2 cores; /tmp/mw/ipm_shapes.py and ipm_cells.py in
-# the session's notes), auto before -> ipm, objectives within 1e-4 of each other: dna.scale's 3
-# classes l1 486 -> 84 ms (l1_cd -> HiGHS), elastic net 173 -> 69 ms (dual_cd at max_iter, 0.8%
-# above the optimum); a9a l1 528 -> 126 ms, elastic net 289 -> 98 ms; mushrooms l1 540 -> 32 ms,
-# elastic net 34 -> 35 ms; breast_cancer (standardized / raw) l1 30-36 -> 1.8 ms; iris l1 11 ->
-# 0.4 ms; digits l1 651 -> 96 ms, elastic net 738 -> 85 ms (smsvm); make_classification 2,000 x
-# 500 l1 1.3 -> 0.47 s, elastic net 21.8 -> 0.40 s; 5,000 x 200 1.2 -> 0.10 s and 1.8 -> 0.10 s;
-# the regime matrix's near-separable 20,000 x 20 at C = 100 98 -> 58 ms and 61 -> 53 ms; tall
-# dense 10,000 x 50 26 -> 34 ms and 27 -> 28 ms; two_gaussians 100,000 x 50 0.42 -> 0.44 s and
-# 0.43 -> 0.30 s. Beyond it the system's cost takes over: sparse text 5,000 x 1,000 (20 entries
-# per row) l1 0.21 -> 0.36 s, elastic net 17 -> 205 ms.
+# defaults (tol 1e-4, one process, AMD EPYC 2 cores; bench/bench_hinge_ipm.py,
+# bench/results/hinge_ipm.md), auto before -> ipm, objectives within 1e-4 of each other:
+# dna.scale's 3 classes l1 486 -> 84 ms (l1_cd -> HiGHS), elastic net 173 -> 69 ms (dual_cd at
+# max_iter, 0.8% above the optimum); a9a l1 528 -> 126 ms, elastic net 289 -> 98 ms; mushrooms
+# l1 540 -> 32 ms, elastic net 34 -> 35 ms; breast_cancer (standardized / raw) l1 30-36 -> 1.8
+# ms; iris l1 11 -> 0.4 ms; digits l1 651 -> 96 ms, elastic net 738 -> 85 ms (smsvm);
+# make_classification 2,000 x 500 l1 1.3 -> 0.47 s, elastic net 21.8 -> 0.40 s; 5,000 x 200
+# 1.2 -> 0.10 s and 1.8 -> 0.10 s; the regime matrix's near-separable 20,000 x 20 at C = 100
+# 98 -> 58 ms and 61 -> 53 ms; tall dense 10,000 x 50 26 -> 34 ms and 27 -> 28 ms; two_gaussians
+# 100,000 x 50 0.42 -> 0.44 s and 0.43 -> 0.30 s. Beyond it the system's cost takes over: sparse
+# text 5,000 x 1,000 (20 entries per row) l1 0.21 -> 0.36 s, elastic net 17 -> 205 ms.
 IPM_MAX_FEATURES = 500
 
 

@@ -37,7 +37,7 @@
 // factorization ((n_features + 1)^3 / 3) and about six passes over X; 15-30 iterations whatever
 // the data's scaling or degeneracy. It is the method for few features: solver="auto" sends the
 // l1 and elastic-net hinge there (svmkit/_solvers.py, IPM_MAX_FEATURES). Memory: the system and
-// up to kGramParts partial sums of it (bounded by max_system_mb), and about 16 doubles per sample.
+// up to 4 partial sums of it (bounded by max_system_mb), and 10 doubles per sample.
 #pragma once
 
 #include "svmkit/options.hpp"
