@@ -1,4 +1,5 @@
-"""The l1 / elastic-net hinge SVM on few features: ipm beside the rule it replaced and the anchor.
+"""ipm on few features beside the rule it replaced and the anchor: the l1 / elastic-net hinge
+SVM (LinearSVC) and the epsilon-insensitive SVR (LinearSVR).
 
 solver="auto" sends LinearSVC(loss="hinge", penalty="l1" | "elasticnet") with at most
 IPM_MAX_FEATURES features to ipm (svmkit/_solvers.py). This measures, per data set and penalty,
@@ -11,10 +12,12 @@ in one process (best of 3, or one fit above 2 s):
   cells, an approximate method: not the same optimum);
 
 and the relative difference of the two svmkit objectives (summed over the one-vs-rest fits).
+Then LinearSVR() (epsilon-insensitive, IPM_EPS_MAX_FEATURES): "ipm" beside solver="dual_cd" (what
+the rule picked before) and scikit-learn's LinearSVR (its default tol and max_iter).
 Data: scikit-learn's bundled sets, seeded generators, and $SVMKIT_SHARED_DIR's dna.scale, a9a and
 mushrooms where present.
 
-    python bench/bench_hinge_ipm.py [--only NAME ...] [--out results/hinge_ipm.md]
+    python bench/bench_hinge_ipm.py [--only NAME ...] [--out results/hinge_ipm.md] [--svr-only]
 """
 
 from __future__ import annotations
@@ -61,6 +64,74 @@ def datasets() -> dict:
     }
 
 
+def regressions() -> dict:
+    from sklearn.datasets import load_diabetes, make_regression
+    from svmkit.datasets import load_shared
+
+    def shared(name):
+        def load():
+            try:
+                return load_shared(name)
+            except (FileNotFoundError, OSError):
+                return None
+
+        return load
+
+    def scaled(n, d):
+        def load():
+            X, y = make_regression(n, d, noise=10.0, random_state=0)
+            return X * np.logspace(0, 1, d) / 5.0, y
+
+        return load
+
+    sets = {
+        "housing_scale": shared("housing_scale"),
+        "abalone_scale": shared("abalone_scale"),
+        "diabetes": lambda: load_diabetes(return_X_y=True),
+    }
+    for n, d in [(500, 16), (2000, 16), (5000, 32), (5000, 64), (20000, 32), (2000, 128)]:
+        sets[f"make_regression {n} x {d}, scales 0.2-2"] = scaled(n, d)
+    return sets
+
+
+def svr_rows(only) -> list[str]:
+    import svmkit
+    from sklearn.svm import LinearSVR as SkLinearSVR
+
+    rows = [
+        "| data | shape | ipm | dual_cd (status) | sklearn LinearSVR | dual_cd / ipm "
+        "| (F_dual_cd - F_ipm) / F_ipm | ipm iterations |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    print(rows[0], flush=True)
+    for name, load in regressions().items():
+        if only and not any(s in name for s in only):
+            continue
+        data = load()
+        if data is None:
+            print(f"{name}: not found (set SVMKIT_SHARED_DIR)", flush=True)
+            continue
+        X, y = data
+        y = (y - y.mean()) / y.std()
+
+        def fit(solver, X=X, y=y):
+            return svmkit.LinearSVR(solver=solver).fit(X, y)
+
+        t_ipm, m_ipm = timed(lambda: fit("ipm"))
+        t_dcd, m_dcd = timed(lambda: fit("dual_cd"))
+        t_sk, _ = timed(lambda X=X, y=y: SkLinearSVR(dual=True).fit(X, y))
+        f_ipm, f_dcd = m_ipm.result_[0]["objective"], m_dcd.result_[0]["objective"]
+        status = str(m_dcd.result_[0]["status"]).split(".")[-1]
+        row = (
+            f"| {name} | {X.shape[0]} x {X.shape[1]} | {t_ipm * 1e3:.2f} ms "
+            f"| {t_dcd * 1e3:.2f} ms ({status}) | {t_sk * 1e3:.2f} ms | {t_dcd / t_ipm:.2f} "
+            f"| {(f_dcd - f_ipm) / f_ipm:.1e} | {m_ipm.result_[0]['iterations']} |"
+        )
+        rows.append(row)
+        print(row, flush=True)
+    return rows
+
+
 def timed(fit) -> tuple[float, object]:
     best, model = float("inf"), None
     for _ in range(3):
@@ -77,6 +148,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--only", nargs="*", help="data set names (substrings)")
     ap.add_argument("--out", default=None, help="write the markdown table here too")
+    ap.add_argument("--svr-only", action="store_true", help="only the LinearSVR table")
     args = ap.parse_args()
     import scipy.sparse as sp
     import svmkit
@@ -90,7 +162,7 @@ def main() -> None:
         "|---|---|---|---|---|---|---|---|---|",
     ]
     print(rows[0], flush=True)
-    for name, load in datasets().items():
+    for name, load in ({} if args.svr_only else datasets()).items():
         if args.only and not any(s in name for s in args.only):
             continue
         data = load()
@@ -135,6 +207,7 @@ def main() -> None:
             )
             rows.append(row)
             print(row, flush=True)
+    rows += ["", *svr_rows(args.only)]
     if args.out:
         Path(args.out).write_text("\n".join(rows) + "\n")
 

@@ -1,9 +1,11 @@
-"""ipm: the interior-point method for the l1 / elastic-net / l2 hinge-loss SVM.
+"""ipm: the interior-point method for the l1 / elastic-net / l2 hinge-loss SVM and the
+epsilon-insensitive SVR.
 
 References: clarabel solving the same problem exactly (tests/references.primal_svm), and
-LIBLINEAR's dual coordinate descent (scikit-learn's LinearSVC(loss="hinge"), -s 3) for the l2
-hinge with its regularized bias. The result's optimality (its certificate) must bound the true
-relative gap. Data: scikit-learn's bundled breast_cancer, iris and digits, and seeded generators.
+LIBLINEAR's dual coordinate descent (scikit-learn's LinearSVC(loss="hinge"), -s 3, and
+LinearSVR, -s 13) for the l2 hinge and the epsilon-insensitive loss with their regularized bias.
+The result's optimality (its certificate) must bound the true relative gap. Data:
+scikit-learn's bundled breast_cancer, iris, digits and diabetes, and seeded generators.
 """
 
 from __future__ import annotations
@@ -15,9 +17,17 @@ import pytest
 import scipy.sparse as sp
 import svmkit
 from references import primal_svm, scaled_separable
-from sklearn.datasets import load_breast_cancer, load_digits, load_iris, make_classification
+from sklearn.datasets import (
+    load_breast_cancer,
+    load_diabetes,
+    load_digits,
+    load_iris,
+    make_classification,
+    make_regression,
+)
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import LinearSVC as SkLinearSVC
+from sklearn.svm import LinearSVR as SkLinearSVR
 from svmkit import _core
 from svmkit.datasets import make_sparse_text_like
 
@@ -206,7 +216,14 @@ def core_fit(X, y, loss="hinge", l1=1.0, l2=0.0, **options):
 @pytest.mark.parametrize(
     ("call", "message"),
     [
-        (lambda X, y: core_fit(X, y, loss="squared_hinge"), "ipm handles the loss 'hinge' only"),
+        (
+            lambda X, y: core_fit(X, y, loss="squared_hinge"),
+            "ipm handles the losses 'hinge' and 'epsilon_insensitive' only",
+        ),
+        (
+            lambda X, y: core_fit(X, y, loss="epsilon_insensitive", l1=0.5, l2=0.5),
+            "epsilon-insensitive loss with the l2 penalty only",
+        ),
         (lambda X, y: core_fit(X, y * 2.0), "targets must be -1 or \\+1"),
         (lambda X, y: core_fit(X, y, l1=0.0, l2=0.0), "penalty weights l1 and l2"),
         (lambda X, y: core_fit(X, y, l1=-1.0), "penalty weights l1 and l2"),
@@ -240,3 +257,87 @@ def test_auto_picks_ipm_for_few_features() -> None:
         assert clf.solver_ == "ipm"
         _, _, F = primal_svm(X, yy, 1.0, l1=l1, l2=l2, reg_b=l2 > 0)
         assert (clf.result_[0]["objective"] - F) / F <= 1e-4
+
+
+def regression(kind: str):
+    if kind == "diabetes":
+        X, y = load_diabetes(return_X_y=True)
+        X = X[:300]
+        y = y[:300]
+    elif kind == "scaled":  # features on scales 0.2-2 with noise: dual_cd stalls here
+        X, y = make_regression(400, 12, noise=10.0, random_state=2)
+        X = X * np.logspace(0, 1, 12) / 5.0
+    else:  # sparse
+        X = sp.random(300, 40, density=0.2, format="csr", random_state=3)
+        y = np.asarray(X @ np.random.default_rng(3).standard_normal(40)).ravel()
+    y = (y - y.mean()) / y.std()
+    return X, y
+
+
+@pytest.mark.parametrize("kind", ["diabetes", "scaled", "sparse"])
+@pytest.mark.parametrize("regularize_intercept", [True, False])
+@pytest.mark.parametrize("epsilon", [0.0, 0.3])
+def test_epsilon_insensitive_matches_the_exact_qp(kind, regularize_intercept, epsilon) -> None:
+    """LinearSVR's loss: the exact optimum at tol 1e-9, the certificate bounding the true gap at
+    the default tol."""
+    X, y = regression(kind)
+    C = 2.0
+    _, _, F = primal_svm(
+        X,
+        y,
+        np.full(len(y), C),
+        loss="epsilon_insensitive",
+        epsilon=epsilon,
+        l2=1.0,
+        reg_b=regularize_intercept,
+    )
+    for tol, bound in [(1e-9, 1e-7), (1e-4, None)]:
+        reg = svmkit.LinearSVR(
+            C=C,
+            epsilon=epsilon,
+            solver="ipm",
+            tol=tol,
+            regularize_intercept=regularize_intercept,
+        ).fit(X, y)
+        res = reg.result_[0]
+        assert res["status"] == _core.SolverStatus.converged, res["message"]
+        z = np.asarray(X @ reg.coef_).ravel() + reg.intercept_
+        bias = reg.intercept_ if regularize_intercept else 0.0
+        F_ipm = (
+            0.5 * (reg.coef_ @ reg.coef_ + bias * bias)
+            + C * np.maximum(0.0, np.abs(y - z) - epsilon).sum()
+        )
+        assert F_ipm == pytest.approx(res["objective"], rel=1e-10)
+        rel = (F_ipm - F) / F
+        assert rel <= res["optimality"] + 1e-9
+        assert res["optimality"] <= tol
+        if bound is not None:
+            assert abs(rel) <= bound, (tol, rel)
+
+
+def test_epsilon_insensitive_matches_liblinear() -> None:
+    """LIBLINEAR -s 13 (scikit-learn's LinearSVR, dual, run to a tight tolerance)."""
+    X, y = regression("diabetes")
+    ref = SkLinearSVR(C=1.0, epsilon=0.1, tol=1e-10, max_iter=10**6, dual=True).fit(X, y)
+    reg = svmkit.LinearSVR(C=1.0, epsilon=0.1, solver="ipm", tol=1e-10).fit(X, y)
+    z = X @ ref.coef_ + ref.intercept_[0]
+    F_ref = (
+        0.5 * (ref.coef_ @ ref.coef_ + ref.intercept_[0] ** 2)
+        + np.maximum(0.0, np.abs(y - z) - 0.1).sum()
+    )
+    assert reg.result_[0]["objective"] == pytest.approx(F_ref, rel=1e-6)
+
+
+def test_linear_svr_auto_picks_ipm_where_dual_cd_stalls() -> None:
+    """solver="auto" for LinearSVR() on few features: ipm, exact where dual_cd's -s 13 dual stops
+    at max_iter above the optimum (the rule's table is in test_auto.py)."""
+    X, y = regression("scaled")
+    auto = svmkit.LinearSVR().fit(X, y)
+    assert auto.solver_ == "ipm"
+    _, _, F = primal_svm(X, y, 1.0, loss="epsilon_insensitive", epsilon=0.0, l2=1.0)
+    assert (auto.result_[0]["objective"] - F) / F <= 1e-4
+    from sklearn.exceptions import ConvergenceWarning
+
+    with pytest.warns(ConvergenceWarning):
+        dcd = svmkit.LinearSVR(solver="dual_cd").fit(X, y)
+    assert (dcd.result_[0]["objective"] - F) / F > 1e-3

@@ -1,11 +1,15 @@
-// ipm: Mehrotra's predictor-corrector interior-point method for the hinge-loss linear SVM with
-// few features (solvers/ipm.hpp states the problem, the method and the stopping rule).
+// ipm: Mehrotra's predictor-corrector interior-point method for the hinge-loss and the
+// epsilon-insensitive linear SVM with few features (solvers/ipm.hpp states the problems, the
+// method and the stopping rule).
 //
-// Notation (ipm.hpp's smooth form): per sample i (rows of positive cost) the hinge slack xi_i
-// with multiplier zA_i, the margin slack sB_i = y_i (w.x_i + b s) + xi_i - 1 with multiplier
-// zB_i; per feature j (l1 > 0) t_j with the slacks sC_j = t_j - w_j, sD_j = t_j + w_j and their
+// Notation (ipm.hpp's smooth form): per sample i (rows of positive cost) with z_i = w.x_i + b s,
+// the slack xi_i >= 0 with multiplier zA_i and the margin rows
+//   P: a_i z_i + xi_i - h_i = sP_i >= 0   (multiplier zP_i)
+//   M: -z_i + xi_i + y_i + eps = sM_i >= 0 (multiplier zM_i; the epsilon-insensitive loss only)
+// with a_i = y_i, h_i = 1 for the hinge and a_i = 1, h_i = y_i - eps for the epsilon-insensitive
+// loss; per feature j (l1 > 0) t_j with the slacks sC_j = t_j - w_j, sD_j = t_j + w_j and their
 // multipliers zC_j, zD_j. Every constraint but the margin rows starts feasible and stays so (their
-// Newton equations are linear and exact), so only the margin residual rB is carried.
+// Newton equations are linear and exact), so only the margin residuals rP, rM are carried.
 #include "svmkit/solvers/ipm.hpp"
 
 #include <Eigen/Dense>
@@ -15,6 +19,7 @@
 #include <vector>
 
 #include "hinge_certificate.hpp"
+#include "kink_dual.hpp"
 #include "svmkit/data.hpp"
 #include "svmkit/detail/assembled_hessian.hpp"
 #include "svmkit/detail/parallel.hpp"
@@ -29,19 +34,20 @@ constexpr int kRidgeRetries = 4;
 // Most row chunks forming the system, each with its own m x m partial sum (max_system_mb).
 constexpr int kMaxGramChunks = 4;
 
-// One Newton direction (ipm.hpp's variables and slacks).
-// Per sample only the slacks' changes are kept (16 bytes a sample): the multipliers' follow from
-// them and the complementarity targets rc (Ipm::dzA, Ipm::dzB), which keeps a tall fit's memory
-// at 10 doubles a sample.
+// One Newton direction (ipm.hpp's variables and slacks). Per sample only the slacks' changes are
+// kept: the multipliers' follow from them and the complementarity targets rc (Ipm::dz), which
+// keeps a hinge fit's memory at 10 doubles a sample (13 for the epsilon-insensitive loss).
 struct Direction {
   std::vector<double> dw, dt, dsC, dsD, dzC, dzD;  // per feature (dt.. only with l1 > 0)
-  std::vector<double> dxi, dsB;                    // per sample
+  std::vector<double> dxi, dsP, dsM;               // per sample (dsM: regression only)
   double db = 0.0;
-  void resize(Index n, Index d, bool l1) {
+  void resize(Index n, Index d, bool l1, bool two_sided) {
     dw.assign(static_cast<std::size_t>(d), 0.0);
     for (auto* v : {&dt, &dsC, &dsD, &dzC, &dzD})
       v->assign(l1 ? static_cast<std::size_t>(d) : 0, 0.0);
-    for (auto* v : {&dxi, &dsB}) v->assign(static_cast<std::size_t>(n), 0.0);
+    dxi.assign(static_cast<std::size_t>(n), 0.0);
+    dsP.assign(static_cast<std::size_t>(n), 0.0);
+    dsM.assign(two_sided ? static_cast<std::size_t>(n) : 0, 0.0);
   }
 };
 
@@ -57,8 +63,8 @@ double max_step(const std::vector<double>& v, const std::vector<double>& dv, Kee
 template <class V>
 class Ipm {
  public:
-  Ipm(const V& X, const LinearProblem& p, const IpmPenalty& pen, const IpmOptions& opt,
-      const Callbacks& cb)
+  Ipm(const V& X, const LinearProblem& p, const LossSpec& loss, const IpmPenalty& pen,
+      const IpmOptions& opt, const Callbacks& cb)
       : X_(X),
         p_(p),
         pen_(pen),
@@ -69,6 +75,8 @@ class Ipm {
         nb_(p.fit_intercept ? 1 : 0),
         m_(X.cols + (p.fit_intercept ? 1 : 0)),
         l1_(pen.l1 > 0.0),
+        two_(loss.kind == LossKind::epsilon_insensitive),
+        eps_(two_ ? loss.epsilon : 0.0),
         bias_pen_(p.fit_intercept && p.regularize_intercept && pen.l2 > 0.0 ? pen.l2 : 0.0),
         s_(p.intercept_scaling),
         threads_(resolve_threads(opt.n_threads)) {}
@@ -77,12 +85,18 @@ class Ipm {
 
  private:
   bool active(std::size_t i) const { return p_.cost[i] > 0.0; }
-  // The multipliers' changes of sample k in direction dir (solved for the targets rcA_, rcB_).
-  double dzA(std::size_t k, const Direction& dir) const {
-    return -(zA_[k] * dir.dxi[k] + rcA_[k]) / xi_[k];
-  }
-  double dzB(std::size_t k, const Direction& dir) const {
-    return -(zB_[k] * dir.dsB[k] + rcB_[k]) / sB_[k];
+  // Row P's coefficient of z_i and its right-hand side.
+  double coef(Index i) const { return two_ ? 1.0 : p_.y[i]; }
+  double rhs_p(Index i) const { return two_ ? p_.y[i] - eps_ : 1.0; }
+  // A multiplier's change for its slack's change ds (solved for the target rc): z ds + s dz = -rc.
+  static double dz(double z, double s, double ds, double rc) { return -(z * ds + rc) / s; }
+  // The Schur weights of sample k: D (its row of the system), the xi block S and a W_P - W_M.
+  void weights(std::size_t k, double* D, double* S, double* cross) const {
+    const double wa = zA_[k] / xi_[k], wp = zP_[k] / sP_[k];
+    const double wm = two_ ? zM_[k] / sM_[k] : 0.0;
+    *S = wa + wp + wm;
+    *D = (wa * (wp + wm) + 4.0 * wp * wm) / *S;  // = wp + wm - (a wp - wm)^2 / S, a^2 = 1
+    *cross = coef(static_cast<Index>(k)) * wp - wm;
   }
   void residuals();
   double certificate(double* primal);
@@ -99,36 +113,45 @@ class Ipm {
   const IpmOptions& opt_;
   const Callbacks& cb_;
   const Index n_, d_, nb_, m_;
-  const bool l1_;
-  const double bias_pen_, s_;
+  const bool l1_, two_;  // two_: the epsilon-insensitive loss (both margin rows)
+  const double eps_, bias_pen_, s_;
   const int threads_;
   long long passes_ = 0;
 
-  std::vector<double> w_, t_, zC_, zD_;    // per feature
-  std::vector<double> xi_, sB_, zA_, zB_;  // per sample
+  std::vector<double> w_, t_, zC_, zD_;              // per feature
+  std::vector<double> xi_, sP_, zA_, zP_, sM_, zM_;  // per sample (sM_, zM_: regression)
   double b_ = 0.0;
-  // The margin residual, w's dual residual and a per-feature scratch vector (X'v). dual_.a
+  // The margin residuals, w's dual residual and a per-feature scratch vector (X'v). dual_.a
   // doubles as the per-sample scratch of the passes (its certificate values are set where used).
-  std::vector<double> rB_, rw_, a_;
+  std::vector<double> rP_, rM_, rw_, a_;
   double rb_ = 0.0;
   Eigen::MatrixXd K_;  // the normal-equation system (its upper triangle)
   Eigen::LLT<Eigen::MatrixXd, Eigen::Upper> llt_;  // reads K_'s upper triangle
   ReductionBuffers rbuf_, gbuf_;
   hinge_cert::HingeDualPoint dual_;
-  Direction dir_;                              // the predictor's, then (over it) the corrector's
-  std::vector<double> rcA_, rcB_, rcC_, rcD_;  // complementarity targets of a Newton solve
-  double pairs_ = 0.0;                         // number of complementary pairs
+  Direction dir_;  // the predictor's, then (over it) the corrector's
+  std::vector<double> rcA_, rcP_, rcM_, rcC_, rcD_;  // complementarity targets of a Newton solve
+  double pairs_ = 0.0;                               // number of complementary pairs
 };
 
-// Residuals at the current point: rB (margins), rw_ and rb_ (stationarity in w and b).
+// Residuals at the current point: rP, rM (margins), rw_ and rb_ (stationarity in w and b).
 template <class V>
 void Ipm<V>::residuals() {
   matvec(X_, w_.data(), dual_.a.data(), threads_);
   ++passes_;
+  double sum = 0.0;
   for (Index i = 0; i < n_; ++i) {
     const auto k = static_cast<std::size_t>(i);
-    rB_[k] = active(k) ? p_.y[i] * (dual_.a[k] + s_ * b_) + xi_[k] - 1.0 - sB_[k] : 0.0;
-    dual_.a[k] = active(k) ? p_.y[i] * zB_[k] : 0.0;
+    if (!active(k)) {
+      rP_[k] = dual_.a[k] = 0.0;
+      if (two_) rM_[k] = 0.0;
+      continue;
+    }
+    const double z = dual_.a[k] + s_ * b_;
+    rP_[k] = coef(i) * z + xi_[k] - rhs_p(i) - sP_[k];
+    if (two_) rM_[k] = -z + xi_[k] + p_.y[i] + eps_ - sM_[k];
+    dual_.a[k] = coef(i) * zP_[k] - (two_ ? zM_[k] : 0.0);  // the z-row's multiplier
+    sum += dual_.a[k];
   }
   rmatvec(X_, dual_.a.data(), rw_.data(), threads_, rbuf_);
   ++passes_;
@@ -136,14 +159,13 @@ void Ipm<V>::residuals() {
     const auto k = static_cast<std::size_t>(j);
     rw_[k] = pen_.l2 * w_[k] - rw_[k] + (l1_ ? zC_[k] - zD_[k] : 0.0);
   }
-  double yz = 0.0;
-  for (Index i = 0; i < n_; ++i) yz += dual_.a[static_cast<std::size_t>(i)];
-  rb_ = bias_pen_ * b_ - s_ * yz;
+  rb_ = bias_pen_ * b_ - s_ * sum;
 }
 
-// The relative duality gap at (w, b) and the multipliers zB (hinge_certificate.hpp's dual value
-// of a = zB clipped into the box, made feasible by scaling); *primal = F(w, b). The margins
-// y_i (w.x_i + b s) come from rB_ (residuals() of this point).
+// The relative duality gap at (w, b) and the margin multipliers, and *primal = F(w, b); the
+// margins come from rP_ (residuals() of this point). Hinge: hinge_certificate.hpp's dual value of
+// a = zP clipped into the box, made feasible by scaling; epsilon-insensitive: kink_dual.hpp's of
+// beta = zP - zM clipped into [-cost, cost], balanced for a free bias and scaled by its best t.
 template <class V>
 double Ipm<V>::certificate(double* primal) {
   double loss = 0.0;
@@ -153,8 +175,15 @@ double Ipm<V>::certificate(double* primal) {
       dual_.a[k] = 0.0;
       continue;
     }
-    loss += p_.cost[i] * std::max(0.0, xi_[k] - sB_[k] - rB_[k]);  // 1 - margin
-    dual_.a[k] = std::clamp(zB_[k], 0.0, p_.cost[i]);
+    const double c = p_.cost[i];
+    if (two_) {  // z - y from row P: z = rP - xi + y - eps + sP
+      const double r = rP_[k] - xi_[k] - eps_ + sP_[k];
+      loss += c * std::max(0.0, std::fabs(r) - eps_);
+      dual_.a[k] = std::clamp(zP_[k] - zM_[k], -c, c);
+    } else {
+      loss += c * std::max(0.0, xi_[k] - sP_[k] - rP_[k]);  // 1 - y z
+      dual_.a[k] = std::clamp(zP_[k], 0.0, c);
+    }
   }
   double pen = 0.0;
   for (Index j = 0; j < d_; ++j) {
@@ -163,9 +192,14 @@ double Ipm<V>::certificate(double* primal) {
   }
   pen += 0.5 * bias_pen_ * b_ * b_;
   *primal = pen + loss;
-  hinge_cert::hinge_residual(X_, p_, dual_);
+  double dual;
+  if (two_) {
+    dual = scaled_dual_value(X_, p_, eps_, dual_.a, a_, threads_, rbuf_, pen_.l2);
+  } else {
+    hinge_cert::hinge_residual(X_, p_, dual_);
+    dual = hinge_cert::hinge_dual_value(X_, p_, pen_, bias_pen_ > 0.0, dual_);
+  }
   ++passes_;
-  const double dual = hinge_cert::hinge_dual_value(X_, p_, pen_, bias_pen_ > 0.0, dual_);
   return *primal > 0.0 ? (*primal - dual) / *primal : 0.0;
 }
 
@@ -177,8 +211,9 @@ bool Ipm<V>::factor() {
   const auto weight = [&](Index i) {
     const auto k = static_cast<std::size_t>(i);
     if (!active(k)) return 0.0;
-    const double wa = zA_[k] / xi_[k], wb = zB_[k] / sB_[k];
-    return wa * wb / (wa + wb);
+    double D, S, cross;
+    weights(k, &D, &S, &cross);
+    return D;
   };
   Index entries = stored_entries(X_);
   if constexpr (!is_csr_view<V>::value) entries = n_ * m_;  // a dense row's rank-1 update: m
@@ -216,9 +251,9 @@ bool Ipm<V>::factor() {
 // ipm.hpp's normal equations, with xi and t eliminated.
 template <class V>
 void Ipm<V>::solve(Direction& dir) {
-  const auto &rcA = rcA_, &rcB = rcB_, &rcC = rcC_, &rcD = rcD_;
   Eigen::VectorXd rhs(m_);
-  // Per sample: g_xi = -(r_xi) - qA - qB with r_xi = cost - zA - zB, folded into v.
+  // Per sample: g_xi = -r_xi - qA - qP - qM (r_xi = cost - zA - zP - zM), folded into v, the
+  // coefficient of x_i in the right-hand side.
   double vsum = 0.0;
   for (Index i = 0; i < n_; ++i) {
     const auto k = static_cast<std::size_t>(i);
@@ -226,11 +261,14 @@ void Ipm<V>::solve(Direction& dir) {
       dual_.a[k] = 0.0;
       continue;
     }
-    const double wa = zA_[k] / xi_[k], wb = zB_[k] / sB_[k];
-    const double qa = rcA[k] / xi_[k], qb = wb * rB_[k] + rcB[k] / sB_[k];
-    const double gxi = -(p_.cost[i] - zA_[k] - zB_[k]) - qa - qb;
+    double D, S, cross;
+    weights(k, &D, &S, &cross);
+    const double qa = rcA_[k] / xi_[k];
+    const double qp = zP_[k] / sP_[k] * rP_[k] + rcP_[k] / sP_[k];
+    const double qm = two_ ? zM_[k] / sM_[k] * rM_[k] + rcM_[k] / sM_[k] : 0.0;
+    const double gxi = -(p_.cost[i] - zA_[k] - zP_[k] - (two_ ? zM_[k] : 0.0)) - qa - qp - qm;
     dir.dxi[k] = gxi;  // kept for the back substitution
-    dual_.a[k] = p_.y[i] * (qb + wb / (wa + wb) * gxi);
+    dual_.a[k] = coef(i) * qp - qm + cross / S * gxi;
     vsum += dual_.a[k];
   }
   rmatvec(X_, dual_.a.data(), a_.data(), threads_, rbuf_);  // a_ as scratch: X' v
@@ -241,7 +279,7 @@ void Ipm<V>::solve(Direction& dir) {
     if (l1_) {
       const double sc = t_[k] - w_[k], sd = t_[k] + w_[k];
       const double wc = zC_[k] / sc, wd = zD_[k] / sd;
-      const double qc = rcC[k] / sc, qd = rcD[k] / sd;
+      const double qc = rcC_[k] / sc, qd = rcD_[k] / sd;
       const double gt = -(pen_.l1 - zC_[k] - zD_[k]) - qc - qd;
       dir.dt[k] = gt;
       r += qc - qd - (wd - wc) / (wc + wd) * gt;
@@ -257,14 +295,17 @@ void Ipm<V>::solve(Direction& dir) {
   for (Index i = 0; i < n_; ++i) {
     const auto k = static_cast<std::size_t>(i);
     if (!active(k)) {
-      dir.dxi[k] = dir.dsB[k] = 0.0;
+      dir.dxi[k] = dir.dsP[k] = 0.0;
+      if (two_) dir.dsM[k] = 0.0;
       continue;
     }
-    const double wa = zA_[k] / xi_[k], wb = zB_[k] / sB_[k];
-    const double mdir = p_.y[i] * (dual_.a[k] + s_ * dir.db);
-    const double dxi = (dir.dxi[k] - wb * mdir) / (wa + wb);
+    double D, S, cross;
+    weights(k, &D, &S, &cross);
+    const double dzi = dual_.a[k] + s_ * dir.db;  // the change of z_i
+    const double dxi = (dir.dxi[k] - cross * dzi) / S;
     dir.dxi[k] = dxi;
-    dir.dsB[k] = rB_[k] + mdir + dxi;
+    dir.dsP[k] = rP_[k] + coef(i) * dzi + dxi;
+    if (two_) dir.dsM[k] = rM_[k] - dzi + dxi;
   }
   if (l1_) {
     for (Index j = 0; j < d_; ++j) {
@@ -275,8 +316,8 @@ void Ipm<V>::solve(Direction& dir) {
       dir.dt[k] = dt;
       dir.dsC[k] = dt - dir.dw[k];
       dir.dsD[k] = dt + dir.dw[k];
-      dir.dzC[k] = -wc * dir.dsC[k] - rcC[k] / sc;
-      dir.dzD[k] = -wd * dir.dsD[k] - rcD[k] / sd;
+      dir.dzC[k] = -wc * dir.dsC[k] - rcC_[k] / sc;
+      dir.dzD[k] = -wd * dir.dsD[k] - rcD_[k] / sd;
     }
   }
 }
@@ -287,13 +328,17 @@ void Ipm<V>::step_lengths(const Direction& dir, double* ap, double* ad) const {
   const auto on = [&](std::size_t i) { return active(i); };
   const auto all = [](std::size_t) { return true; };
   double a = max_step(xi_, dir.dxi, on, 1.0);
-  a = max_step(sB_, dir.dsB, on, a);
+  a = max_step(sP_, dir.dsP, on, a);
+  if (two_) a = max_step(sM_, dir.dsM, on, a);
   double z = 1.0;
+  const auto limit = [&z](double v, double dv) {
+    if (dv < 0.0) z = std::min(z, -v / dv);
+  };
   for (std::size_t k = 0; k < zA_.size(); ++k) {
     if (!active(k)) continue;
-    const double da = dzA(k, dir), db = dzB(k, dir);
-    if (da < 0.0) z = std::min(z, -zA_[k] / da);
-    if (db < 0.0) z = std::min(z, -zB_[k] / db);
+    limit(zA_[k], dz(zA_[k], xi_[k], dir.dxi[k], rcA_[k]));
+    limit(zP_[k], dz(zP_[k], sP_[k], dir.dsP[k], rcP_[k]));
+    if (two_) limit(zM_[k], dz(zM_[k], sM_[k], dir.dsM[k], rcM_[k]));
   }
   if (l1_) {
     for (Index j = 0; j < d_; ++j) {
@@ -313,33 +358,46 @@ void Ipm<V>::step_lengths(const Direction& dir, double* ap, double* ad) const {
 template <class V>
 void Ipm<V>::start() {
   const auto nz = static_cast<std::size_t>(n_), dz = static_cast<std::size_t>(d_);
-  const std::size_t dl = l1_ ? dz : 0;
+  const std::size_t dl = l1_ ? dz : 0, nm = two_ ? nz : 0;
   w_.assign(dz, 0.0);
   t_.assign(dl, 1.0);
   zC_.assign(dl, 0.5 * pen_.l1);
   zD_.assign(dl, 0.5 * pen_.l1);
   xi_.assign(nz, 1.0);
-  sB_.assign(nz, 1.0);
+  sP_.assign(nz, 1.0);
+  sM_.assign(nm, 1.0);
   zA_.resize(nz);
-  zB_.resize(nz);
+  zP_.resize(nz);
+  zM_.resize(nm);
   Index n_active = 0;
+  const double share = two_ ? 1.0 / 3.0 : 0.5;  // of cost_i to each multiplier of sample i
   for (Index i = 0; i < n_; ++i) {
-    zA_[static_cast<std::size_t>(i)] = zB_[static_cast<std::size_t>(i)] = 0.5 * p_.cost[i];
+    const auto k = static_cast<std::size_t>(i);
+    zA_[k] = zP_[k] = share * p_.cost[i];
+    if (two_) {
+      zM_[k] = share * p_.cost[i];
+      // Both margin rows feasible at z = 0 with slacks of at least 1 (y is on its own scale).
+      xi_[k] = std::max(std::fabs(p_.y[i]) - eps_, 0.0) + 1.0;
+      sP_[k] = xi_[k] - p_.y[i] + eps_;
+      sM_[k] = xi_[k] + p_.y[i] + eps_;
+    }
     n_active += p_.cost[i] > 0.0;
   }
-  rB_.assign(nz, 0.0);
+  rP_.assign(nz, 0.0);
+  rM_.assign(nm, 0.0);
   a_.assign(dz, 0.0);
   rw_.assign(dz, 0.0);
   K_.resize(m_, m_);
   dual_.a.assign(nz, 0.0);
   dual_.rpos.assign(dz, 0.0);
   dual_.rneg.assign(dz, 0.0);
-  dir_.resize(n_, d_, l1_);
+  dir_.resize(n_, d_, l1_, two_);
   rcA_.assign(nz, 0.0);
-  rcB_.assign(nz, 0.0);
+  rcP_.assign(nz, 0.0);
+  rcM_.assign(nm, 0.0);
   rcC_.assign(dl, 0.0);
   rcD_.assign(dl, 0.0);
-  pairs_ = static_cast<double>(2 * n_active + 2 * static_cast<Index>(dl));
+  pairs_ = static_cast<double>((two_ ? 3 : 2) * n_active + 2 * static_cast<Index>(dl));
 }
 
 // mu: the mean complementarity product.
@@ -347,7 +405,7 @@ template <class V>
 double Ipm<V>::complementarity() const {
   double s = 0.0;
   for (std::size_t i = 0; i < xi_.size(); ++i)
-    if (active(i)) s += xi_[i] * zA_[i] + sB_[i] * zB_[i];
+    if (active(i)) s += xi_[i] * zA_[i] + sP_[i] * zP_[i] + (two_ ? sM_[i] * zM_[i] : 0.0);
   for (std::size_t j = 0; j < t_.size(); ++j)
     s += (t_[j] - w_[j]) * zC_[j] + (t_[j] + w_[j]) * zD_[j];
   return s / pairs_;
@@ -361,7 +419,8 @@ double Ipm<V>::predictor_corrector(double mu) {
   const std::size_t nz = xi_.size(), dl = t_.size();
   for (std::size_t i = 0; i < nz; ++i) {
     rcA_[i] = xi_[i] * zA_[i];
-    rcB_[i] = sB_[i] * zB_[i];
+    rcP_[i] = sP_[i] * zP_[i];
+    if (two_) rcM_[i] = sM_[i] * zM_[i];
   }
   for (std::size_t j = 0; j < dl; ++j) {
     rcC_[j] = (t_[j] - w_[j]) * zC_[j];
@@ -370,21 +429,32 @@ double Ipm<V>::predictor_corrector(double mu) {
   solve(dir_);
   double ap = 0.0, ad = 0.0;
   step_lengths(dir_, &ap, &ad);
+  // The predictor's multipliers' changes, read before the targets change.
+  const auto dzs = [&](std::size_t i, double* da, double* dp, double* dm) {
+    *da = dz(zA_[i], xi_[i], dir_.dxi[i], rcA_[i]);
+    *dp = dz(zP_[i], sP_[i], dir_.dsP[i], rcP_[i]);
+    *dm = two_ ? dz(zM_[i], sM_[i], dir_.dsM[i], rcM_[i]) : 0.0;
+  };
   double aff = 0.0;
-  for (std::size_t i = 0; i < nz; ++i)
-    if (active(i))
-      aff += (xi_[i] + ap * dir_.dxi[i]) * (zA_[i] + ad * dzA(i, dir_)) +
-             (sB_[i] + ap * dir_.dsB[i]) * (zB_[i] + ad * dzB(i, dir_));
+  for (std::size_t i = 0; i < nz; ++i) {
+    if (!active(i)) continue;
+    double da, dp, dm;
+    dzs(i, &da, &dp, &dm);
+    aff += (xi_[i] + ap * dir_.dxi[i]) * (zA_[i] + ad * da) +
+           (sP_[i] + ap * dir_.dsP[i]) * (zP_[i] + ad * dp);
+    if (two_) aff += (sM_[i] + ap * dir_.dsM[i]) * (zM_[i] + ad * dm);
+  }
   for (std::size_t j = 0; j < dl; ++j)
     aff += (t_[j] - w_[j] + ap * dir_.dsC[j]) * (zC_[j] + ad * dir_.dzC[j]) +
            (t_[j] + w_[j] + ap * dir_.dsD[j]) * (zD_[j] + ad * dir_.dzD[j]);
   const double ratio = aff / pairs_ / mu;
   const double centre = std::clamp(ratio * ratio * ratio, 0.0, 1.0) * mu;
-  // The corrector's targets (the predictor's multipliers are read before rc changes).
   for (std::size_t i = 0; i < nz; ++i) {
-    const double da = dzA(i, dir_), db = dzB(i, dir_);
+    double da, dp, dm;
+    dzs(i, &da, &dp, &dm);
     rcA_[i] += dir_.dxi[i] * da - centre;
-    rcB_[i] += dir_.dsB[i] * db - centre;
+    rcP_[i] += dir_.dsP[i] * dp - centre;
+    if (two_) rcM_[i] += dir_.dsM[i] * dm - centre;
   }
   for (std::size_t j = 0; j < dl; ++j) {
     rcC_[j] += dir_.dsC[j] * dir_.dzC[j] - centre;
@@ -399,11 +469,16 @@ double Ipm<V>::predictor_corrector(double mu) {
   b_ += ap * dir_.db;
   for (std::size_t i = 0; i < nz; ++i) {
     if (!active(i)) continue;
-    const double da = dzA(i, dir_), db = dzB(i, dir_);  // before the slacks move
+    double da, dp, dm;
+    dzs(i, &da, &dp, &dm);  // before the slacks move
     xi_[i] += ap * dir_.dxi[i];
-    sB_[i] += ap * dir_.dsB[i];
+    sP_[i] += ap * dir_.dsP[i];
     zA_[i] += ad * da;
-    zB_[i] += ad * db;
+    zP_[i] += ad * dp;
+    if (two_) {
+      sM_[i] += ap * dir_.dsM[i];
+      zM_[i] += ad * dm;
+    }
   }
   for (std::size_t j = 0; j < dl; ++j) {
     t_[j] += ap * dir_.dt[j];
@@ -488,14 +563,20 @@ void validate_options(const IpmOptions& o) {
   SVMKIT_CHECK_OPTION_RANGES(SVMKIT_IPM_OPTIONS, "ipm", o);
 }
 
-SolveResult solve_ipm(const LinearProblem& problem, const IpmPenalty& penalty,
+SolveResult solve_ipm(const LinearProblem& problem, const LossSpec& loss, const IpmPenalty& penalty,
                       const IpmOptions& options, const Callbacks& callbacks) {
   validate_options(options);
-  validate_problem(problem, LossSpec{LossKind::hinge}, options.check_input);
+  if (loss.kind != LossKind::hinge && loss.kind != LossKind::epsilon_insensitive)
+    throw_invalid(std::string("ipm handles the losses 'hinge' and 'epsilon_insensitive' only, "
+                              "got '") +
+                  to_string(loss.kind) + "'");
+  validate_problem(problem, loss, options.check_input);
   if (!(penalty.l1 >= 0.0 && std::isfinite(penalty.l1) && penalty.l2 >= 0.0 &&
         std::isfinite(penalty.l2)) ||
       penalty.l1 + penalty.l2 <= 0.0)
     throw_invalid("ipm: the penalty weights l1 and l2 must be finite, >= 0 and not both zero");
+  if (loss.kind == LossKind::epsilon_insensitive && !(penalty.l1 == 0.0))
+    throw_invalid("ipm solves the epsilon-insensitive loss with the l2 penalty only (l1 = 0)");
   const double m = static_cast<double>(solution_size(problem));
   const double mb = m * m * 8.0 * (1.0 + kMaxGramChunks) / (1024.0 * 1024.0);
   if (mb > options.max_system_mb)
@@ -509,7 +590,7 @@ SolveResult solve_ipm(const LinearProblem& problem, const IpmPenalty& penalty,
   try {
     return std::visit(
         [&](const auto& X) {
-          Ipm<std::decay_t<decltype(X)>> ipm(X, problem, penalty, options, callbacks);
+          Ipm<std::decay_t<decltype(X)>> ipm(X, problem, loss, penalty, options, callbacks);
           return ipm.run();
         },
         problem.X);

@@ -231,6 +231,7 @@ def fit_ipm(
     regularize_intercept: bool,
     options: dict,
     callback: typing.Any,
+    epsilon: typing.SupportsFloat | typing.SupportsIndex = 0.0,
 ) -> dict: ...
 def fit_l1_cd(
     X: typing.Any,

@@ -595,7 +595,10 @@ class LinearSVR(RegressorMixin, _BaseLinear):
     2012, whose tol is relative: sum |PG| <= tol * its first value, default 1e-4; on dense
     data that are very tall, at least 10,000 samples and 100 per feature, or badly scaled,
     solver="auto" takes "tron"'s smoothing continuation instead, where tol bounds the
-    relative duality gap: the objective is certified within tol of the optimum),
+    relative duality gap: the objective is certified within tol of the optimum; with at most
+    128 features (and n_samples * n_features >= 4096) otherwise "ipm", the interior-point
+    method, certified by its duality gap the same way, where -s 13's dual often stops at
+    max_iter above the optimum),
     "squared_epsilon_insensitive" max(0, |r| - epsilon)^2 (solver="auto": "tron" when
     n_samples >= n_features, else "dual_cd" as -s 12), or "smoothed_epsilon_insensitive"
     psi_M(r - epsilon; sigma) + psi_M(-r - epsilon; sigma) ("tron"). With

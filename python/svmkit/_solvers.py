@@ -380,9 +380,10 @@ def _fit_l1_cd(req: LinearFitRequest) -> dict:
 
 def _fit_ipm(req: LinearFitRequest) -> dict:
     """Mehrotra's predictor-corrector interior-point method for the hinge loss with the l1,
-    elastic-net or l2 penalty (l2, l1) = penalty_weights(penalty, l1_ratio), certified by its
-    relative duality gap <= tol; its Newton systems are (n_features + 1)-square, so it is for few
-    features. See svmkit.solver_defaults("ipm") and cpp/include/svmkit/solvers/ipm.hpp.
+    elastic-net or l2 penalty (l2, l1) = penalty_weights(penalty, l1_ratio), and for the
+    epsilon-insensitive loss (l2), certified by its relative duality gap <= tol; its Newton
+    systems are (n_features + 1)-square, so it is for few features. See
+    svmkit.solver_defaults("ipm") and cpp/include/svmkit/solvers/ipm.hpp.
     """
     import warnings
 
@@ -393,7 +394,9 @@ def _fit_ipm(req: LinearFitRequest) -> dict:
             UserWarning,
             stacklevel=4,
         )
-    return _core.fit_ipm(*_penalty_solver_args(req), dict(req.options), req.callback)
+    return _core.fit_ipm(
+        *_penalty_solver_args(req), dict(req.options), req.callback, epsilon=req.epsilon
+    )
 
 
 # l1_cd's hinge is its smoothing continuation, for the l1 and elastic-net penalties (the l2
@@ -495,11 +498,12 @@ LINEAR_SOLVERS: dict[str, SolverSpec] = {
     ),
     "ipm": SolverSpec(
         name="ipm",
-        losses=frozenset({"hinge"}),
+        losses=frozenset({"hinge", "epsilon_insensitive"}),
         penalties=frozenset({"l2", "l1", "elasticnet"}),
+        penalty_losses={"l1": frozenset({"hinge"}), "elasticnet": frozenset({"hinge"})},
         fit=_fit_ipm,
         description="primal-dual interior-point method (Mehrotra's predictor-corrector) for the "
-        "l1 / elastic-net / l2 hinge-loss SVM with few features",
+        "l1 / elastic-net / l2 hinge-loss SVM and the epsilon-insensitive SVR with few features",
     ),
 }
 
@@ -646,6 +650,23 @@ ENET_WIDE_MAX_SCALE = 1e7
 # text 5,000 x 1,000 (20 entries per row) l1 0.21 -> 0.36 s, elastic net 17 -> 205 ms.
 IPM_MAX_FEATURES = 500
 
+# IPM_EPS_MAX_FEATURES: the epsilon-insensitive loss (LinearSVR's default) on data with at most
+# this many features goes to ipm where the rule below would pick dual_cd (since 2026-12-07).
+# dual_cd's -s 13 dual runs into max_iter far from the optimum on many such sets, where ipm's
+# 10-15 iterations reach it: housing 404 x 13 2.8 ms at max_iter, 2.9e-4 above the optimum,
+# against ipm's 0.84 ms; make_regression (noise 10, features on scales 0.2-2) 500 x 16 6.2 ms at
+# max_iter 2.2% above -> 0.7 ms, 2,000 x 16 29 ms 2.6% above -> 3.2 ms, 5,000 x 32 125 ms 8.3%
+# above -> 10 ms, 5,000 x 64 181 ms 11% above -> 17 ms, 20,000 x 32 563 ms 5.8% above -> 41 ms,
+# 2,000 x 128 115 ms 44% above -> 24 ms. Where dual_cd converges it is faster on the smallest
+# sets (diabetes 331 x 10 0.08 against 0.26 ms in C++) and about even elsewhere (abalone 4,177 x 8
+# 8.6 against 6.6 ms). Measured up to 128 features (bench/results/hinge_ipm.md). Below
+# IPM_EPS_MIN_SIZE stored values (n_samples * n_features) a fit takes a fraction of a millisecond
+# either way and dual_cd's lower fixed cost wins: ipm's ten iterations of about ten passes each
+# cost diabetes 331 x 10 (the regime matrix's per-fit latency cell) 0.43 ms per LinearSVR fit
+# against dual_cd's 0.16 ms and scikit-learn's 0.40 ms.
+IPM_EPS_MAX_FEATURES = 128
+IPM_EPS_MIN_SIZE = 4096
+
 
 # The epsilon-insensitive loss goes to tron's smoothing continuation on dense data with
 # n_samples >= EPS_TRON_MIN_SAMPLES and n_samples >= TALL_RATIO * n_features, or badly scaled
@@ -713,8 +734,9 @@ def auto_solver_name(
       beside the constants).
     - penalty "l2", epsilon-insensitive: tron's smoothing continuation on dense data that
       are very tall (n_samples >= EPS_TRON_MIN_SAMPLES and >= TALL_RATIO * n_features) or
-      badly scaled (as for the hinge) or with an unregularized intercept, dual_cd (LIBLINEAR
-      -s 13) otherwise.
+      badly scaled (as for the hinge) or with an unregularized intercept; otherwise ipm with at
+      most IPM_EPS_MAX_FEATURES features and at least IPM_EPS_MIN_SIZE values in X (where
+      dual_cd stalls at max_iter: the constants' comment), dual_cd (LIBLINEAR -s 13) else.
     - other smooth losses: tron.
     dual_cd regularizes the intercept; with regularize_intercept=False the primal solvers are
     used instead.
@@ -771,7 +793,10 @@ def auto_solver_name(
         tall = n_samples >= min_n and n_samples >= TALL_RATIO * n_features
         dense_tall = dual_scale is not None and tall  # badly_scaled implies dense
         very_tall = hinge and is_tall(n_samples, n_features)
-        return "tron" if dense_tall or badly_scaled or very_tall else "dual_cd"
+        if dense_tall or badly_scaled or very_tall:
+            return "tron"
+        few = n_features <= IPM_EPS_MAX_FEATURES and n_samples * n_features >= IPM_EPS_MIN_SIZE
+        return "ipm" if not hinge and few else "dual_cd"
     return None
 
 

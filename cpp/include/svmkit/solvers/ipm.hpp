@@ -1,24 +1,30 @@
 // ipm: a primal-dual interior-point method for the hinge-loss linear SVM with an l1, elastic-net
-// or l2 penalty, on data with few features (its Newton systems are n_features x n_features).
+// or l2 penalty, and for the epsilon-insensitive linear SVR (l2), on data with few features (its
+// Newton systems are n_features x n_features).
 //
-// Problem (smsvm's and l1_cd's hinge problem, LIBLINEAR's scaling):
+// Problems (smsvm's and l1_cd's hinge problem, LIBLINEAR's scaling; LIBLINEAR -s 13's SVR):
 //
 //   F(w, b) = l1 ||w||_1 + l2/2 (||w||^2 + [bias penalized] b^2)
-//             + sum_i cost_i max(0, 1 - y_i (w.x_i + b s)),
+//             + sum_i cost_i max(0, 1 - y_i (w.x_i + b s))            (hinge)
+//   F(w, b) = l2/2 (||w||^2 + [bias penalized] b^2)
+//             + sum_i cost_i max(0, |y_i - (w.x_i + b s)| - eps)     (epsilon_insensitive)
 //
 // s = intercept_scaling; the bias never carries l1 and is penalized only with l2 > 0 and
-// regularize_intercept (pure l1 is a linear program). Rows of zero cost are left out.
+// regularize_intercept (the pure l1 hinge is a linear program). Rows of zero cost are left out.
 //
 // Method: Mehrotra's predictor-corrector (Mehrotra, "On the implementation of a primal-dual
 // interior point method", SIAM J. Optim. 1992; Nocedal and Wright, Numerical Optimization,
 // 2nd ed., sections 14.2 and 16.6) on the smooth form over (w, b, xi, t)
 //
 //   min l1 sum_j t_j + l2/2 ||w||^2 + [l2/2 b^2] + sum_i cost_i xi_i
-//   s.t. xi_i >= 0,  y_i (w.x_i + b s) + xi_i >= 1,  -t <= w <= t  (t only with l1 > 0),
+//   s.t. xi_i >= 0,  -t <= w <= t  (t only with l1 > 0),  and with z_i = w.x_i + b s
+//        y_i z_i + xi_i >= 1                                  (hinge)
+//        z_i + xi_i >= y_i - eps,  -z_i + xi_i >= -y_i - eps  (epsilon_insensitive),
 //
-// started from w = 0, b = 0, xi = 1, t = 1 with every slack at 1 and the multipliers at half
-// their bounds (cost_i / 2, l1 / 2): only the margin rows start infeasible. Each iteration solves
-// the Newton system twice (the affine predictor, then the centred corrector with
+// started from w = 0, b = 0, t = 1 with the multipliers at equal shares of their bounds
+// (cost_i / 2 or / 3, l1 / 2); the hinge starts at xi = 1 with its margin rows infeasible, the
+// epsilon-insensitive loss at xi_i = max(|y_i| - eps, 0) + 1, every row feasible. Each iteration
+// solves the Newton system twice (the affine predictor, then the centred corrector with
 // sigma = (mu_aff / mu)^3) through its normal equations: xi and t are eliminated (diagonal
 // blocks), which leaves the (n_features + 1)-square positive definite system
 //   [X, s 1]' D [X, s 1] + diag(l2 + E, [l2])
@@ -27,19 +33,21 @@
 // way to the boundary; the linear program (l2 = 0) takes separate primal and dual step lengths,
 // the quadratic programs one common length.
 //
-// Stopping rule: a certificate, as l1_cd's and smsvm's: at every iteration the margin multipliers,
-// clipped into [0, cost_i], are a dual point of the hinge problem, made feasible by scaling
-// (hinge_certificate.hpp); the run ends (converged) once the relative duality gap
-// (F(w, b) - D(a)) / F(w, b) <= tol, i.e. F is within tol of the optimum.
+// Stopping rule: a certificate, as l1_cd's, smsvm's and TRON's continuations': at every
+// iteration the margin multipliers, clipped into the dual's box, are a dual point, made feasible
+// by scaling (hinge_certificate.hpp, kink_dual.hpp); the run ends (converged) once the relative
+// duality gap (F(w, b) - D) / F(w, b) <= tol, i.e. F is within tol of the optimum.
 //
 // Cost: per iteration one pass forming the system (dense: n_samples (n_features + 1)^2 / 2
 // multiply-adds; sparse: the sum over rows of their stored entries squared), a Cholesky
 // factorization ((n_features + 1)^3 / 3) and about six passes over X; 15-30 iterations whatever
 // the data's scaling or degeneracy. It is the method for few features: solver="auto" sends the
 // l1 and elastic-net hinge there (svmkit/_solvers.py, IPM_MAX_FEATURES). Memory: the system and
-// up to 4 partial sums of it (bounded by max_system_mb), and 10 doubles per sample.
+// up to 4 partial sums of it (bounded by max_system_mb), and 10 doubles per sample (13 for the
+// epsilon-insensitive loss).
 #pragma once
 
+#include "svmkit/loss.hpp"
 #include "svmkit/options.hpp"
 #include "svmkit/problem.hpp"
 #include "svmkit/result.hpp"
@@ -79,13 +87,14 @@ struct IpmPenalty {
   double l2 = 0.0;  // weight of 1/2 ||w||^2 (>= 0; l1 + l2 > 0)
 };
 
-// Solves the hinge problem above (the problem's y must be +-1). The solution holds w followed by
-// b (fit_intercept). History records: objective F, optimality and gap = the certified relative
+// Solves the problem of loss (hinge: y must be +-1; epsilon_insensitive with loss.epsilon and
+// penalty.l1 = 0; others: an Error naming the loss). The solution holds w followed by b
+// (fit_intercept). History records: objective F, optimality and gap = the certified relative
 // duality gap, smoothing = mu (the mean complementarity product where the step started), step = the
 // primal step length, passes (cumulative), time. Status: converged (certified), max_iter,
 // interrupted, numerical_error (a system that Cholesky could not factor even with a ridge, or a
 // non-finite value), out_of_memory.
-SolveResult solve_ipm(const LinearProblem& problem, const IpmPenalty& penalty,
+SolveResult solve_ipm(const LinearProblem& problem, const LossSpec& loss, const IpmPenalty& penalty,
                       const IpmOptions& options = {}, const Callbacks& callbacks = {});
 
 }  // namespace svmkit
