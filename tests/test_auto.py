@@ -15,7 +15,6 @@ from svmkit._solvers import (
     ENET_WIDE_MAX_SCALE,
     HINGE_DUAL_SCALE,
     HINGE_TRON_MIN_SAMPLES,
-    IPM_EPS_MAX_FEATURES,
     IPM_MAX_FEATURES,
     LINEAR_SOLVERS,
     TALL_RATIO,
@@ -216,15 +215,10 @@ def test_named_solver_is_always_honoured(solver: str) -> None:
 @pytest.mark.parametrize(
     ("loss", "regime", "expected"),
     [
-        ("epsilon_insensitive", TALL, "ipm"),  # at most IPM_EPS_MAX_FEATURES features
-        ("epsilon_insensitive", (300, 128, False), "ipm"),
-        ("epsilon_insensitive", (300, 129, False), "dual_cd"),
-        ("epsilon_insensitive", (204, 20, False), "dual_cd"),  # below IPM_EPS_MIN_SIZE
-        ("epsilon_insensitive", (205, 20, False), "ipm"),
+        ("epsilon_insensitive", TALL, "dual_cd"),
         ("epsilon_insensitive", VERY_TALL, "tron"),
         ("epsilon_insensitive", (12_000, 200, False), "dual_cd"),  # only 60 samples per feature
-        ("epsilon_insensitive", (20_000, 10, True), "ipm"),  # sparse, few features
-        ("epsilon_insensitive", (2_000, 300, True), "dual_cd"),  # sparse
+        ("epsilon_insensitive", (20_000, 10, True), "dual_cd"),  # sparse
         ("epsilon_insensitive", WIDE, "dual_cd"),
         ("squared_epsilon_insensitive", TALL, "tron"),
         ("squared_epsilon_insensitive", WIDE, "dual_cd"),
@@ -275,20 +269,16 @@ def test_auto_rule_linear_svr_epsilon_scale_and_intercept() -> None:
         scaled = svmkit.LinearSVR(max_iter=5).fit(X * 10.0, y)
         plain = svmkit.LinearSVR(max_iter=5).fit(X, y)
         free_bias = svmkit.LinearSVR(regularize_intercept=False, max_iter=5).fit(X, y)
-    # 20 features: ipm where dual_cd would be picked (IPM_EPS_MAX_FEATURES)
-    assert (scaled.solver_, plain.solver_, free_bias.solver_) == ("tron", "ipm", "tron")
+    assert (scaled.solver_, plain.solver_, free_bias.solver_) == ("tron", "dual_cd", "tron")
     assert auto_solver_name("epsilon_insensitive", "l2", 100, 5000, False, None) == "tron"
     n, d = X.shape
     scale = hinge_dual_scale(X * 10.0, 1.0)
     assert scale > HINGE_DUAL_SCALE
     assert auto_solver_name("epsilon_insensitive", "l2", n, d, True, scale) == "tron"
-    assert auto_solver_name("epsilon_insensitive", "l2", n, d, True, None) == "ipm"
+    assert auto_solver_name("epsilon_insensitive", "l2", n, d, True, None) == "dual_cd"
     assert auto_solver_name("epsilon_insensitive", "l2", 10_000, 100, True, 1.0) == "tron"
-    assert auto_solver_name("epsilon_insensitive", "l2", 9_999, 10, True, 1.0) == "ipm"
-    assert auto_solver_name("epsilon_insensitive", "l2", 10_000, 100, True, None) == "ipm"
-    many = IPM_EPS_MAX_FEATURES + 1
-    assert auto_solver_name("epsilon_insensitive", "l2", 9_999, many, True, 1.0) == "dual_cd"
-    assert auto_solver_name("epsilon_insensitive", "l2", 10_000, many, True, None) == "dual_cd"
+    assert auto_solver_name("epsilon_insensitive", "l2", 9_999, 10, True, 1.0) == "dual_cd"
+    assert auto_solver_name("epsilon_insensitive", "l2", 10_000, 100, True, None) == "dual_cd"
 
 
 def test_auto_is_deterministic() -> None:

@@ -328,16 +328,69 @@ def test_epsilon_insensitive_matches_liblinear() -> None:
     assert reg.result_[0]["objective"] == pytest.approx(F_ref, rel=1e-6)
 
 
-def test_linear_svr_auto_picks_ipm_where_dual_cd_stalls() -> None:
-    """solver="auto" for LinearSVR() on few features: ipm, exact where dual_cd's -s 13 dual stops
-    at max_iter above the optimum (the rule's table is in test_auto.py)."""
-    X, y = regression("scaled")
-    auto = svmkit.LinearSVR().fit(X, y)
-    assert auto.solver_ == "ipm"
-    _, _, F = primal_svm(X, y, 1.0, loss="epsilon_insensitive", epsilon=0.0, l2=1.0)
-    assert (auto.result_[0]["objective"] - F) / F <= 1e-4
+def test_linear_svr_auto_finishes_with_ipm_where_dual_cd_stalls() -> None:
+    """solver="auto" for LinearSVR() on few features: where dual_cd's -s 13 dual ends at
+    max_iter above the optimum, ipm finishes (exact, no warning); where dual_cd converges, or
+    with a max_iter of the user's, or a named solver, nothing else runs."""
     from sklearn.exceptions import ConvergenceWarning
+    from svmkit._solvers import IPM_EPS_MAX_FEATURES
 
+    X, y = regression("scaled")
+    assert X.shape[1] <= IPM_EPS_MAX_FEATURES
+    _, _, F = primal_svm(X, y, 1.0, loss="epsilon_insensitive", epsilon=0.0, l2=1.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        auto = svmkit.LinearSVR().fit(X, y)
+    res = auto.result_[0]
+    assert auto.solver_ == "dual_cd" and res["finished_by"] == "ipm"
+    assert res["started_by"]["status"] == _core.SolverStatus.max_iter
+    assert res["status"] == _core.SolverStatus.converged
+    assert (res["objective"] - F) / F <= 1e-4
     with pytest.warns(ConvergenceWarning):
-        dcd = svmkit.LinearSVR(solver="dual_cd").fit(X, y)
-    assert (dcd.result_[0]["objective"] - F) / F > 1e-3
+        named = svmkit.LinearSVR(solver="dual_cd").fit(X, y)
+    assert (named.result_[0]["objective"] - F) / F > 1e-3  # what ipm finished
+    assert "finished_by" not in named.result_[0]
+    with pytest.warns(ConvergenceWarning):
+        capped = svmkit.LinearSVR(max_iter=1000).fit(X, y)
+    assert "finished_by" not in capped.result_[0]
+    Xd, yd = regression("diabetes")
+    plain = svmkit.LinearSVR().fit(Xd, yd)
+    assert plain.result_[0]["status"] == _core.SolverStatus.converged
+    assert "finished_by" not in plain.result_[0]
+
+
+def test_linear_svr_keeps_the_better_point_when_ipm_does_not_converge(monkeypatch) -> None:
+    """The finisher without a fallback solver: an ipm run that does not converge replaces
+    dual_cd's point only where its objective is lower; otherwise dual_cd's result stands (with its
+    ConvergenceWarning)."""
+    import dataclasses
+
+    from sklearn.exceptions import ConvergenceWarning
+    from svmkit import _solvers
+
+    X, y = regression("scaled")
+    spec = _solvers.LINEAR_SOLVERS["dual_cd"]
+    exact = spec.finisher.exact
+
+    def failing(objective_shift):
+        def fit(req, first):
+            out = exact.fit(req, first)
+            return {
+                **out,
+                "status": _core.SolverStatus.max_iter,
+                "objective": first["objective"] + objective_shift,
+            }
+
+        return fit
+
+    for shift, finished in [(1.0, "dual_cd"), (-1.0, "ipm")]:
+        patched = dataclasses.replace(
+            spec,
+            finisher=dataclasses.replace(
+                spec.finisher, exact=dataclasses.replace(exact, fit=failing(shift))
+            ),
+        )
+        monkeypatch.setitem(_solvers.LINEAR_SOLVERS, "dual_cd", patched)
+        with pytest.warns(ConvergenceWarning):
+            reg = svmkit.LinearSVR().fit(X, y)
+        assert reg.result_[0]["finished_by"] == finished

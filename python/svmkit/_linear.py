@@ -161,11 +161,20 @@ class _BaseLinear(BaseEstimator):
         else:
             result = spec.fit(req)
         solver = spec.name
-        if self._needs_finisher(spec, loss, result):
+        if self._needs_finisher(spec, loss, result) and (
+            exact is not None or spec.finisher.solver is not None
+        ):
             first = result
             result = exact.fit(req, first) if exact is not None else None
             if result is not None and result["status"] == _core.SolverStatus.converged:
                 solver = exact.name
+            elif spec.finisher.solver is None:  # no other finisher: the better point stands
+                if result is None or not result["objective"] < first["objective"]:
+                    spent = 0.0 if result is None else float(result["time"])
+                    result = {**first, "time": spent}  # the first run's time is added below
+                    solver = spec.name
+                else:
+                    solver = exact.name
             else:
                 finisher = LINEAR_SOLVERS[spec.finisher.solver]
                 options = {"n_threads": n_threads, "check_input": False}
@@ -596,9 +605,10 @@ class LinearSVR(RegressorMixin, _BaseLinear):
     data that are very tall, at least 10,000 samples and 100 per feature, or badly scaled,
     solver="auto" takes "tron"'s smoothing continuation instead, where tol bounds the
     relative duality gap: the objective is certified within tol of the optimum; with at most
-    128 features (and n_samples * n_features >= 4096) otherwise "ipm", the interior-point
-    method, certified by its duality gap the same way, where -s 13's dual often stops at
-    max_iter above the optimum),
+    128 features, where "dual_cd" ends at max_iter, "ipm", the interior-point method, solves
+    the problem, certified by its duality gap the same way (-s 13's dual often stops far above
+    the optimum there; the result_ entry's "finished_by" says so; not with a max_iter of the
+    user's)),
     "squared_epsilon_insensitive" max(0, |r| - epsilon)^2 (solver="auto": "tron" when
     n_samples >= n_features, else "dual_cd" as -s 12), or "smoothed_epsilon_insensitive"
     psi_M(r - epsilon; sigma) + psi_M(-r - epsilon; sigma) ("tron"). With

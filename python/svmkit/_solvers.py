@@ -9,7 +9,7 @@ the single source of truth (see `solver_defaults`).
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 import numpy as np
@@ -45,7 +45,9 @@ class Finisher:
     """A second solver that finishes a run of solver="auto" from its point when the first one
     ends uncertified (status max_iter without a max_iter of the user's): the same problem."""
 
-    solver: str  # the finishing solver's name in LINEAR_SOLVERS
+    # The finishing solver's name in LINEAR_SOLVERS; None: only the exact solve below finishes
+    # (where it applies and converges), otherwise the better of the two points stands.
+    solver: str | None
     losses: frozenset[str]  # the losses it finishes
     # Its options from the first run's result (warm-start settings; the first run's
     # solver_options belong to the first solver).
@@ -399,6 +401,35 @@ def _fit_ipm(req: LinearFitRequest) -> dict:
     )
 
 
+# IPM_EPS_MAX_FEATURES: the epsilon-insensitive loss (LinearSVR's default) where the rule picks
+# dual_cd, on data with at most this many features: where dual_cd ends at max_iter uncertified,
+# ipm solves the problem (certified by its duality gap; since 2026-12-07). dual_cd's -s 13 dual
+# runs into max_iter far from the optimum on many such sets, where ipm's 10-15 iterations reach
+# it in a tenth of dual_cd's time: make_regression (noise 10, features on scales 0.2-2) 500 x 16
+# 6.2 ms at max_iter 2.2% above the optimum, ipm 0.7 ms; 2,000 x 16 29 ms 2.6% above, 3.2 ms;
+# 5,000 x 32 125 ms 8.3% above, 10 ms; 5,000 x 64 181 ms 11% above, 17 ms; 20,000 x 32 563 ms 5.8%
+# above, 41 ms; 2,000 x 128 115 ms 44% above, 24 ms; housing 404 x 13 1.3 ms 2.9e-4 above,
+# 0.84 ms (bench/results/hinge_ipm.md). ipm does not replace dual_cd up front: where dual_cd
+# converges it is as fast or faster (diabetes 331 x 10 0.11 against 0.43 ms per LinearSVR fit;
+# abalone 3,341 x 8, 519 iterations, 4.9 against 5.5 ms), and a first budget of dual_cd
+# iterations cut short runs that converge later (abalone at 100: 8.4 ms).
+IPM_EPS_MAX_FEATURES = 128
+
+
+def _ipm_finishes(req: LinearFitRequest) -> bool:
+    """Whether ipm finishes an uncertified dual_cd run of this problem (IPM_EPS_MAX_FEATURES)."""
+    n_features = req.X[4] if isinstance(req.X, tuple) else req.X.shape[1]  # a core matrix
+    return req.loss == "epsilon_insensitive" and n_features <= IPM_EPS_MAX_FEATURES
+
+
+def _ipm_after_dual_cd(req: LinearFitRequest, first: dict) -> dict:
+    """ipm on the problem dual_cd left uncertified at max_iter, at dual_cd's tol (the user's)."""
+    options = {"tol": _solver_tol(req, "dual_cd"), "check_input": False}
+    if "n_threads" in req.options:
+        options["n_threads"] = req.options["n_threads"]
+    return _fit_ipm(replace(req, w0=None, options=options))
+
+
 # l1_cd's hinge is its smoothing continuation, for the l1 and elastic-net penalties (the l2
 # hinge is dual_cd's and smsvm's).
 _L1_CD_SMOOTH = frozenset(
@@ -470,6 +501,14 @@ LINEAR_SOLVERS: dict[str, SolverSpec] = {
         penalties=frozenset({"l2", "elasticnet"}),
         penalty_losses={"elasticnet": frozenset({"hinge", "squared_hinge"})},
         fit=_fit_dual_cd,
+        # The epsilon-insensitive loss on few features: ipm where dual_cd ends at max_iter
+        # (IPM_EPS_MAX_FEATURES; no other finisher).
+        finisher=Finisher(
+            None,
+            frozenset({"epsilon_insensitive"}),
+            lambda first: {},
+            exact=ExactFinisher("ipm", _ipm_finishes, {}, _ipm_after_dual_cd),
+        ),
         description="dual coordinate descent with shrinking (Hsieh et al. 2008; Ho and Lin "
         "2012; LIBLINEAR's dual solvers)",
     ),
@@ -650,23 +689,6 @@ ENET_WIDE_MAX_SCALE = 1e7
 # text 5,000 x 1,000 (20 entries per row) l1 0.21 -> 0.36 s, elastic net 17 -> 205 ms.
 IPM_MAX_FEATURES = 500
 
-# IPM_EPS_MAX_FEATURES: the epsilon-insensitive loss (LinearSVR's default) on data with at most
-# this many features goes to ipm where the rule below would pick dual_cd (since 2026-12-07).
-# dual_cd's -s 13 dual runs into max_iter far from the optimum on many such sets, where ipm's
-# 10-15 iterations reach it: housing 404 x 13 2.8 ms at max_iter, 2.9e-4 above the optimum,
-# against ipm's 0.84 ms; make_regression (noise 10, features on scales 0.2-2) 500 x 16 6.2 ms at
-# max_iter 2.2% above -> 0.7 ms, 2,000 x 16 29 ms 2.6% above -> 3.2 ms, 5,000 x 32 125 ms 8.3%
-# above -> 10 ms, 5,000 x 64 181 ms 11% above -> 17 ms, 20,000 x 32 563 ms 5.8% above -> 41 ms,
-# 2,000 x 128 115 ms 44% above -> 24 ms. Where dual_cd converges it is faster on the smallest
-# sets (diabetes 331 x 10 0.08 against 0.26 ms in C++) and about even elsewhere (abalone 4,177 x 8
-# 8.6 against 6.6 ms). Measured up to 128 features (bench/results/hinge_ipm.md). Below
-# IPM_EPS_MIN_SIZE stored values (n_samples * n_features) a fit takes a fraction of a millisecond
-# either way and dual_cd's lower fixed cost wins: ipm's ten iterations of about ten passes each
-# cost diabetes 331 x 10 (the regime matrix's per-fit latency cell) 0.43 ms per LinearSVR fit
-# against dual_cd's 0.16 ms and scikit-learn's 0.40 ms.
-IPM_EPS_MAX_FEATURES = 128
-IPM_EPS_MIN_SIZE = 4096
-
 
 # The epsilon-insensitive loss goes to tron's smoothing continuation on dense data with
 # n_samples >= EPS_TRON_MIN_SAMPLES and n_samples >= TALL_RATIO * n_features, or badly scaled
@@ -734,9 +756,10 @@ def auto_solver_name(
       beside the constants).
     - penalty "l2", epsilon-insensitive: tron's smoothing continuation on dense data that
       are very tall (n_samples >= EPS_TRON_MIN_SAMPLES and >= TALL_RATIO * n_features) or
-      badly scaled (as for the hinge) or with an unregularized intercept; otherwise ipm with at
-      most IPM_EPS_MAX_FEATURES features and at least IPM_EPS_MIN_SIZE values in X (where
-      dual_cd stalls at max_iter: the constants' comment), dual_cd (LIBLINEAR -s 13) else.
+      badly scaled (as for the hinge) or with an unregularized intercept, dual_cd (LIBLINEAR
+      -s 13) otherwise; with at most IPM_EPS_MAX_FEATURES features ipm solves the problem
+      where dual_cd ends at max_iter (the estimator's finisher: dual_cd stalls far from the
+      optimum there).
     - other smooth losses: tron.
     dual_cd regularizes the intercept; with regularize_intercept=False the primal solvers are
     used instead.
@@ -793,10 +816,7 @@ def auto_solver_name(
         tall = n_samples >= min_n and n_samples >= TALL_RATIO * n_features
         dense_tall = dual_scale is not None and tall  # badly_scaled implies dense
         very_tall = hinge and is_tall(n_samples, n_features)
-        if dense_tall or badly_scaled or very_tall:
-            return "tron"
-        few = n_features <= IPM_EPS_MAX_FEATURES and n_samples * n_features >= IPM_EPS_MIN_SIZE
-        return "ipm" if not hinge and few else "dual_cd"
+        return "tron" if dense_tall or badly_scaled or very_tall else "dual_cd"
     return None
 
 
