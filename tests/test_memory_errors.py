@@ -128,3 +128,27 @@ def test_l1_cd_on_billions_of_declared_features_names_the_feature_vectors() -> N
     line = out.stdout.strip().splitlines()[0]
     assert line.startswith("out_of_memory l1_cd: out of memory"), line
     assert "per-feature vectors (22889 MiB each for 3000000000 features)" in line, line
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/status")
+def test_ipm_system_allocation_failure_is_out_of_memory() -> None:
+    # 4,000 features: each (n_features + 1)-square system is 128 MiB, within max_system_mb's
+    # default, but the address space holds only one of the system and its factor; the result's
+    # status is out_of_memory naming the option, and LinearSVC raises MemoryError from it.
+    out = run_limited(
+        """
+        d = 4000
+        rng = np.random.default_rng(0)
+        X = np.ascontiguousarray(rng.standard_normal((6, d)))
+        y = np.array([1.0, -1.0, 1.0, -1.0, 1.0, -1.0])
+        r = _core.fit_ipm(X, y, np.ones(6), "hinge", 1.0, 0.0, True, 1.0, True, {}, None)
+        print(r["status"].name, r["message"])
+        svmkit.LinearSVC(loss="hinge", penalty="l1", solver="ipm").fit(X, y)
+        """,
+        extra_mb=200,
+    )
+    assert out.returncode == 0, out.stderr[-1000:]
+    first, last = out.stdout.strip().splitlines()[0], out.stdout.strip().splitlines()[-1]
+    assert first.startswith("out_of_memory ipm: out of memory"), first
+    assert "max_system_mb" in first, first
+    assert last.startswith("MemoryError:") and "max_system_mb" in last, last
