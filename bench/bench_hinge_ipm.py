@@ -30,18 +30,36 @@ from pathlib import Path
 import numpy as np
 
 
+def shared(name: str):
+    """A loader of $SVMKIT_SHARED_DIR's set `name`, giving None where it is absent."""
+    from svmkit.datasets import load_shared
+
+    def load():
+        try:
+            return load_shared(name)
+        except (FileNotFoundError, OSError):
+            return None
+
+    return load
+
+
+def selected(sets: dict, only) -> list:
+    """(name, (X, y)) of the sets whose name holds one of `only` (all without it) and that load."""
+    out = []
+    for name, load in sets.items():
+        if only and not any(s in name for s in only):
+            continue
+        data = load()
+        if data is None:
+            print(f"{name}: not found (set SVMKIT_SHARED_DIR)", flush=True)
+            continue
+        out.append((name, data))
+    return out
+
+
 def datasets() -> dict:
     from sklearn.datasets import load_breast_cancer, load_digits, load_iris, make_classification
-    from svmkit.datasets import load_shared, make_sparse_text_like, make_two_gaussians
-
-    def shared(name):
-        def load():
-            try:
-                return load_shared(name)
-            except (FileNotFoundError, OSError):
-                return None
-
-        return load
+    from svmkit.datasets import make_sparse_text_like, make_two_gaussians
 
     def standardized_cancer():
         X, y = load_breast_cancer(return_X_y=True)
@@ -66,16 +84,6 @@ def datasets() -> dict:
 
 def regressions() -> dict:
     from sklearn.datasets import load_diabetes, make_regression
-    from svmkit.datasets import load_shared
-
-    def shared(name):
-        def load():
-            try:
-                return load_shared(name)
-            except (FileNotFoundError, OSError):
-                return None
-
-        return load
 
     def scaled(n, d):
         def load():
@@ -104,14 +112,7 @@ def svr_rows(only) -> list[str]:
         "|---|---|---|---|---|---|---|---|",
     ]
     print(rows[0], flush=True)
-    for name, load in regressions().items():
-        if only and not any(s in name for s in only):
-            continue
-        data = load()
-        if data is None:
-            print(f"{name}: not found (set SVMKIT_SHARED_DIR)", flush=True)
-            continue
-        X, y = data
+    for name, (X, y) in selected(regressions(), only):
         y = (y - y.mean()) / y.std()
 
         def fit(solver, X=X, y=y):
@@ -162,14 +163,7 @@ def main() -> None:
         "|---|---|---|---|---|---|---|---|---|",
     ]
     print(rows[0], flush=True)
-    for name, load in ({} if args.svr_only else datasets()).items():
-        if args.only and not any(s in name for s in args.only):
-            continue
-        data = load()
-        if data is None:
-            print(f"{name}: not found (set SVMKIT_SHARED_DIR)", flush=True)
-            continue
-        X, y = data
+    for name, (X, y) in selected({} if args.svr_only else datasets(), args.only):
         Xs = X
         if sp.issparse(X):  # scikit-learn takes 32-bit indices only
             Xs = sp.csr_matrix(X)

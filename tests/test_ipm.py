@@ -53,6 +53,18 @@ def hinge_objective(X, y, cost, w, b, l1, l2, bias_l2) -> float:
 PENALTIES = [("l1", 1.0, 0.0), ("elasticnet", 0.5, 0.5), ("l2", 0.0, 1.0)]
 
 
+def check_certified(res: dict, F_fit: float, F_exact: float, tol: float, bound) -> None:
+    """A converged result whose objective is F at its point, within tol of the exact optimum by
+    its certificate (which bounds the true gap), and within bound of it where given."""
+    assert res["status"] == _core.SolverStatus.converged, res["message"]
+    assert F_fit == pytest.approx(res["objective"], rel=1e-10)
+    rel = (F_fit - F_exact) / F_exact
+    assert rel <= res["optimality"] + 1e-9  # the certificate bounds the true gap
+    assert res["optimality"] <= tol
+    if bound is not None:
+        assert abs(rel) <= bound, (tol, rel)
+
+
 @pytest.mark.parametrize(("penalty", "l1", "l2"), PENALTIES)
 @pytest.mark.parametrize("data", ["cancer", "raw_cancer", "text", "separable"])
 @pytest.mark.parametrize("regularize_intercept", [True, False])
@@ -83,14 +95,8 @@ def test_matches_the_exact_qp(penalty, l1, l2, data, regularize_intercept) -> No
             regularize_intercept=regularize_intercept,
         ).fit(X, y)
         res = clf.result_[0]
-        assert res["status"] == _core.SolverStatus.converged, res["message"]
         F_ipm = hinge_objective(X, y, cost, clf.coef_[0], clf.intercept_[0], l1, l2, bias_l2)
-        assert F_ipm == pytest.approx(res["objective"], rel=1e-10)
-        rel = (F_ipm - F) / F
-        assert rel <= res["optimality"] + 1e-9  # the certificate bounds the true gap
-        assert res["optimality"] <= tol
-        if bound is not None:
-            assert abs(rel) <= bound, (tol, rel)
+        check_certified(res, F_ipm, F, tol, bound)
         assert 5 <= res["iterations"] <= 60
 
 
@@ -300,19 +306,13 @@ def test_epsilon_insensitive_matches_the_exact_qp(kind, regularize_intercept, ep
             regularize_intercept=regularize_intercept,
         ).fit(X, y)
         res = reg.result_[0]
-        assert res["status"] == _core.SolverStatus.converged, res["message"]
         z = np.asarray(X @ reg.coef_).ravel() + reg.intercept_
         bias = reg.intercept_ if regularize_intercept else 0.0
         F_ipm = (
             0.5 * (reg.coef_ @ reg.coef_ + bias * bias)
             + C * np.maximum(0.0, np.abs(y - z) - epsilon).sum()
         )
-        assert F_ipm == pytest.approx(res["objective"], rel=1e-10)
-        rel = (F_ipm - F) / F
-        assert rel <= res["optimality"] + 1e-9
-        assert res["optimality"] <= tol
-        if bound is not None:
-            assert abs(rel) <= bound, (tol, rel)
+        check_certified(res, F_ipm, F, tol, bound)
 
 
 def test_epsilon_insensitive_matches_liblinear() -> None:
