@@ -16,6 +16,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from . import _core, _lp
+from ._validation import scipy_view
 
 
 @dataclass(frozen=True)
@@ -418,7 +419,7 @@ IPM_EPS_MAX_FEATURES = 128
 
 def _ipm_finishes(req: LinearFitRequest) -> bool:
     """Whether ipm finishes an uncertified dual_cd run of this problem (IPM_EPS_MAX_FEATURES)."""
-    n_features = req.X[4] if isinstance(req.X, tuple) else req.X.shape[1]  # a core matrix
+    n_features = scipy_view(req.X).shape[1]
     return req.loss == "epsilon_insensitive" and n_features <= IPM_EPS_MAX_FEATURES
 
 
