@@ -131,6 +131,33 @@ def test_l1_cd_on_billions_of_declared_features_names_the_feature_vectors() -> N
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/status")
+def test_ipm_working_set_on_billions_of_declared_features_names_its_vectors() -> None:
+    # The l1 hinge on three stored entries of a CSR matrix declaring 3e9 columns: ipm's working
+    # set needs per-feature vectors of 24 GB each; the status is out_of_memory naming them and
+    # the options that bound the rest, and LinearSVC raises MemoryError from it.
+    out = run_limited(
+        """
+        n, d = 3, 3_000_000_000
+        indices = np.array([0, 5, 2_999_999_999], dtype=np.int64)
+        indptr = np.arange(4, dtype=np.int64)
+        y = np.array([1.0, -1.0, 1.0])
+        r = _core.fit_ipm((np.ones(3), indices, indptr, n, d), y, np.ones(3),
+                          "hinge", 1.0, 0.0, True, 1.0, True, {}, None)
+        print(r["status"].name, r["message"])
+        import scipy.sparse as sp
+        X = sp.csr_matrix((np.ones(3), indices, indptr), shape=(n, d))
+        svmkit.LinearSVC(loss="hinge", penalty="l1", solver="ipm").fit(X, y)
+        """,
+        extra_mb=200,
+    )
+    assert out.returncode == 0, out.stderr[-1000:]
+    first, last = out.stdout.strip().splitlines()[0], out.stdout.strip().splitlines()[-1]
+    assert first.startswith("out_of_memory ipm: out of memory for its per-feature vectors"), first
+    assert "3000000000 doubles" in first and "working_set_max_features" in first, first
+    assert last.startswith("MemoryError:") and "per-feature vectors" in last, last
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/status")
 def test_ipm_system_allocation_failure_is_out_of_memory() -> None:
     # 4,000 features: each (n_features + 1)-square system is 128 MiB, within max_system_mb's
     # default, but the address space holds only one of the system and its factor; the result's
@@ -141,9 +168,10 @@ def test_ipm_system_allocation_failure_is_out_of_memory() -> None:
         rng = np.random.default_rng(0)
         X = np.ascontiguousarray(rng.standard_normal((6, d)))
         y = np.array([1.0, -1.0, 1.0, -1.0, 1.0, -1.0])
-        r = _core.fit_ipm(X, y, np.ones(6), "hinge", 1.0, 0.0, True, 1.0, True, {}, None)
+        whole = {"working_set_min_features": d}  # the system on all features
+        r = _core.fit_ipm(X, y, np.ones(6), "hinge", 1.0, 0.0, True, 1.0, True, whole, None)
         print(r["status"].name, r["message"])
-        svmkit.LinearSVC(loss="hinge", penalty="l1", solver="ipm").fit(X, y)
+        svmkit.LinearSVC(loss="hinge", penalty="l1", solver="ipm", solver_options=whole).fit(X, y)
         """,
         extra_mb=200,
     )

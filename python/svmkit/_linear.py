@@ -155,45 +155,54 @@ class _BaseLinear(BaseEstimator):
             callback=self._callback(spec) if callback == "default" else callback,
             random_state=self._seed(),
         )
+        result, solver = self._fit_finished(spec, req, loss, n_threads)
+        if solver == spec.name and "started_by" not in result:
+            result = certify_l1_hinge_on_band(req, result, solver)
+        check_status(result, type(self).__name__, solver, stacklevel=3)
+        return result
+
+    def _fit_finished(
+        self, spec: SolverSpec, req: LinearFitRequest, loss: str, n_threads: int
+    ) -> tuple[dict, str]:
+        """spec's fit of req, finished (solver="auto" only) where it ended uncertified: by its
+        exact finisher where that applies and converges, else by its finishing solver, from its
+        point where the Finisher says so (itself finished the same way: ipm -> l1_cd -> HiGHS /
+        smsvm). Returns the result and the name of the solver whose point it is."""
         exact = self._exact_finisher(spec, loss, req)
         if exact is not None:  # the first run may give up sooner (the user's options stand)
             result = spec.fit(replace(req, options={**exact.first_options, **req.options}))
         else:
             result = spec.fit(req)
         solver = spec.name
-        if self._needs_finisher(spec, loss, result) and (
-            exact is not None or spec.finisher.solver is not None
+        if not self._needs_finisher(spec, loss, result) or (
+            exact is None and spec.finisher.solver is None
         ):
-            first = result
-            result = exact.fit(req, first) if exact is not None else None
-            if result is not None and result["status"] == _core.SolverStatus.converged:
-                solver = exact.name
-            elif spec.finisher.solver is None:  # no other finisher: the better point stands
-                if result is None or not result["objective"] < first["objective"]:
-                    spent = 0.0 if result is None else float(result["time"])
-                    result = {**first, "time": spent}  # the first run's time is added below
-                    solver = spec.name
-                else:
-                    solver = exact.name
+            return result, solver
+        first = result
+        result = exact.fit(req, first) if exact is not None else None
+        if result is not None and result["status"] == _core.SolverStatus.converged:
+            solver = exact.name
+        elif spec.finisher.solver is None:  # no other finisher: the better point stands
+            if result is None or not result["objective"] < first["objective"]:
+                spent = 0.0 if result is None else float(result["time"])
+                result = {**first, "time": spent}  # the first run's time is added below
+                solver = spec.name
             else:
-                finisher = LINEAR_SOLVERS[spec.finisher.solver]
-                options = {"n_threads": n_threads, "check_input": False}
-                options.update(spec.finisher.warm_options(first))
-                if self.tol is not None:
-                    options["tol"] = float(self.tol)
-                result = finisher.fit(
-                    replace(req, w0=np.asarray(first["solution"]), options=options)
-                )
-                solver = finisher.name
-            result["time"] += first["time"]
-            result["finished_by"] = solver
-            result["started_by"] = {
-                k: first[k] for k in ("status", "message", "time", "iterations")
-            }
+                solver = exact.name
         else:
-            result = certify_l1_hinge_on_band(req, result, solver)
-        check_status(result, type(self).__name__, solver, stacklevel=3)
-        return result
+            finisher = LINEAR_SOLVERS[spec.finisher.solver]
+            options = {"n_threads": n_threads, "check_input": False}
+            options.update(spec.finisher.warm_options(first))
+            if self.tol is not None:
+                options["tol"] = float(self.tol)
+            w0 = np.asarray(first["solution"]) if spec.finisher.from_point else req.w0
+            result, solver = self._fit_finished(
+                finisher, replace(req, w0=w0, options=options), loss, n_threads
+            )
+        result["time"] += first["time"]
+        result["finished_by"] = solver
+        result["started_by"] = {k: first[k] for k in ("status", "message", "time", "iterations")}
+        return result, solver
 
     def _finishes(self, spec: SolverSpec, loss: str) -> bool:
         """solver="auto" only (a named solver is never replaced), and no max_iter of the user's."""
@@ -343,7 +352,10 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         with more features, hinge + elasticnet (l1_ratio < 1): "l1_cd" on dense data
         with n_samples >= 25 n_features (any scale) or with fewer samples than features
         (C * mean ||x_i||^2 <= 1e7), "dual_cd" otherwise where the data are not badly
-        scaled as above; hinge + l1 (or l1_ratio=1): "l1_cd" (its smoothing continuation;
+        scaled as above; hinge + l1 (or l1_ratio=1) on sparse X with n_samples <=
+        n_features: "ipm" (its working set; where the optimum needs more than 1,000 features,
+        "l1_cd" as below goes on from its point); otherwise hinge + l1: "l1_cd" (its
+        smoothing continuation;
         when that ends uncertified, or after 3,000 passes, HiGHS solves the linear program
         (scipy's linprog, up to 10^7 stored entries, within 10x the continuation's time or
         10 s; "highs"; first on the samples of the margin band at the continuation's point,

@@ -55,6 +55,8 @@ class Finisher:
     warm_options: Callable[[dict], dict]
     # An exact solve tried before `solver` where it applies; its result is used when it converged.
     exact: ExactFinisher | None = None
+    # Whether `solver` starts from the first run's point (else from its own start).
+    from_point: bool = True
 
 
 @dataclass(frozen=True)
@@ -542,6 +544,12 @@ LINEAR_SOLVERS: dict[str, SolverSpec] = {
         penalties=frozenset({"l2", "l1", "elasticnet"}),
         penalty_losses={"l1": frozenset({"hinge"}), "elasticnet": frozenset({"hinge"})},
         fit=_fit_ipm,
+        # On many features (its working set) ipm gives up where the l1 optimum needs more than
+        # working_set_max_features of them; l1_cd's continuation (and its finishers) take the
+        # problem from their own start: from ipm's interior iterate (every feature of the set
+        # nonzero) l1_cd and HiGHS took 3.6 s where they take 2.1 s from w = 0 (sparse
+        # 5,000 x 50,000, C = 10).
+        finisher=Finisher("l1_cd", frozenset({"hinge"}), lambda first: {}, from_point=False),
         description="primal-dual interior-point method (Mehrotra's predictor-corrector) for the "
         "l1 / elastic-net / l2 hinge-loss SVM and the epsilon-insensitive SVR with few features",
     ),
@@ -690,6 +698,21 @@ ENET_WIDE_MAX_SCALE = 1e7
 # text 5,000 x 1,000 (20 entries per row) l1 0.21 -> 0.36 s, elastic net 17 -> 205 ms.
 IPM_MAX_FEATURES = 500
 
+# IPM_SPARSE_L1_RATIO: the pure l1 hinge on sparse data with more than IPM_MAX_FEATURES features
+# and n_samples <= IPM_SPARSE_L1_RATIO * n_features goes to ipm (since 2026-12-07), which then
+# runs over a working set of features (cpp/src/ipm.cpp, solve_working_set): the l1 optimum of
+# such data uses few of them. Where it needs more than ipm's working_set_max_features, l1_cd's
+# continuation and its finishers take over (the ipm spec's Finisher). Measured at tol 1e-4 on
+# make_sparse_text_like, l1_cd -> ipm, objectives within 1e-4 (bench/bench_l1_hinge_wide.py,
+# bench/results/l1_hinge_wide.md): C = 0.1 and 1 on 500-8,000 x 1,000-200,000 (20-100
+# entries per row) 1.5-158 -> 0.5-64 ms and 8,000 x 10,000 936 -> 194 ms (l1_cd -> HiGHS), one
+# tie (8,000 x 10,000 at C = 0.1, 64 ms); at C = 10, where the optimum uses 826-2,969 features,
+# the hand-over cost 1.06-1.31x l1_cd's time (0.98 -> 1.27 s, 9.3 -> 9.8 s). Taller sparse data
+# keep l1_cd: 50,000 x 2,000 and 100,000 x 1,000 at C = 0.1 took ipm 0.54 and 2.4 s against
+# l1_cd's 0.24 s, and 16,000 x 10,000 was mixed (1.36 s -> 0.63 s on one seed, 0.49 -> 0.62 s on
+# the regime matrix's split).
+IPM_SPARSE_L1_RATIO = 1
+
 
 # The epsilon-insensitive loss goes to tron's smoothing continuation on dense data with
 # n_samples >= EPS_TRON_MIN_SAMPLES and n_samples >= TALL_RATIO * n_features, or badly scaled
@@ -741,7 +764,10 @@ def auto_solver_name(
       (no smooth dual) goes to l1_cd's smoothing continuation at any scale (certified by a
       duality gap; 0.12-0.35 s where smsvm took 1.7-6.7 s on the regime matrix's dense
       10000 x 50 and sparse 2000 x 50000 cells, 0.004-1.9 s where it took 0.02-8 s on badly
-      scaled dense data; the estimator lets HiGHS or smsvm finish when it stalls uncertified).
+      scaled dense data; the estimator lets HiGHS or smsvm finish when it stalls uncertified),
+      except on sparse X with n_samples <= IPM_SPARSE_L1_RATIO * n_features, where ipm's
+      working set of features takes it (l1_cd and its finishers go on from ipm's point where
+      the optimum needs more than its working_set_max_features).
     - penalty "l2", hinge loss: tron's smoothing continuation on very tall data, on dense data
       with n_samples >= HINGE_TRON_MIN_SAMPLES and >= TALL_RATIO * n_features, and on dense
       data with n_samples >= n_features and C * mean ||x_i||^2 > HINGE_DUAL_SCALE (large C or
@@ -788,6 +814,9 @@ def auto_solver_name(
         if loss == "hinge" and enet and dual_ok and not badly_scaled:
             return "dual_cd"
         pure_l1 = penalty == "l1" or l1_ratio == 1.0
+        sparse_wide = row_nnz is not None and n_samples <= IPM_SPARSE_L1_RATIO * n_features
+        if loss == "hinge" and pure_l1 and sparse_wide:
+            return "ipm"
         if loss == "hinge" and pure_l1:
             return "l1_cd"
         return "smsvm" if loss == "hinge" else None

@@ -45,6 +45,15 @@
 // l1 and elastic-net hinge there (svmkit/_solvers.py, IPM_MAX_FEATURES). Memory: the system and
 // up to 4 partial sums of it (bounded by max_system_mb), and 10 doubles per sample (13 for the
 // epsilon-insensitive loss).
+//
+// Many features with l1 > 0 (the hinge; more than working_set_min_features): the method runs on
+// a working set of features (column generation), a copy of their columns. At the end of a start
+// (and once mid-way) every feature's optimality condition is checked with the margin
+// multipliers; the certificate over all features (w = 0 off the set) ends the run, otherwise
+// the features that violate their condition most join the set and the method starts again.
+// The systems are then (set size + 1)-square; the set is bounded by working_set_max_features
+// (status max_iter with a message where the optimum needs more) and by max_system_mb. For the
+// sparse l1 optimum of wide data (solver="auto": sparse X, pure l1, IPM_SPARSE_L1_RATIO).
 #pragma once
 
 #include "svmkit/loss.hpp"
@@ -66,6 +75,15 @@ namespace svmkit {
   X(double, max_system_mb, 1024.0, above(0.0), unbounded(),                                     \
     "most MiB of the normal-equation systems ((n_features + 1)^2 doubles each, one plus up to " \
     "4 partial sums); above it the solve is refused (ValueError naming this option)")           \
+  X(long long, working_set_min_features, 500, at_least(0), unbounded(),                           \
+    "with l1 > 0 (hinge), data with more features than this are solved over a working set of "  \
+    "features, grown until the certificate on all features is <= tol (column generation)")      \
+  X(long long, working_set_initial, 100, at_least(1), unbounded(),                               \
+    "most features in the first working set (those violating optimality at w = 0 most); each "  \
+    "round adds at most as many as the set holds, or this many")                                 \
+  X(long long, working_set_max_features, 1000, at_least(1), unbounded(),                          \
+    "most features in the working set; where the optimum needs more, the run ends with status "  \
+    "max_iter at the optimum over that many (solver='auto' then hands over to l1_cd)")          \
   X(int, n_threads, 0, unbounded(), unbounded(),                                                 \
     "threads forming the system (0: the default count); the result does not depend on it")      \
   X(bool, record_history, true, unbounded(), unbounded(),                                        \
