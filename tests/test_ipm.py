@@ -25,6 +25,7 @@ from sklearn.datasets import (
     make_classification,
     make_regression,
 )
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import LinearSVC as SkLinearSVC
 from sklearn.svm import LinearSVR as SkLinearSVR
@@ -185,8 +186,6 @@ def test_history_max_iter_and_callback() -> None:
     assert np.all(hist["gap"] >= 0.0)
     assert hist["gap"][-1] == clf.result_[0]["optimality"] <= 1e-4  # the last step crossed tol
     assert hist["gap"][-2] > 1e-4
-    from sklearn.exceptions import ConvergenceWarning
-
     with pytest.warns(ConvergenceWarning, match="relative duality gap"):
         short = svmkit.LinearSVC(loss="hinge", penalty="l1", solver="ipm", max_iter=3).fit(X, y)
     assert short.result_[0]["status"] == _core.SolverStatus.max_iter
@@ -394,3 +393,23 @@ def test_linear_svr_keeps_the_better_point_when_ipm_does_not_converge(monkeypatc
         with pytest.warns(ConvergenceWarning):
             reg = svmkit.LinearSVR().fit(X, y)
         assert reg.result_[0]["finished_by"] == finished
+
+
+def test_auto_hands_an_uncertified_ipm_run_to_l1_cd() -> None:
+    """Where solver="auto"'s ipm ends uncertified (here its max_iter, set through
+    solver_options), l1_cd and its finishers solve the problem from their own start."""
+    X, y = cancer()
+    _, _, F = primal_svm(X, y, 1.0, l1=1.0, l2=0.0, reg_b=False)
+    clf = svmkit.LinearSVC(loss="hinge", penalty="l1", solver_options={"max_iter": 2}).fit(X, y)
+    res = clf.result_[0]
+    assert clf.solver_ == "ipm"
+    assert res["started_by"]["status"] == _core.SolverStatus.max_iter
+    assert res["finished_by"] in ("l1_cd", "highs", "smsvm")
+    assert res["status"] == _core.SolverStatus.converged
+    assert (res["objective"] - F) / F <= 1e-4
+    # a named solver is never replaced
+    with pytest.warns(ConvergenceWarning):
+        named = svmkit.LinearSVC(
+            loss="hinge", penalty="l1", solver="ipm", solver_options={"max_iter": 2}
+        ).fit(X, y)
+    assert "finished_by" not in named.result_[0]

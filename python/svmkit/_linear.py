@@ -354,7 +354,7 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         (C * mean ||x_i||^2 <= 1e7), "dual_cd" otherwise where the data are not badly
         scaled as above; hinge + l1 (or l1_ratio=1) on sparse X with n_samples <=
         n_features: "ipm" (its working set; where the optimum needs more than 1,000 features,
-        "l1_cd" as below goes on from its point); otherwise hinge + l1: "l1_cd" (its
+        "l1_cd" as below takes over from its own start); otherwise hinge + l1: "l1_cd" (its
         smoothing continuation;
         when that ends uncertified, or after 3,000 passes, HiGHS solves the linear program
         (scipy's linprog, up to 10^7 stored entries, within 10x the continuation's time or

@@ -766,8 +766,8 @@ def auto_solver_name(
       10000 x 50 and sparse 2000 x 50000 cells, 0.004-1.9 s where it took 0.02-8 s on badly
       scaled dense data; the estimator lets HiGHS or smsvm finish when it stalls uncertified),
       except on sparse X with n_samples <= IPM_SPARSE_L1_RATIO * n_features, where ipm's
-      working set of features takes it (l1_cd and its finishers go on from ipm's point where
-      the optimum needs more than its working_set_max_features).
+      working set of features takes it (l1_cd and its finishers take over, from their own
+      start, where the optimum needs more than its working_set_max_features).
     - penalty "l2", hinge loss: tron's smoothing continuation on very tall data, on dense data
       with n_samples >= HINGE_TRON_MIN_SAMPLES and >= TALL_RATIO * n_features, and on dense
       data with n_samples >= n_features and C * mean ||x_i||^2 > HINGE_DUAL_SCALE (large C or
