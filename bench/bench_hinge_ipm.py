@@ -23,11 +23,11 @@ mushrooms where present.
 from __future__ import annotations
 
 import argparse
-import time
 import warnings
 from pathlib import Path
 
 import numpy as np
+from harness import best_time
 
 
 def shared(name: str):
@@ -118,9 +118,9 @@ def svr_rows(only) -> list[str]:
         def fit(solver, X=X, y=y):
             return svmkit.LinearSVR(solver=solver).fit(X, y)
 
-        t_ipm, m_ipm = timed(lambda: fit("ipm"))
-        t_dcd, m_dcd = timed(lambda: fit("dual_cd"))
-        t_sk, _ = timed(lambda X=X, y=y: SkLinearSVR(dual=True).fit(X, y))
+        t_ipm, m_ipm = best_time(lambda: fit("ipm"))
+        t_dcd, m_dcd = best_time(lambda: fit("dual_cd"))
+        t_sk, _ = best_time(lambda X=X, y=y: SkLinearSVR(dual=True).fit(X, y))
         f_ipm, f_dcd = m_ipm.result_[0]["objective"], m_dcd.result_[0]["objective"]
         status = str(m_dcd.result_[0]["status"]).split(".")[-1]
         row = (
@@ -131,18 +131,6 @@ def svr_rows(only) -> list[str]:
         rows.append(row)
         print(row, flush=True)
     return rows
-
-
-def timed(fit) -> tuple[float, object]:
-    best, model = float("inf"), None
-    for _ in range(3):
-        t = time.perf_counter()
-        model = fit()
-        t = time.perf_counter() - t
-        best = min(best, t)
-        if t > 2.0:
-            break
-    return best, model
 
 
 def main() -> None:
@@ -185,9 +173,9 @@ def main() -> None:
             def fit_sgd(penalty=penalty, Xs=Xs, y=y):
                 return SGDClassifier(loss="hinge", penalty=penalty).fit(Xs, y)
 
-            t_ipm, m_ipm = timed(fit_ipm)
-            t_rule, m_rule = timed(fit_rule)
-            t_sgd, _ = timed(fit_sgd)
+            t_ipm, m_ipm = best_time(fit_ipm)
+            t_rule, m_rule = best_time(fit_rule)
+            t_sgd, _ = best_time(fit_sgd)
             f_ipm = sum(r["objective"] for r in m_ipm.result_)
             f_rule = sum(r["objective"] for r in m_rule.result_)
             finished = {r.get("finished_by") for r in m_rule.result_} - {None}

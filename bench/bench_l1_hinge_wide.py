@@ -22,12 +22,12 @@ $SVMKIT_SHARED_DIR's real sets where present.
 from __future__ import annotations
 
 import argparse
-import time
 import warnings
 from functools import partial
 from pathlib import Path
 
 import numpy as np
+from harness import best_time
 
 
 def text(n: int, d: int, nnz: int, noise: float = 0.05):
@@ -59,18 +59,6 @@ def datasets() -> dict:
         sets[f"text {n} x {d}, {nnz}/row"] = text(n, d, nnz)
     sets["text 1600 x 50000, 60/row, 20% noise"] = text(1_600, 50_000, 60, 0.2)
     return sets
-
-
-def best_time(fit, limit: float = 2.0) -> tuple[float, object]:
-    best, out = float("inf"), None
-    for _ in range(3):
-        t = time.perf_counter()
-        out = fit()
-        dt = time.perf_counter() - t
-        best = min(best, dt)
-        if dt > limit:
-            break
-    return best, out
 
 
 def objective(est, X, y, C: float) -> float:
