@@ -13,8 +13,8 @@ measures, per data set and C, in one process (best of 3, or one fit above 2 s):
   an approximate method: not the same optimum; at C = 1 only);
 
 and the relative difference of the two svmkit objectives (F_ipm - F_l1cd) / F_l1cd.
-Data: make_sparse_text_like (svmkit.datasets) at several shapes, rcv1-like densities, and
-$SVMKIT_SHARED_DIR's real sets where present.
+Data: make_sparse_text_like (svmkit.datasets) at several shapes, and scikit-learn's
+make_classification (dense, wide).
 
     python bench/bench_l1_hinge_wide.py [--only NAME ...] [--out results/l1_hinge_wide.md]
 """
@@ -41,6 +41,15 @@ def text(n: int, d: int, nnz: int, noise: float = 0.05):
     return load
 
 
+def dense(n: int, d: int, informative: int):
+    def load():
+        from sklearn.datasets import make_classification
+
+        return make_classification(n, d, n_informative=informative, random_state=0)
+
+    return load
+
+
 def datasets() -> dict:
     sets = {}
     for n, d, nnz in [
@@ -58,6 +67,13 @@ def datasets() -> dict:
     ]:
         sets[f"text {n} x {d}, {nnz}/row"] = text(n, d, nnz)
     sets["text 1600 x 50000, 60/row, 20% noise"] = text(1_600, 50_000, 60, 0.2)
+    for n, d, informative in [
+        (100, 1_000, 20),
+        (300, 5_000, 50),
+        (500, 2_000, 50),
+        (200, 20_000, 30),
+    ]:
+        sets[f"dense {n} x {d}, {informative} informative"] = dense(n, d, informative)
     return sets
 
 
@@ -98,12 +114,12 @@ def main() -> None:
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
                 t_ipm, e_ipm = best_time(partial(fit_l1, X, y, C))
-                saved = _solvers.IPM_SPARSE_L1_RATIO
-                _solvers.IPM_SPARSE_L1_RATIO = 0
+                saved = _solvers.IPM_L1_WIDE_RATIO
+                _solvers.IPM_L1_WIDE_RATIO = 0
                 try:
                     t_cd, e_cd = best_time(partial(fit_l1, X, y, C))
                 finally:
-                    _solvers.IPM_SPARSE_L1_RATIO = saved
+                    _solvers.IPM_L1_WIDE_RATIO = saved
             f_ipm, f_cd = objective(e_ipm, X, y, C), objective(e_cd, X, y, C)
             sgd = ""
             if C == 1.0:

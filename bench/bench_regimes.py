@@ -1300,8 +1300,10 @@ def cells_penalties(S, timeout):
     rows = []
     names = tuple(OTHER_PENALTIES)
     n, dd = S["tall"]
+    wn, wd = S["wide"]
     cases = [
         (f"tall dense {n // 10}x{dd}", lambda: _tall(n // 10, dd)),
+        (f"wide dense {wn}x{wd}", lambda: _tall(wn, wd)),
         (
             "sparse d >> n {}x{}, {} nnz/row, learnable".format(*S["text_wide"]),
             lambda: _text(*S["text_wide"]),

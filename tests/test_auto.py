@@ -15,8 +15,8 @@ from svmkit._solvers import (
     ENET_WIDE_MAX_SCALE,
     HINGE_DUAL_SCALE,
     HINGE_TRON_MIN_SAMPLES,
+    IPM_L1_WIDE_RATIO,
     IPM_MAX_FEATURES,
-    IPM_SPARSE_L1_RATIO,
     LINEAR_SOLVERS,
     TALL_RATIO,
     auto_solver_name,
@@ -59,8 +59,8 @@ CASES = [
     ("squared_hinge", "l2", WIDE, {}, "dual_cd"),
     ("squared_hinge", "l2", SPARSE_WIDE, {}, "dual_cd"),
     ("squared_hinge", "l2", WIDE, {"regularize_intercept": False}, "tron"),
-    ("hinge", "l1", WIDE, {}, "l1_cd"),
-    # sparse with n_samples <= IPM_SPARSE_L1_RATIO * n_features: ipm's working set
+    ("hinge", "l1", WIDE, {}, "ipm"),  # n_samples <= n_features: ipm's working set
+    # sparse with n_samples <= IPM_L1_WIDE_RATIO * n_features: ipm's working set
     ("hinge", "l1", SPARSE_WIDE, {}, "ipm"),
     ("hinge", "l1", SPARSE_TALL_TEXT, {}, "l1_cd"),
     ("hinge", "l1", (600, 1000, True), {}, "ipm"),
@@ -241,14 +241,15 @@ def test_auto_rule_linear_svr(loss, regime, expected) -> None:
 
 def test_auto_sparse_l1_hinge_boundary() -> None:
     """The pure l1 hinge with more than IPM_MAX_FEATURES features goes to ipm (its working
-    set) on sparse data with n_samples <= IPM_SPARSE_L1_RATIO * n_features, to l1_cd on taller
-    sparse data and on dense data; the elastic net (l1_ratio < 1) keeps its rule."""
+    set) with n_samples <= IPM_L1_WIDE_RATIO * n_features, sparse or dense, to l1_cd on taller
+    data; the elastic net (l1_ratio < 1) keeps its rule."""
     rule = auto_solver_name
     d = IPM_MAX_FEATURES + 100
-    n = IPM_SPARSE_L1_RATIO * d
+    n = IPM_L1_WIDE_RATIO * d
     assert rule("hinge", "l1", n, d, True, None, 1.0, 30.0) == "ipm"
     assert rule("hinge", "l1", n + 1, d, True, None, 1.0, 30.0) == "l1_cd"
-    assert rule("hinge", "l1", 10, d, True, 5.0, 1.0, None) == "l1_cd"  # dense
+    assert rule("hinge", "l1", 10, d, True, 5.0, 1.0, None) == "ipm"  # dense
+    assert rule("hinge", "l1", n + 1, d, True, 5.0, 1.0, None) == "l1_cd"
     assert rule("hinge", "l1", 10, d, False, None, 1.0, 30.0) == "ipm"  # free bias: the LP's
     assert rule("hinge", "elasticnet", 10, d, True, None, 0.5, 30.0) == "dual_cd"
 

@@ -161,14 +161,16 @@ def test_max_iter_counts_from_each_start() -> None:
 def test_auto_sends_sparse_wide_l1_hinge_to_ipm_and_hands_over_where_the_set_is_full(
     monkeypatch,
 ) -> None:
-    """solver="auto": the pure l1 hinge on sparse data with n_samples <= IPM_SPARSE_L1_RATIO *
-    n_features goes to ipm (the rule's table is in test_auto.py); where ipm's working set is
+    """solver="auto": the pure l1 hinge with n_samples <= IPM_L1_WIDE_RATIO * n_features
+    (sparse or dense) goes to ipm (the rule's table is in test_auto.py); where ipm's working set is
     full, l1_cd (and its finishers) go on from ipm's point to the exact optimum."""
     X, y = text(300, 1500)
     _, _, F = primal_svm(X, y, 1.0, l1=1.0, l2=0.0, reg_b=False)
     clf = svmkit.LinearSVC(loss="hinge", penalty="l1").fit(X, y)
     assert clf.solver_ == "ipm" and "finished_by" not in clf.result_[0]
     assert (clf.result_[0]["objective"] - F) / F <= 1e-4
+    dense = svmkit.LinearSVC(loss="hinge", penalty="l1").fit(X.toarray(), y)
+    assert dense.solver_ == "ipm" and (dense.result_[0]["objective"] - F) / F <= 1e-4
     with warnings.catch_warnings():
         warnings.simplefilter("error", ConvergenceWarning)  # the hand-over is silent
         clf = svmkit.LinearSVC(
@@ -179,7 +181,7 @@ def test_auto_sends_sparse_wide_l1_hinge_to_ipm_and_hands_over_where_the_set_is_
     assert "working_set_max_features" in res["started_by"]["message"]
     assert res["finished_by"] in ("l1_cd", "highs", "smsvm")
     assert (res["objective"] - F) / F <= 1e-4
-    monkeypatch.setattr(_solvers, "IPM_SPARSE_L1_RATIO", 0)  # the rule before: l1_cd
+    monkeypatch.setattr(_solvers, "IPM_L1_WIDE_RATIO", 0)  # the rule before: l1_cd
     assert svmkit.LinearSVC(loss="hinge", penalty="l1").fit(X, y).solver_ == "l1_cd"
 
 

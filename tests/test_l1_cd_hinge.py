@@ -29,10 +29,10 @@ from svmkit.datasets import make_sparse_text_like
 def _l1_cd_branch_of_the_auto_rule(monkeypatch) -> None:
     """These tests exercise solver="auto"'s branch for more than IPM_MAX_FEATURES features
     (l1_cd and its HiGHS / smsvm finishers) on small data, so the threshold is 0 here, and
-    sparse wide data's pure l1 stays with l1_cd too (IPM_SPARSE_L1_RATIO 0); tests/test_auto.py
+    sparse wide data's pure l1 stays with l1_cd too (IPM_L1_WIDE_RATIO 0); tests/test_auto.py
     tests the rule itself, tests/test_ipm.py and test_ipm_working_set.py the fits ipm takes."""
     monkeypatch.setattr(_solvers, "IPM_MAX_FEATURES", 0)
-    monkeypatch.setattr(_solvers, "IPM_SPARSE_L1_RATIO", 0)
+    monkeypatch.setattr(_solvers, "IPM_L1_WIDE_RATIO", 0)
 
 
 def cancer(n=300):

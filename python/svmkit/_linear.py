@@ -352,19 +352,17 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         with more features, hinge + elasticnet (l1_ratio < 1): "l1_cd" on dense data
         with n_samples >= 25 n_features (any scale) or with fewer samples than features
         (C * mean ||x_i||^2 <= 1e7), "dual_cd" otherwise where the data are not badly
-        scaled as above; hinge + l1 (or l1_ratio=1) on sparse X with n_samples <=
-        n_features: "ipm" (its working set; where the optimum needs more than 1,000 features,
-        "l1_cd" as below takes over from its own start); otherwise hinge + l1: "l1_cd" (its
-        smoothing continuation;
-        when that ends uncertified, or after 3,000 passes, HiGHS solves the linear program
-        (scipy's linprog, up to 10^7 stored entries, within 10x the continuation's time or
-        10 s; "highs"; first on the samples of the margin band at the continuation's point,
-        the result_ entry's "band_samples", then the whole program), else "smsvm" finishes
-        from its point; the result_ entry says "finished_by"; an elastic net that l1_cd
-        leaves uncertified is finished by "smsvm"; a named solver's (or a max_iter-bound)
-        pure-l1 hinge point that ends uncertified is certified, not moved, by HiGHS on its
-        margin band where that bounds its gap within tol: status converged, the result_
-        entry's "certified_by"); the remaining hinge cases: "smsvm"; other
+        scaled as above; hinge + l1 (or l1_ratio=1) with n_samples <= n_features: "ipm" (its working
+        set; where the optimum needs more than 1,000 features, "l1_cd" as below takes over from its
+        own start); otherwise hinge + l1: "l1_cd" (its smoothing continuation; when that ends
+        uncertified, or after 3,000 passes, HiGHS solves the linear program (scipy's linprog, up to
+        10^7 stored entries, within 10x the continuation's time or 10 s; "highs"; first on the
+        samples of the margin band at the continuation's point, the result_ entry's "band_samples",
+        then the whole program), else "smsvm" finishes from its point; the result_ entry says
+        "finished_by"; an elastic net that l1_cd leaves uncertified is finished by "smsvm"; a named
+        solver's (or a max_iter-bound) pure-l1 hinge point that ends uncertified is certified, not
+        moved, by HiGHS on its margin band where that bounds its gap within tol: status converged,
+        the result_ entry's "certified_by"); the remaining hinge cases: "smsvm"; other
         losses: "tron".
         With regularize_intercept=False dual_cd is never chosen (it regularizes the bias).
         SmSVM minimizes (1 - rho)/2 ||w||^2 + rho ||w||_1 + C sum_i s_i c_{y_i} hinge_i with

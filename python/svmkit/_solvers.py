@@ -698,8 +698,8 @@ ENET_WIDE_MAX_SCALE = 1e7
 # text 5,000 x 1,000 (20 entries per row) l1 0.21 -> 0.36 s, elastic net 17 -> 205 ms.
 IPM_MAX_FEATURES = 500
 
-# IPM_SPARSE_L1_RATIO: the pure l1 hinge on sparse data with more than IPM_MAX_FEATURES features
-# and n_samples <= IPM_SPARSE_L1_RATIO * n_features goes to ipm (since 2026-12-07), which then
+# IPM_L1_WIDE_RATIO: the pure l1 hinge with more than IPM_MAX_FEATURES features and n_samples <=
+# IPM_L1_WIDE_RATIO * n_features, sparse or dense, goes to ipm (since 2026-12-07), which then
 # runs over a working set of features (cpp/src/ipm.cpp, solve_working_set): the l1 optimum of
 # such data uses few of them. Where it needs more than ipm's working_set_max_features, l1_cd's
 # continuation and its finishers take over (the ipm spec's Finisher). Measured at tol 1e-4 on
@@ -710,8 +710,12 @@ IPM_MAX_FEATURES = 500
 # the hand-over cost 1.06-1.31x l1_cd's time (0.98 -> 1.27 s, 9.3 -> 9.8 s). Taller sparse data
 # keep l1_cd: 50,000 x 2,000 and 100,000 x 1,000 at C = 0.1 took ipm 0.54 and 2.4 s against
 # l1_cd's 0.24 s, and 16,000 x 10,000 was mixed (1.36 s -> 0.63 s on one seed, 0.49 -> 0.62 s on
-# the regime matrix's split).
-IPM_SPARSE_L1_RATIO = 1
+# the regime matrix's split). Dense wide data (make_classification, C = 0.1 and 1), where l1_cd
+# stalled and HiGHS or smsvm finished: 100 x 1,000 0.24-0.27 s -> 10-13 ms, 300 x 5,000 4.8-5.3
+# -> 0.24-0.48 s, 500 x 2,000 3.5 -> 0.59-0.74 s, 200 x 20,000 15-18 s (smsvm) -> 0.32-0.43 s;
+# 1,000 x 3,000, whose optimum needs more than 1,000 features, 15.5-15.9 s before and about 2.4 s
+# more with the hand-over.
+IPM_L1_WIDE_RATIO = 1
 
 
 # The epsilon-insensitive loss goes to tron's smoothing continuation on dense data with
@@ -765,8 +769,8 @@ def auto_solver_name(
       duality gap; 0.12-0.35 s where smsvm took 1.7-6.7 s on the regime matrix's dense
       10000 x 50 and sparse 2000 x 50000 cells, 0.004-1.9 s where it took 0.02-8 s on badly
       scaled dense data; the estimator lets HiGHS or smsvm finish when it stalls uncertified),
-      except on sparse X with n_samples <= IPM_SPARSE_L1_RATIO * n_features, where ipm's
-      working set of features takes it (l1_cd and its finishers take over, from their own
+      except with n_samples <= IPM_L1_WIDE_RATIO * n_features, where ipm's working set of
+      features takes it (l1_cd and its finishers take over, from their own
       start, where the optimum needs more than its working_set_max_features).
     - penalty "l2", hinge loss: tron's smoothing continuation on very tall data, on dense data
       with n_samples >= HINGE_TRON_MIN_SAMPLES and >= TALL_RATIO * n_features, and on dense
@@ -814,8 +818,7 @@ def auto_solver_name(
         if loss == "hinge" and enet and dual_ok and not badly_scaled:
             return "dual_cd"
         pure_l1 = penalty == "l1" or l1_ratio == 1.0
-        sparse_wide = row_nnz is not None and n_samples <= IPM_SPARSE_L1_RATIO * n_features
-        if loss == "hinge" and pure_l1 and sparse_wide:
+        if loss == "hinge" and pure_l1 and n_samples <= IPM_L1_WIDE_RATIO * n_features:
             return "ipm"
         if loss == "hinge" and pure_l1:
             return "l1_cd"

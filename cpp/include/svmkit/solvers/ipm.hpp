@@ -53,7 +53,7 @@
 // the features that violate their condition most join the set and the method starts again.
 // The systems are then (set size + 1)-square; the set is bounded by working_set_max_features
 // (status max_iter with a message where the optimum needs more) and by max_system_mb. For the
-// sparse l1 optimum of wide data (solver="auto": sparse X, pure l1, IPM_SPARSE_L1_RATIO).
+// sparse l1 optimum of wide data (solver="auto": pure l1, IPM_L1_WIDE_RATIO).
 #pragma once
 
 #include "svmkit/loss.hpp"
