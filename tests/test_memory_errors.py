@@ -15,6 +15,12 @@ import pytest
 
 resource = pytest.importorskip("resource", reason="RLIMIT_AS needs the POSIX resource module")
 
+# The address space is measured from /proc/self/status, and RLIMIT_AS bounds allocations on
+# Linux (macOS does not enforce it): the cases run wherever that holds, as on CI's Linux.
+linux_only = pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="reads /proc/self/status (Linux's RLIMIT_AS)"
+)
+
 
 PRELUDE = """\
 import resource, numpy as np, svmkit
@@ -44,7 +50,7 @@ def run_limited(body: str, extra_mb: int) -> subprocess.CompletedProcess:
     )
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/status")
+@linux_only
 def test_gram_matrix_allocation_failure_is_memory_error() -> None:
     # adagrad_dual keeps the n x n Gram matrix (n = 6000: 275 MiB) when max_gram_mb allows it.
     out = run_limited(
@@ -84,7 +90,7 @@ def test_exception_inside_a_parallel_region_reaches_python(what: str, element_lo
         assert "a probe buffer" in line and "the probe's option" in line and "GiB" in line, line
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/status")
+@linux_only
 def test_nssvm_woodbury_matrix_allocation_failure_is_memory_error() -> None:
     # s > n = 20,000 with cg_threshold raised past n: the Woodbury path's n x n matrix
     # (3.0 GiB) cannot be allocated within 200 MiB more.
@@ -106,58 +112,62 @@ def test_nssvm_woodbury_matrix_allocation_failure_is_memory_error() -> None:
     assert "GiB" in line and "Woodbury matrix" in line and "cg_threshold" in line, line
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/status")
-def test_l1_cd_on_billions_of_declared_features_names_the_feature_vectors() -> None:
+BILLIONS = """
+n, d = 3, 3_000_000_000
+indices = np.array([0, 5, 2_999_999_999], dtype=np.int64)
+indptr = np.arange(4, dtype=np.int64)
+y = np.array([1.0, -1.0, 1.0])
+X = (np.ones(3), indices, indptr, n, d)
+"""
+
+
+@linux_only
+@pytest.mark.parametrize(
+    ("call", "prefix", "names"),
+    [
+        (
+            '_core.fit_l1_cd(X, y, np.ones(3), "squared_hinge", 1.0, 0.0, True, 1.0, True, None, '
+            "{}, None)",
+            "out_of_memory l1_cd: out of memory",
+            ["per-feature vectors (22889 MiB each for 3000000000 features)"],
+        ),
+        (  # the l1 hinge's working set (ipm with more than working_set_min_features)
+            '_core.fit_ipm(X, y, np.ones(3), "hinge", 1.0, 0.0, True, 1.0, True, {}, None)',
+            "out_of_memory ipm: out of memory for its per-feature vectors",
+            ["3000000000 doubles", "working_set_max_features"],
+        ),
+    ],
+)
+def test_billions_of_declared_features_name_the_feature_vectors(call, prefix, names) -> None:
     # Three stored entries in a CSR matrix declaring 3e9 columns: the copy of X is tiny, the
     # per-feature vectors (24 GB each) are what cannot be allocated; the result's status is
-    # out_of_memory (the estimators raise MemoryError from it) and its message says so (it
+    # out_of_memory (the estimators raise MemoryError from it) and its message says so (l1_cd's
     # once said "about 0 MiB").
-    out = run_limited(
-        """
-        n, d = 3, 3_000_000_000
-        indices = np.array([0, 5, 2_999_999_999], dtype=np.int64)
-        indptr = np.arange(4, dtype=np.int64)
-        y = np.array([1.0, -1.0, 1.0])
-        r = _core.fit_l1_cd((np.ones(3), indices, indptr, n, d), y, np.ones(3),
-                            "squared_hinge", 1.0, 0.0, True, 1.0, True, None, {}, None)
-        print(r["status"].name, r["message"])
-        """,
-        extra_mb=200,
-    )
+    out = run_limited(BILLIONS + f"r = {call}\nprint(r['status'].name, r['message'])", extra_mb=200)
     assert out.returncode == 0, out.stderr[-1000:]
     line = out.stdout.strip().splitlines()[0]
-    assert line.startswith("out_of_memory l1_cd: out of memory"), line
-    assert "per-feature vectors (22889 MiB each for 3000000000 features)" in line, line
+    assert line.startswith(prefix), line
+    for name in names:
+        assert name in line, (name, line)
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/status")
-def test_ipm_working_set_on_billions_of_declared_features_names_its_vectors() -> None:
-    # The l1 hinge on three stored entries of a CSR matrix declaring 3e9 columns: ipm's working
-    # set needs per-feature vectors of 24 GB each; the status is out_of_memory naming them and
-    # the options that bound the rest, and LinearSVC raises MemoryError from it.
+@linux_only
+def test_ipm_working_set_out_of_memory_is_memory_error_in_linear_svc() -> None:
     out = run_limited(
-        """
-        n, d = 3, 3_000_000_000
-        indices = np.array([0, 5, 2_999_999_999], dtype=np.int64)
-        indptr = np.arange(4, dtype=np.int64)
-        y = np.array([1.0, -1.0, 1.0])
-        r = _core.fit_ipm((np.ones(3), indices, indptr, n, d), y, np.ones(3),
-                          "hinge", 1.0, 0.0, True, 1.0, True, {}, None)
-        print(r["status"].name, r["message"])
-        import scipy.sparse as sp
-        X = sp.csr_matrix((np.ones(3), indices, indptr), shape=(n, d))
-        svmkit.LinearSVC(loss="hinge", penalty="l1", solver="ipm").fit(X, y)
-        """,
+        BILLIONS
+        + """
+import scipy.sparse as sp
+Xs = sp.csr_matrix(X[:3], shape=(n, d))
+svmkit.LinearSVC(loss="hinge", penalty="l1", solver="ipm").fit(Xs, y)
+""",
         extra_mb=200,
     )
     assert out.returncode == 0, out.stderr[-1000:]
-    first, last = out.stdout.strip().splitlines()[0], out.stdout.strip().splitlines()[-1]
-    assert first.startswith("out_of_memory ipm: out of memory for its per-feature vectors"), first
-    assert "3000000000 doubles" in first and "working_set_max_features" in first, first
+    last = out.stdout.strip().splitlines()[-1]
     assert last.startswith("MemoryError:") and "per-feature vectors" in last, last
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/status")
+@linux_only
 def test_ipm_system_allocation_failure_is_out_of_memory() -> None:
     # 4,000 features: each (n_features + 1)-square system is 128 MiB, within max_system_mb's
     # default, but the address space holds only one of the system and its factor; the result's

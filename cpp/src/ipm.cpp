@@ -634,8 +634,9 @@ SolveResult Ipm<V>::run(GrowHook&& grow) {
 // Measured (bench/bench_l1_hinge_wide.py, bench/results/l1_hinge_wide.md) against l1_cd's
 // continuation on sparse text.
 
-// X's columns with renumber[j] >= 0 (their new numbers, 0 .. k-1), as an owned matrix: CSR input
-// as CSR, dense input as dense row-major.
+// X's columns with renumber[j] >= 0 (their new numbers, 0 .. k-1, increasing with j: CSR rows
+// stay sorted where X's are), as an owned matrix: CSR input as CSR, dense input as dense
+// row-major.
 template <class V>
 struct ColumnSubset {
   using T = typename V::value_type;
@@ -660,20 +661,12 @@ struct ColumnSubset<CsrView<T, I>> {
     data.clear();
     indices.clear();
     indptr.assign(static_cast<std::size_t>(X.rows + 1), I{0});
-    std::vector<std::pair<I, T>> row;
     for (Index i = 0; i < X.rows; ++i) {
-      row.clear();
       for (I e = X.indptr[i]; e < X.indptr[i + 1]; ++e) {
         const Index r = renumber[static_cast<std::size_t>(X.indices[e])];
-        if (r >= 0) row.emplace_back(static_cast<I>(r), X.data[e]);
-      }
-      // Sorted rows take the system's branch-free loop (add_sparse_row_gram); new numbers
-      // follow the order features joined, not X's.
-      std::sort(row.begin(), row.end(),
-                [](const auto& a, const auto& b) { return a.first < b.first; });
-      for (const auto& [r, v] : row) {
-        indices.push_back(r);
-        data.push_back(v);
+        if (r < 0) continue;
+        indices.push_back(static_cast<I>(r));
+        data.push_back(X.data[e]);
       }
       indptr[static_cast<std::size_t>(i + 1)] = static_cast<I>(data.size());
     }
@@ -716,15 +709,23 @@ SolveResult solve_working_set(const V& X, const LinearProblem& p, const LossSpec
   dual.a.assign(static_cast<std::size_t>(n), 0.0);
   dual.rpos.assign(static_cast<std::size_t>(d), 0.0);
   dual.rneg.assign(static_cast<std::size_t>(d), 0.0);
-  // r = X' (a y) = rpos - rneg, kept in rpos once the dual value is taken. At w = 0 every
-  // margin is violated: a_i = cost_i (one sequential pass, as the checks': the set does not
-  // depend on the thread count).
+  // r = X' (a y) = rpos - rneg, kept in rpos once the dual value is taken (one sequential pass:
+  // the set does not depend on the thread count).
   std::vector<double>& r = dual.rpos;
+  long long passes = 0;
+  const auto residual = [&] {
+    hinge_cert::hinge_residual(X, p, dual);
+    ++passes;
+  };
+  const auto finish_r = [&] {
+    for (Index j = 0; j < d; ++j) r[j] -= dual.rneg[j];
+  };
+  // At w = 0 every margin is violated: a_i = cost_i.
   std::copy(p.cost, p.cost + n, dual.a.begin());
-  hinge_cert::hinge_residual(X, p, dual);
-  for (Index j = 0; j < d; ++j) r[j] -= dual.rneg[j];
-  long long passes = 1;
-  // set: the working set's features in the order they joined (their numbers in the subset).
+  residual();
+  finish_r();
+  // set: the working set's features in X's order (renumber: their numbers in the subset; each
+  // growth starts the method again, so no feature keeps its number).
   std::vector<Index> renumber(static_cast<std::size_t>(d), -1), set;
   const auto join = [&](std::vector<Index> add, std::size_t most) {
     add.resize(std::min(add.size(), most));
@@ -734,10 +735,9 @@ SolveResult solve_working_set(const V& X, const LinearProblem& p, const LossSpec
       throw_system_budget(m, mb, opt.max_system_mb,
                           "a working set of " + std::to_string(static_cast<long long>(m) - nb) +
                               " features that the l1 optimum needs");
-    for (const Index j : add) {
-      renumber[static_cast<std::size_t>(j)] = static_cast<Index>(set.size());
-      set.push_back(j);
-    }
+    set.insert(set.end(), add.begin(), add.end());
+    std::sort(set.begin(), set.end());
+    for (std::size_t t = 0; t < set.size(); ++t) renumber[set[t]] = static_cast<Index>(t);
   };
   std::vector<Index> first = violators(r, renumber, pen.l1);
   if (first.empty()) first.push_back(0);  // w = 0 is optimal: one column keeps a system
@@ -761,10 +761,9 @@ SolveResult solve_working_set(const V& X, const LinearProblem& p, const LossSpec
   // off the set gives the same F), from its margin multipliers; leaves r = X' (a y) in rpos.
   const auto full_certificate = [&](double primal) {
     ipm.margin_multipliers(dual.a);
-    hinge_cert::hinge_residual(X, p, dual);
+    residual();
     const double dual_value = hinge_cert::hinge_dual_value(X, p, pen, bias_penalized, dual);
-    ++passes;
-    for (Index j = 0; j < d; ++j) r[j] -= dual.rneg[j];
+    finish_r();
     full_gap = primal > 0.0 ? std::max(primal - dual_value, 0.0) / primal : 0.0;
   };
   const auto grow = [&](bool final, double primal) {

@@ -43,8 +43,9 @@ class LinearFitRequest:
 
 @dataclass(frozen=True)
 class Finisher:
-    """A second solver that finishes a run of solver="auto" from its point when the first one
-    ends uncertified (status max_iter without a max_iter of the user's): the same problem."""
+    """A second solver that finishes a run of solver="auto" when the first one ends uncertified
+    (status max_iter without a max_iter of the user's): the same problem, from the first run's
+    point or (from_point=False) from its own start."""
 
     # The finishing solver's name in LINEAR_SOLVERS; None: only the exact solve below finishes
     # (where it applies and converges), otherwise the better of the two points stands.
@@ -770,8 +771,8 @@ def auto_solver_name(
       10000 x 50 and sparse 2000 x 50000 cells, 0.004-1.9 s where it took 0.02-8 s on badly
       scaled dense data; the estimator lets HiGHS or smsvm finish when it stalls uncertified),
       except with n_samples <= IPM_L1_WIDE_RATIO * n_features, where ipm's working set of
-      features takes it (l1_cd and its finishers take over, from their own
-      start, where the optimum needs more than its working_set_max_features).
+      features takes it (l1_cd and its finishers take over, from their own start, where the
+      optimum needs more than its working_set_max_features).
     - penalty "l2", hinge loss: tron's smoothing continuation on very tall data, on dense data
       with n_samples >= HINGE_TRON_MIN_SAMPLES and >= TALL_RATIO * n_features, and on dense
       data with n_samples >= n_features and C * mean ||x_i||^2 > HINGE_DUAL_SCALE (large C or

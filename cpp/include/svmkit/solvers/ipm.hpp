@@ -82,8 +82,8 @@ namespace svmkit {
     "most features in the first working set (those violating optimality at w = 0 most); each "  \
     "round adds at most as many as the set holds, or this many")                                 \
   X(long long, working_set_max_features, 1000, at_least(1), unbounded(),                          \
-    "most features in the working set; where the optimum needs more, the run ends with status "  \
-    "max_iter at the optimum over that many (solver='auto' then hands over to l1_cd)")          \
+    "most features in the working set; where the optimum needs more, the run ends there with "   \
+    "status max_iter (solver='auto' then hands over to l1_cd)")                                   \
   X(int, n_threads, 0, unbounded(), unbounded(),                                                 \
     "threads forming the system (0: the default count); the result does not depend on it")      \
   X(bool, record_history, true, unbounded(), unbounded(),                                        \
