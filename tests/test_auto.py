@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 import svmkit
+from references import primal_svm
 from sklearn.datasets import load_diabetes
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import LinearSVR as SkLinearSVR
@@ -71,10 +72,10 @@ CASES = [
     ("hinge", "elasticnet", TALL, {}, "ipm"),
     ("hinge", "elasticnet", (400, 20, False), {}, "ipm"),
     ("hinge", "elasticnet", TALL, {"regularize_intercept": False}, "ipm"),
-    ("hinge", "elasticnet", WIDE, {}, "l1_cd"),  # dense, n_samples < n_features
+    ("hinge", "elasticnet", WIDE, {}, "ipm"),  # dense, n_samples < n_features
     ("hinge", "elasticnet", SPARSE_WIDE, {}, "dual_cd"),
     ("hinge", "elasticnet", TALL, {"l1_ratio": 1.0}, "ipm"),
-    ("hinge", "elasticnet", WIDE, {"regularize_intercept": False}, "l1_cd"),
+    ("hinge", "elasticnet", WIDE, {"regularize_intercept": False}, "ipm"),
     ("hinge", "elasticnet", SPARSE_WIDE, {"regularize_intercept": False}, "smsvm"),
     ("logistic", "l2", WIDE, {}, "dual_cd"),
     ("logistic", "l2", SPARSE_TALL_TEXT, {}, "tron"),
@@ -255,25 +256,31 @@ def test_auto_sparse_l1_hinge_boundary() -> None:
 
 
 def test_auto_hinge_elastic_net_on_dense_wide_data() -> None:
-    """The hinge elastic net on dense data with fewer samples than features goes to l1_cd up
-    to ENET_WIDE_MAX_SCALE (C * mean ||x||^2) and stays with dual_cd above it; sparse wide
-    data and dense data between n_features and 25 n_features samples keep dual_cd."""
+    """The hinge elastic net on dense data with fewer samples than features goes to ipm (its
+    working set in the sample form) up to ENET_WIDE_MAX_SCALE (C * mean ||x||^2) and stays with
+    dual_cd above it; sparse wide data and dense data between n_features and 25 n_features
+    samples keep dual_cd; 25 n_features and more go to l1_cd."""
     rule = auto_solver_name
     d = IPM_MAX_FEATURES + 100  # fewer features go to ipm
-    assert rule("hinge", "elasticnet", 100, d, True, ENET_WIDE_MAX_SCALE) == "l1_cd"
+    assert rule("hinge", "elasticnet", 100, d, True, ENET_WIDE_MAX_SCALE) == "ipm"
     assert rule("hinge", "elasticnet", 100, d, True, 2 * ENET_WIDE_MAX_SCALE) == "dual_cd"
-    assert rule("hinge", "elasticnet", 100, d, False, ENET_WIDE_MAX_SCALE) == "l1_cd"
+    assert rule("hinge", "elasticnet", 100, d, False, ENET_WIDE_MAX_SCALE) == "ipm"
     assert rule("hinge", "elasticnet", 100, d, True, None) == "dual_cd"  # sparse
     assert rule("hinge", "elasticnet", 2 * d, d, True, 100.0) == "dual_cd"
     assert rule("hinge", "elasticnet", d, d, True, 100.0) == "dual_cd"
-    assert rule("hinge", "elasticnet", d - 1, d, True, 100.0) == "l1_cd"
-    # and the estimator takes the rule's choice (wide dense, C * mean ||x||^2 of a few hundred)
+    assert rule("hinge", "elasticnet", d - 1, d, True, 100.0) == "ipm"
+    assert rule("hinge", "elasticnet", 25 * d, d, True, 100.0) == "l1_cd"
+    # and the estimator takes the rule's choice (wide dense, C * mean ||x||^2 of a few hundred),
+    # converged (certified) at the clarabel optimum
     rng = np.random.default_rng(4)
     X = rng.standard_normal((40, d))
     y = np.where(X[:, 0] + 0.3 * rng.standard_normal(40) > 0, 1, -1)
-    with _quiet():
-        clf = svmkit.LinearSVC(loss="hinge", penalty="elasticnet").fit(X, y)
-    assert clf.solver_ == "l1_cd"
+    clf = svmkit.LinearSVC(loss="hinge", penalty="elasticnet", tol=1e-8).fit(X, y)
+    assert clf.solver_ == "ipm"
+    assert clf.result_[0]["status"] == svmkit.SolverStatus.converged
+    s = np.where(y > 0, 1.0, -1.0)
+    _, _, F = primal_svm(X, s, np.ones(40), l1=0.5, l2=0.5, reg_b=True)
+    assert clf.result_[0]["objective"] == pytest.approx(F, rel=1e-6)
     with _quiet():
         clf = svmkit.LinearSVC(loss="hinge", penalty="elasticnet", C=1e6).fit(X, y)
     assert clf.solver_ == "dual_cd"  # 1e6 * 600 > ENET_WIDE_MAX_SCALE

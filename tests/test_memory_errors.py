@@ -169,7 +169,8 @@ svmkit.LinearSVC(loss="hinge", penalty="l1", solver="ipm").fit(Xs, y)
 
 @linux_only
 def test_ipm_system_allocation_failure_is_out_of_memory() -> None:
-    # 4,000 features: each (n_features + 1)-square system is 128 MiB, within max_system_mb's
+    # 4,000 features: each (n_features + 1)-square system (the feature form, named: with 6 rows
+    # "auto" takes the sample form) is 128 MiB, within max_system_mb's
     # default, but the address space holds only one of the system and its factor; the result's
     # status is out_of_memory naming the option, and LinearSVC raises MemoryError from it.
     out = run_limited(
@@ -178,7 +179,8 @@ def test_ipm_system_allocation_failure_is_out_of_memory() -> None:
         rng = np.random.default_rng(0)
         X = np.ascontiguousarray(rng.standard_normal((6, d)))
         y = np.array([1.0, -1.0, 1.0, -1.0, 1.0, -1.0])
-        whole = {"working_set_min_features": d}  # the system on all features
+        # the feature form's system on all features
+        whole = {"working_set_min_features": d, "system_form": "features"}
         r = _core.fit_ipm(X, y, np.ones(6), "hinge", 1.0, 0.0, True, 1.0, True, whole, None)
         print(r["status"].name, r["message"])
         svmkit.LinearSVC(loss="hinge", penalty="l1", solver="ipm", solver_options=whole).fit(X, y)

@@ -666,6 +666,20 @@ ENET_CD_RATIO = 25
 # its max_iter warning states the gap).
 ENET_WIDE_MAX_SCALE = 1e7
 
+# IPM_SAMPLE_FORM: since 2026-12-07 ipm forms its normal equations in the sample form (n_samples-
+# square, Woodbury's identity with iterative refinement) where that costs less, and near-violators
+# join its working set there; the hinge elastic net on dense data with n_samples < n_features
+# (ENET_DENSE_WIDE's cases) goes to ipm instead of l1_cd. Measured at tol 1e-4, C = 0.1 / 1,
+# l1_ratio 0.5 (bench/bench_ipm_sample_form.py, bench/results/ipm_sample_form.md; ms, l1_cd ->
+# ipm, objectives within 1e-4 of each other): make_classification 100 x 1,000 152 / 158 -> 7 /
+# 4; 200 x 1,000 434 / 538 -> 25 / 26; 300 x 5,000 1137 / 2481 -> 85 / 99; 500 x 2,000 1923 /
+# 3082 -> 254 / 277; 800 x 1,000 8084 / 9370 -> 1327 / 1074; 200 x 20,000 10211 / 9284 -> 87 /
+# 122; the regime matrix's two_gaussians 240 x 5,000 822 / 1511 -> 83 / 52. On 1,000 x 3,000
+# the optimum needs more than ipm's working_set_max_features and l1_cd takes over from its own
+# start (ipm's 0.7-0.8 s added to l1_cd's 12-21 s). The pure l1 hinge there (ipm already): the
+# feature form -> the sample form 11 / 14 -> 6 / 5, 60 / 113 -> 23 / 31, 274 / 550 -> 66 / 99,
+# 624 / 797 -> 263 / 267, 937 / 1530 -> 928 / 1507, 372 / 481 -> 85 / 134, 235 / 393 -> 62 / 59.
+
 # L1_HINGE_SCALED: the l1 and elastic-net hinge on badly scaled dense data (C * mean ||x||^2 above
 # HINGE_DUAL_SCALE) went to smsvm until 2026-12-06; l1_cd (with its HiGHS / smsvm finishers)
 # replaced it where it applies (pure l1 always, the elastic net on dense data with n_samples >=
@@ -758,9 +772,10 @@ def auto_solver_name(
       loss; sgd took 8-45 s on the regime matrix's shapes); for the hinge loss with
       "elasticnet" (l1_ratio < 1) l1_cd's smoothing continuation on dense data with
       n_samples >= ENET_CD_RATIO * n_features (where dual_cd runs into max_iter: 0.06-0.72 s
-      against 0.7-17 s; badly scaled data included, L1_HINGE_SCALED) or with n_samples <
-      n_features and dual_scale <= ENET_WIDE_MAX_SCALE (where dual_cd ended 1.35-87 times
-      above the optimum: ENET_DENSE_WIDE),
+      against 0.7-17 s; badly scaled data included, L1_HINGE_SCALED), ipm (its working set of
+      features, sample form) on dense data with n_samples < n_features and dual_scale <=
+      ENET_WIDE_MAX_SCALE (where dual_cd ended 1.35-87 times above the optimum:
+      ENET_DENSE_WIDE; ipm ran 5-80x faster than l1_cd there: IPM_SAMPLE_FORM),
       dual_cd's elastic-net
       dual otherwise (with a regularized intercept; its exact coordinate steps ran 4-37x
       faster than smsvm's smoothing levels on the regime matrix's shapes), smsvm where the
@@ -814,7 +829,9 @@ def auto_solver_name(
         dense_wide = (  # ENET_DENSE_WIDE's measurements
             dense and n_samples < n_features and dual_scale <= ENET_WIDE_MAX_SCALE
         )
-        if loss == "hinge" and enet and (dense_tall or dense_wide):
+        if loss == "hinge" and enet and dense_wide:
+            return "ipm"  # IPM_SAMPLE_FORM's measurements
+        if loss == "hinge" and enet and dense_tall:
             return "l1_cd"
         if loss == "hinge" and enet and dual_ok and not badly_scaled:
             return "dual_cd"

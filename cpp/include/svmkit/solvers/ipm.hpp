@@ -29,9 +29,12 @@
 // blocks), which leaves the (n_features + 1)-square positive definite system
 //   [X, s 1]' D [X, s 1] + diag(l2 + E, [l2])
 // (D_i, E_j from the slacks and multipliers), formed in one pass (dense rows by blocked rank
-// updates, sparse rows by their entries' products) and factored by Cholesky. Steps go 0.99 of the
-// way to the boundary; the linear program (l2 = 0) takes separate primal and dual step lengths,
-// the quadratic programs one common length.
+// updates, sparse rows by their entries' products) and factored by Cholesky; or, with fewer
+// samples than features where that costs less (option system_form), its sample form: Woodbury's
+// identity on the n_samples-square I + Z Z', Z = D^1/2 X diag(l2 + E)^-1/2, with iterative
+// refinement, the start changing to the feature form where refinement does not settle. Steps go
+// 0.99 of the way to the boundary; the linear program (l2 = 0) takes separate primal and dual step
+// lengths, the quadratic programs one common length.
 //
 // Stopping rule: a certificate, as l1_cd's, smsvm's and TRON's continuations': at every
 // iteration the margin multipliers, clipped into the dual's box, are a dual point, made feasible
@@ -39,21 +42,23 @@
 // duality gap (F(w, b) - D) / F(w, b) <= tol, i.e. F is within tol of the optimum.
 //
 // Cost: per iteration one pass forming the system (dense: n_samples (n_features + 1)^2 / 2
-// multiply-adds; sparse: the sum over rows of their stored entries squared), a Cholesky
-// factorization ((n_features + 1)^3 / 3) and about six passes over X; 15-30 iterations whatever
-// the data's scaling or degeneracy. It is the method for few features: solver="auto" sends the
-// l1 and elastic-net hinge there (svmkit/_solvers.py, IPM_MAX_FEATURES). Memory: the system and
-// up to 4 partial sums of it (bounded by max_system_mb), and 10 doubles per sample (13 for the
-// epsilon-insensitive loss).
+// multiply-adds; sparse: the sum over rows of their stored entries squared; sample form:
+// n_samples^2 n_features / 2), a Cholesky factorization ((n_features + 1)^3 / 3, or
+// n_samples^3 / 3) and about six passes over X; 15-30 iterations whatever the data's scaling or
+// degeneracy. It is the method for few features: solver="auto" sends the l1 and elastic-net
+// hinge there (svmkit/_solvers.py, IPM_MAX_FEATURES). Memory: the system and up to 4 partial
+// sums of it (the sample form: also a dense copy of the scaled rows; bounded by max_system_mb),
+// and 10 doubles per sample (13 for the epsilon-insensitive loss).
 //
 // Many features with l1 > 0 (the hinge; more than working_set_min_features): the method runs on
 // a working set of features (column generation), a copy of their columns. At the end of a start
 // (and once mid-way) every feature's optimality condition is checked with the margin
 // multipliers; the certificate over all features (w = 0 off the set) ends the run, otherwise
 // the features that violate their condition most join the set and the method starts again.
-// The systems are then (set size + 1)-square; the set is bounded by working_set_max_features
-// (status max_iter with a message where the optimum needs more) and by max_system_mb. For the
-// sparse l1 optimum of wide data (solver="auto": pure l1, IPM_L1_WIDE_RATIO).
+// The systems are then those of the set (in the sample form near-violators join it too); the
+// set is bounded by working_set_max_features (status max_iter with a message where the optimum
+// needs more) and by max_system_mb. For the sparse l1 optimum of wide data (solver="auto": pure
+// l1, IPM_L1_WIDE_RATIO; the dense elastic net with fewer samples than features).
 #pragma once
 
 #include "svmkit/loss.hpp"
@@ -73,8 +78,9 @@ namespace svmkit {
   X(double, step_fraction, 0.99, above(0.0), below(1.0),                                        \
     "fraction of the way to the boundary of the positive orthant each step goes")               \
   X(double, max_system_mb, 1024.0, above(0.0), unbounded(),                                     \
-    "most MiB of the normal-equation systems ((n_features + 1)^2 doubles each, one plus up to " \
-    "4 partial sums); above it the solve is refused (ValueError naming this option)")           \
+    "most MiB of the normal-equation systems (feature form: (n_features + 1)^2 doubles each, "  \
+    "one plus up to 4 partial sums; sample form: n_samples (n_features + 5 n_samples) "          \
+    "doubles); above it the solve is refused (ValueError naming this option)")                  \
   X(long long, working_set_min_features, 500, at_least(0), unbounded(),                           \
     "with l1 > 0 (hinge), data with more features than this are solved over a working set of "  \
     "features, grown until the certificate on all features is <= tol (column generation)")      \
@@ -84,6 +90,10 @@ namespace svmkit {
   X(long long, working_set_max_features, 1000, at_least(1), unbounded(),                          \
     "most features in the working set; where the optimum needs more, the run ends there with "   \
     "status max_iter (solver='auto' then hands over to l1_cd)")                                   \
+  X(std::string, system_form, "auto", unbounded(), unbounded(),                                  \
+    "\"features\": the (n_features + 1)-square system; \"samples\": the n_samples-square one "   \
+    "(Woodbury, refined); \"auto\": the one with fewer operations per iteration that fits "     \
+    "max_system_mb")                                                                             \
   X(int, n_threads, 0, unbounded(), unbounded(),                                                 \
     "threads forming the system (0: the default count); the result does not depend on it")      \
   X(bool, record_history, true, unbounded(), unbounded(),                                        \

@@ -1,0 +1,137 @@
+"""ipm's sample form on dense data with fewer samples than features, beside the feature form and
+the rule for the hinge elastic net.
+
+ipm's normal equations are (n_features + 1)-square in their feature form; with fewer samples
+than features (a working set larger than the data's rows, or wide data with the l2 penalty) the
+sample form (n_samples-square, Woodbury's identity with iterative refinement; cpp/src/ipm.cpp,
+factor_samples) costs less per iteration, and near-violators join the working set with the
+violators. This measures, per data set and C, in one process (best of 3, or one fit above 2 s),
+LinearSVC(loss="hinge") at tol 1e-4:
+
+- penalty "l1": solver="auto" (ipm in the form it picks) and ipm with system_form="features"
+  (the method before the sample form);
+- penalty "elasticnet" (l1_ratio 0.5): solver="auto" and solver="ipm";
+- scikit-learn's SGDClassifier(penalty=...) at C = 1 (the regime matrix's anchor for these
+  cells; an approximate method, not the same optimum);
+
+and the relative difference of the svmkit objectives of each pair (second - first) / first.
+Data: make_classification and make_two_gaussians (the regime matrix's wide dense cell: 300 x
+5,000, its 240 training rows).
+
+    python bench/bench_ipm_sample_form.py [--only NAME ...] [--out results/ipm_sample_form.md]
+"""
+
+from __future__ import annotations
+
+import argparse
+import warnings
+from functools import partial
+from pathlib import Path
+
+import numpy as np
+from harness import best_time
+
+
+def classification(n: int, d: int, informative: int):
+    def load():
+        from sklearn.datasets import make_classification
+
+        return make_classification(n, d, n_informative=informative, random_state=0)
+
+    return load
+
+
+def two_gaussians(n: int, d: int):
+    def load():
+        from svmkit.datasets import make_two_gaussians
+
+        X, y = make_two_gaussians(n, d, random_state=0)
+        return X[: int(0.8 * n)], y[: int(0.8 * n)]
+
+    return load
+
+
+def datasets() -> dict:
+    sets = {}
+    for n, d, informative in [
+        (100, 1_000, 20),
+        (200, 1_000, 20),
+        (300, 5_000, 50),
+        (500, 2_000, 50),
+        (800, 1_000, 50),
+        (200, 20_000, 30),
+        (1_000, 3_000, 50),
+    ]:
+        sets[f"make_classification {n} x {d}"] = classification(n, d, informative)
+    sets["two_gaussians 300 x 5000 (240 rows)"] = two_gaussians(300, 5_000)
+    return sets
+
+
+def objective(est, X, y, C: float, l1: float, l2: float) -> float:
+    """l1 ||w||_1 + l2/2 (||w||^2 + b^2 with l2 > 0) + C sum_i hinge_i."""
+    w = est.coef_.ravel()
+    b = est.intercept_[0]
+    z = X @ w + b
+    s = np.where(y == est.classes_[1], 1.0, -1.0)
+    pen = l1 * np.abs(w).sum() + 0.5 * l2 * (w @ w + b * b)
+    return float(pen + C * np.maximum(0.0, 1.0 - s * z).sum())
+
+
+def fit(X, y, C: float, penalty: str, **kw):
+    import svmkit
+
+    return svmkit.LinearSVC(loss="hinge", penalty=penalty, C=C, **kw).fit(X, y)
+
+
+def finished(est) -> str:
+    by = est.result_[0].get("finished_by", est.solver_)
+    return est.solver_ if by == est.solver_ else f"{est.solver_} -> {by}"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--only", nargs="*")
+    ap.add_argument("--out", type=Path)
+    args = ap.parse_args()
+    from sklearn.linear_model import SGDClassifier
+
+    rows = []
+    features = {"solver": "ipm", "solver_options": {"system_form": "features"}}
+    pairs = [
+        ("l1", 1.0, 0.0, {}, features),
+        ("elasticnet", 0.5, 0.5, {"l1_ratio": 0.5}, {"l1_ratio": 0.5, "solver": "ipm"}),
+    ]
+    for name, load in datasets().items():
+        if args.only and not any(s in name for s in args.only):
+            continue
+        X, y = load()
+        for penalty, l1, l2, first, second in pairs:
+            for C in (0.1, 1.0):
+                with warnings.catch_warnings(record=True) as caught:
+                    warnings.simplefilter("always")
+                    t_a, e_a = best_time(partial(fit, X, y, C, penalty, **first))
+                    t_b, e_b = best_time(partial(fit, X, y, C, penalty, **second))
+                f_a, f_b = objective(e_a, X, y, C, l1, l2), objective(e_b, X, y, C, l1, l2)
+                sgd = ""
+                if C == 1.0:
+                    t_sgd, _ = best_time(partial(SGDClassifier(penalty=penalty).fit, X, y))
+                    sgd = f"{t_sgd * 1e3:.1f}"
+                warned = "; ".join(sorted({str(w.message)[:60] for w in caught}))
+                row = (
+                    f"| {name} | {penalty} | {C:g} | {finished(e_a)} {t_a * 1e3:.1f} | "
+                    f"{finished(e_b)} {t_b * 1e3:.1f} | {sgd} | {(f_b - f_a) / abs(f_a):+.1e} | "
+                    f"{warned} |"
+                )
+                print(row, flush=True)
+                rows.append(row)
+    head = [
+        "| data | penalty | C | auto, ms | l1: ipm feature form / elasticnet: ipm, ms | "
+        "sgd ms | F rel. diff (second - auto) | warnings |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    if args.out:
+        args.out.write_text("\n".join(head + rows) + "\n")
+
+
+if __name__ == "__main__":
+    main()
