@@ -146,6 +146,39 @@ def test_a_full_working_set_ends_the_run_with_its_reason() -> None:
     assert 1e-4 < (res["objective"] - F) / res["objective"] <= res["optimality"] + 1e-9
 
 
+def test_the_cap_is_lifted_once_the_set_holds_as_many_features_as_samples() -> None:
+    """working_set_max_features bounds the set while it holds fewer features than samples (the
+    feature form's cubic cost); from as many on, the sample form's cost grows linearly with the
+    set and the cap no longer ends the run: on 40 samples the elastic net's optimum needs far
+    more than 40 features, and the run with a cap of 40 converges to clarabel's optimum, while a
+    cap of 20 (below the samples) ends it as before."""
+    rng = np.random.default_rng(5)
+    X = rng.standard_normal((40, 800))
+    y = np.where(X[:, :3].sum(axis=1) + 0.3 * rng.standard_normal(40) >= 0, 1.0, -1.0)
+    _, _, F = primal_svm(X, y, 1.0, l1=0.1, l2=0.9, reg_b=True)
+    opts = {**FORCE, "working_set_max_features": 40}
+    clf = svmkit.LinearSVC(
+        loss="hinge",
+        penalty="elasticnet",
+        l1_ratio=0.1,
+        solver="ipm",
+        tol=1e-8,
+        solver_options=opts,
+    ).fit(X, y)
+    res = clf.result_[0]
+    assert res["status"] == _core.SolverStatus.converged, res["message"]
+    assert np.count_nonzero(clf.coef_) > 40
+    assert res["objective"] == pytest.approx(F, rel=1e-6)
+    with pytest.warns(ConvergenceWarning, match="working_set_max_features = 20"):
+        svmkit.LinearSVC(
+            loss="hinge",
+            penalty="elasticnet",
+            l1_ratio=0.1,
+            solver="ipm",
+            solver_options={**FORCE, "working_set_max_features": 20},
+        ).fit(X, y)
+
+
 def test_max_iter_counts_from_each_start() -> None:
     """max_iter bounds the iterations from each start of the method; the warning states the
     gap over all features."""

@@ -23,6 +23,7 @@
 #include "kink_dual.hpp"
 #include "svmkit/data.hpp"
 #include "svmkit/detail/assembled_hessian.hpp"
+#include "svmkit/detail/gram_kernels.hpp"
 #include "svmkit/detail/parallel.hpp"
 
 namespace svmkit {
@@ -192,6 +193,14 @@ class Ipm {
   double certificate(double* primal);
   bool factor();
   bool factor_samples();
+  // The rest of the start forms the feature form (where the sample form's system does not
+  // factor or its refinement does not settle, and the feature form fits max_system_mb).
+  void to_feature_form() {
+    samples_ = false;
+    Z_.resize(0, 0);
+    parts_.clear();
+    K_.resize(m_, m_);
+  }
   Eigen::VectorXd woodbury(const Eigen::VectorXd& rhs) const;
   bool solve_samples(const Eigen::VectorXd& rhs, Eigen::VectorXd& sol) const;
   void solve(Direction& dir);
@@ -229,7 +238,8 @@ class Ipm {
   bool samples_ = false;
   bool features_fit_ = false;  // whether a start may change to the feature form (system_form auto)
   std::vector<Index> rows_;
-  Eigen::MatrixXd Z_, M_;
+  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> Z_;
+  Eigen::MatrixXd M_;
   std::vector<Eigen::MatrixXd> parts_;  // M's partial sums over column chunks of Z
   Eigen::LLT<Eigen::MatrixXd, Eigen::Lower> llt_m_;
   Eigen::VectorXd a_half_, d_half_, q_;
@@ -314,7 +324,11 @@ double Ipm<V>::certificate(double* primal) {
 // fails even with kRidgeRetries growing ridges.
 template <class V>
 bool Ipm<V>::factor() {
-  if (samples_) return factor_samples();
+  if (samples_) {
+    if (factor_samples()) return true;
+    if (!features_fit_) return false;
+    to_feature_form();  // the sample form's system failed to factor
+  }
   K_.setZero();
   const auto weight = [&](Index i) {
     const auto k = static_cast<std::size_t>(i);
@@ -392,10 +406,15 @@ bool Ipm<V>::factor_samples() {
       std::min<Index>({std::max<Index>(1, static_cast<Index>(work / 2.0) / kEntriesPerChunk),
                        Index{threads_}, Index{kMaxGramChunks}, std::max<Index>(1, d_)}));
   parts_.resize(static_cast<std::size_t>(chunks));
+  for (Eigen::MatrixXd& part : parts_) part.resize(na, na);  // outside the parallel region
+  const bool fused = detail::fused_gram_available();
   parallel_chunks(d_, chunks, [&](int c, Index b, Index e) {
     Eigen::MatrixXd& part = parts_[static_cast<std::size_t>(c)];
-    part.setZero(na, na);
-    part.template selfadjointView<Eigen::Lower>().rankUpdate(Z_.middleCols(b, e - b));
+    part.setZero();
+    if (fused)
+      detail::fused_gram_lower(Z_.data() + b, na, d_, e - b, part.data(), na);
+    else
+      part.template selfadjointView<Eigen::Lower>().rankUpdate(Z_.middleCols(b, e - b));
   });
   M_.setIdentity();
   for (const Eigen::MatrixXd& part : parts_) M_.template triangularView<Eigen::Lower>() += part;
@@ -503,10 +522,7 @@ void Ipm<V>::solve(Direction& dir) {
   } else if (!solve_samples(rhs, sol) && features_fit_) {
     // Refinement did not settle (near the optimum of a degenerate problem at a tight tol): the
     // rest of this start forms the feature form, which Cholesky solves stably.
-    samples_ = false;
-    Z_ = Eigen::MatrixXd();
-    parts_.clear();
-    K_.resize(m_, m_);
+    to_feature_form();
     if (factor()) sol = llt_.solve(rhs);
   }
   for (Index j = 0; j < d_; ++j) dir.dw[static_cast<std::size_t>(j)] = sol[j];
@@ -823,10 +839,13 @@ SolveResult Ipm<V>::run(GrowHook&& grow) {
 // once per start mid-way (kGrowGap), so a start that lacks features ends early. W starts as
 // the features with the largest |r_j| at w = 0 (a_i = cost_i, every margin violated), among
 // those that violate |r_j| <= l1 there. Where the optimum needs more than
-// working_set_max_features, the run ends (status max_iter, its message says so): each start
-// costs about as much as one on all of W, so a large support is better left to l1_cd.
-// Measured (bench/bench_l1_hinge_wide.py, bench/results/l1_hinge_wide.md) against l1_cd's
-// continuation on sparse text.
+// working_set_max_features while W holds fewer features than samples, the run ends (status
+// max_iter, its message says so): each start in the feature form costs about as much as one on
+// all of W, cubic in its size, so a large support is better left to l1_cd. From as many
+// features as samples on, the sample form's cost grows linearly with W and the cap is lifted
+// (make_classification 1,000 x 3,000: 2.6 s certified, where the hand-over to l1_cd and HiGHS
+// took 18-19 s). Measured (bench/bench_l1_hinge_wide.py, bench/results/l1_hinge_wide.md,
+// bench/bench_ipm_sample_form.py) against l1_cd's continuation on sparse text and dense data.
 
 // X's columns with renumber[j] >= 0 (their new numbers, 0 .. k-1, increasing with j: CSR rows
 // stay sorted where X's are), as an owned matrix: CSR input as CSR, dense input as dense
@@ -939,6 +958,7 @@ SolveResult solve_working_set(const V& X, const LinearProblem& p, const LossSpec
   std::vector<Index> first = violators(r, renumber, pen.l1);
   if (first.empty()) first.push_back(0);  // w = 0 is optimal: one column keeps a system
   const auto most = static_cast<std::size_t>(opt.working_set_max_features);
+  const auto samples = static_cast<std::size_t>(active_rows(p, n));
   bool full = false;  // whether the run ended with violators left and the set full
   join(std::move(first), std::min(most, static_cast<std::size_t>(opt.working_set_initial)));
   ColumnSubset<V> cols;
@@ -974,12 +994,15 @@ SolveResult solve_working_set(const V& X, const LinearProblem& p, const LossSpec
     // A full set ends the run at once: where the optimum needs more features, the rest of
     // ipm's work on them is lost to the method that takes over (solving the full set to its own
     // optimum first cost 0.2-0.9 s more on sparse text at C = 10, 1,600-5,000 x 10,000-200,000).
-    if (set.size() >= most) {
+    // The cap bounds the feature form's cubic cost; once the set holds as many features as the
+    // samples (the sample form's cost grows only linearly with the set) it is lifted.
+    const std::size_t cap = set.size() + nb >= samples ? static_cast<std::size_t>(d) : most;
+    if (set.size() >= cap) {
       full = true;
       return Grow::stop;
     }
     join(std::move(add),
-         std::min(most - set.size(),
+         std::min(cap - set.size(),
                   std::max(set.size(), static_cast<std::size_t>(opt.working_set_initial))));
     cols.build(X, renumber, static_cast<Index>(set.size()));
     ++passes;

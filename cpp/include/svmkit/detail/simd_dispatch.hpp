@@ -6,7 +6,9 @@
 // Elsewhere (MSVC, other architectures) only the baseline version exists.
 //
 // Results do not depend on the version: those files are compiled with -ffp-contract=off (no fused
-// multiply-add) and every reduction has a fixed association order written in the source.
+// multiply-add) and every reduction has a fixed association order written in the source. The one
+// exception follows the same level: ipm's Gram kernel (detail/gram_kernels.hpp) fuses
+// multiply-adds from AVX2 up, so its results differ in rounding from the baseline's.
 #pragma once
 
 #include <string>

@@ -56,9 +56,10 @@
 // multipliers; the certificate over all features (w = 0 off the set) ends the run, otherwise
 // the features that violate their condition most join the set and the method starts again.
 // The systems are then those of the set (in the sample form near-violators join it too); the
-// set is bounded by working_set_max_features (status max_iter with a message where the optimum
-// needs more) and by max_system_mb. For the sparse l1 optimum of wide data (solver="auto": pure
-// l1, IPM_L1_WIDE_RATIO; the dense elastic net with fewer samples than features).
+// set is bounded by working_set_max_features while it holds fewer features than samples (status
+// max_iter with a message where the optimum needs more) and by max_system_mb. For the sparse l1
+// optimum of wide data (solver="auto": pure l1, IPM_L1_WIDE_RATIO; the dense elastic net with fewer
+// samples than features).
 #pragma once
 
 #include "svmkit/loss.hpp"
@@ -88,8 +89,9 @@ namespace svmkit {
     "most features in the first working set (those violating optimality at w = 0 most); each "  \
     "round adds at most as many as the set holds, or this many")                                 \
   X(long long, working_set_max_features, 1000, at_least(1), unbounded(),                          \
-    "most features in the working set; where the optimum needs more, the run ends there with "   \
-    "status max_iter (solver='auto' then hands over to l1_cd)")                                   \
+    "most features in the working set while it holds fewer than the samples (above, the sample " \
+    "form's cost grows linearly with it and the cap is lifted); where the optimum needs more, "  \
+    "the run ends there with status max_iter (solver='auto' then hands over to l1_cd)")           \
   X(std::string, system_form, "auto", unbounded(), unbounded(),                                  \
     "\"features\": the (n_features + 1)-square system; \"samples\": the n_samples-square one "   \
     "(Woodbury, refined); \"auto\": the one with fewer operations per iteration that fits "     \
