@@ -667,18 +667,19 @@ ENET_CD_RATIO = 25
 ENET_WIDE_MAX_SCALE = 1e7
 
 # IPM_SAMPLE_FORM: since 2026-12-07 ipm forms its normal equations in the sample form (n_samples-
-# square, Woodbury's identity with iterative refinement) where that costs less, and near-violators
-# join its working set there; the hinge elastic net on dense data with n_samples < n_features
+# square, Woodbury's identity with iterative refinement) where that costs less, near-violators
+# join its working set there, and its working_set_max_features cap is lifted once the set holds
+# as many features as samples; the hinge elastic net on dense data with n_samples < n_features
 # (ENET_DENSE_WIDE's cases) goes to ipm instead of l1_cd. Measured at tol 1e-4, C = 0.1 / 1,
-# l1_ratio 0.5 (bench/bench_ipm_sample_form.py, bench/results/ipm_sample_form.md; ms, l1_cd ->
-# ipm, objectives within 1e-4 of each other): make_classification 100 x 1,000 152 / 158 -> 7 /
-# 4; 200 x 1,000 434 / 538 -> 25 / 26; 300 x 5,000 1137 / 2481 -> 85 / 99; 500 x 2,000 1923 /
-# 3082 -> 254 / 277; 800 x 1,000 8084 / 9370 -> 1327 / 1074; 200 x 20,000 10211 / 9284 -> 87 /
-# 122; the regime matrix's two_gaussians 240 x 5,000 822 / 1511 -> 83 / 52. On 1,000 x 3,000
-# the optimum needs more than ipm's working_set_max_features and l1_cd takes over from its own
-# start (ipm's 0.7-0.8 s added to l1_cd's 12-21 s). The pure l1 hinge there (ipm already): the
-# feature form -> the sample form 11 / 14 -> 6 / 5, 60 / 113 -> 23 / 31, 274 / 550 -> 66 / 99,
-# 624 / 797 -> 263 / 267, 937 / 1530 -> 928 / 1507, 372 / 481 -> 85 / 134, 235 / 393 -> 62 / 59.
+# l1_ratio 0.5 (bench/bench_ipm_sample_form.py, bench/results/ipm_sample_form.md; ms, l1_cd and
+# its finishers -> ipm, objectives within 1e-4 of each other): make_classification 100 x 1,000
+# 147 / 152 -> 6 / 3; 200 x 1,000 399 / 502 -> 20 / 21; 300 x 5,000 848 / 1943 -> 84 / 82; 500 x
+# 2,000 1882 / 2879 -> 222 / 224; 800 x 1,000 7634 / 8598 -> 1238 / 1008; 200 x 20,000 9972 /
+# 8716 -> 78 / 101; 1,000 x 3,000 14154 / 22400 -> 2300 / 2410; two_gaussians 240 x 5,000 880 /
+# 1561 -> 67 / 55. The pure l1 hinge there (ipm already), the feature form -> the sample form:
+# 11 / 14 -> 6 / 4, 57 / 107 -> 20 / 25, 252 / 498 -> 66 / 73, 642 / 783 -> 237 / 211, 908 /
+# 1439 -> 911 / 1451, 372 / 440 -> 79 / 114, 225 / 377 -> 48 / 54, and 1,000 x 3,000, where the
+# cap used to end ipm and hand over to l1_cd and HiGHS (18.2 / 18.7 s), 2.6 / 2.6 s.
 
 # L1_HINGE_SCALED: the l1 and elastic-net hinge on badly scaled dense data (C * mean ||x||^2 above
 # HINGE_DUAL_SCALE) went to smsvm until 2026-12-06; l1_cd (with its HiGHS / smsvm finishers)
@@ -729,7 +730,7 @@ IPM_MAX_FEATURES = 500
 # stalled and HiGHS or smsvm finished: 100 x 1,000 0.24-0.27 s -> 10-13 ms, 300 x 5,000 4.8-5.3
 # -> 0.24-0.48 s, 500 x 2,000 3.5 -> 0.59-0.74 s, 200 x 20,000 15-18 s (smsvm) -> 0.32-0.43 s;
 # 1,000 x 3,000, whose optimum needs more than 1,000 features, 15.5-15.9 s before and about 2.4 s
-# more with the hand-over.
+# more with the hand-over (since ipm's sample form lifts the cap there: 2.6 s, IPM_SAMPLE_FORM).
 IPM_L1_WIDE_RATIO = 1
 
 
