@@ -31,18 +31,10 @@ from functools import partial
 from pathlib import Path
 
 import numpy as np
+from bench_l1_hinge_wide import dense, finished
 from harness import best_time
 
 _RULE = None  # svmkit._solvers.auto_solver_name, set in main
-
-
-def classification(n: int, d: int, informative: int):
-    def load():
-        from sklearn.datasets import make_classification
-
-        return make_classification(n, d, n_informative=informative, random_state=0)
-
-    return load
 
 
 def two_gaussians(n: int, d: int):
@@ -66,7 +58,7 @@ def datasets() -> dict:
         (200, 20_000, 30),
         (1_000, 3_000, 50),
     ]:
-        sets[f"make_classification {n} x {d}"] = classification(n, d, informative)
+        sets[f"make_classification {n} x {d}"] = dense(n, d, informative)
     sets["two_gaussians 300 x 5000 (240 rows)"] = two_gaussians(300, 5_000)
     return sets
 
@@ -102,11 +94,6 @@ def fit_before(X, y, C: float, penalty: str, **kw):
         return fit(X, y, C, penalty, **kw)
     finally:
         _solvers.auto_solver_name = _RULE
-
-
-def finished(est) -> str:
-    by = est.result_[0].get("finished_by", est.solver_)
-    return est.solver_ if by == est.solver_ else f"{est.solver_} -> {by}"
 
 
 def main() -> None:

@@ -93,6 +93,20 @@ SystemForm system_form(double na, double d, double m, double entries, bool spars
   return {samples, samples ? sample_mb : feature_mb, feature_mb};
 }
 
+// Cholesky of the system S (its triangle that llt reads), with kRidgeRetries growing ridges
+// where it fails; false when every try fails.
+template <class Llt>
+bool factor_with_ridge(Eigen::MatrixXd& S, Llt& llt) {
+  double ridge = kFirstRidge * S.diagonal().maxCoeff();
+  for (int attempt = 0; attempt <= kRidgeRetries; ++attempt) {
+    llt.compute(S);
+    if (llt.info() == Eigen::Success) return true;
+    S.diagonal().array() += ridge;
+    ridge *= 100.0;
+  }
+  return false;
+}
+
 // One Newton direction (ipm.hpp's variables and slacks). Per sample only the slacks' changes are
 // kept: the multipliers' follow from them and the complementarity targets rc (Ipm::dz), which
 // keeps a hinge fit's memory at 10 doubles a sample (13 for the epsilon-insensitive loss).
@@ -162,6 +176,12 @@ class Ipm {
     d_ = X_.cols;
     m_ = d_ + nb_;
     start();
+  }
+  // Feature j's diagonal in the normal equations: l2 + E_j (E_j from the pair t_j -+ w_j).
+  double feature_diagonal(std::size_t k) const {
+    if (!l1_) return pen_.l2;
+    const double wc = zC_[k] / (t_[k] - w_[k]), wd = zD_[k] / (t_[k] + w_[k]);
+    return pen_.l2 + 4.0 * wc * wd / (wc + wd);
   }
   // Whether the current start's systems are in the sample form (factor_samples).
   bool sample_form() const { return samples_; }
@@ -349,24 +369,9 @@ bool Ipm<V>::factor() {
       X_, n_, [](Index k) { return k; }, weight, p_.fit_intercept, s_, chunks, threads_, gbuf_,
       K_.data());
   ++passes_;
-  for (Index j = 0; j < d_; ++j) {
-    const auto k = static_cast<std::size_t>(j);
-    double e = 0.0;
-    if (l1_) {
-      const double wc = zC_[k] / (t_[k] - w_[k]), wd = zD_[k] / (t_[k] + w_[k]);
-      e = 4.0 * wc * wd / (wc + wd);
-    }
-    K_(j, j) += pen_.l2 + e;
-  }
+  for (Index j = 0; j < d_; ++j) K_(j, j) += feature_diagonal(static_cast<std::size_t>(j));
   if (nb_) K_(d_, d_) += bias_pen_;
-  double ridge = kFirstRidge * K_.diagonal().maxCoeff();
-  for (int attempt = 0; attempt <= kRidgeRetries; ++attempt) {
-    llt_.compute(K_);
-    if (llt_.info() == Eigen::Success) return true;
-    K_.diagonal().array() += ridge;
-    ridge *= 100.0;
-  }
-  return false;
+  return factor_with_ridge(K_, llt_);
 }
 
 // The same system in sample space, for fewer samples than features (a working set larger than
@@ -379,15 +384,8 @@ bool Ipm<V>::factor() {
 template <class V>
 bool Ipm<V>::factor_samples() {
   const auto na = static_cast<Index>(rows_.size());
-  for (Index j = 0; j < d_; ++j) {
-    const auto k = static_cast<std::size_t>(j);
-    double e = 0.0;
-    if (l1_) {
-      const double wc = zC_[k] / (t_[k] - w_[k]), wd = zD_[k] / (t_[k] + w_[k]);
-      e = 4.0 * wc * wd / (wc + wd);
-    }
-    a_half_[j] = 1.0 / std::sqrt(pen_.l2 + e);
-  }
+  for (Index j = 0; j < d_; ++j)
+    a_half_[j] = 1.0 / std::sqrt(feature_diagonal(static_cast<std::size_t>(j)));
   Z_.setZero();
   for (Index r = 0; r < na; ++r) {
     const auto k = static_cast<std::size_t>(rows_[static_cast<std::size_t>(r)]);
@@ -418,17 +416,7 @@ bool Ipm<V>::factor_samples() {
   });
   M_.setIdentity();
   for (const Eigen::MatrixXd& part : parts_) M_.template triangularView<Eigen::Lower>() += part;
-  double ridge = kFirstRidge * M_.diagonal().maxCoeff();
-  bool ok = false;
-  for (int attempt = 0; attempt <= kRidgeRetries && !ok; ++attempt) {
-    llt_m_.compute(M_);
-    ok = llt_m_.info() == Eigen::Success;
-    if (!ok) {
-      M_.diagonal().array() += ridge;
-      ridge *= 100.0;
-    }
-  }
-  if (!ok) return false;
+  if (!factor_with_ridge(M_, llt_m_)) return false;
   if (nb_) {
     q_ = llt_m_.solve(d_half_);
     schur_ = s_ * s_ * d_half_.dot(q_) + bias_pen_;

@@ -350,11 +350,12 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         squared_hinge, logistic or the smoothed hinges +
         l1/elasticnet: "l1_cd"; hinge + l1/elasticnet with at most 500 features: "ipm";
         with more features, hinge + elasticnet (l1_ratio < 1): "l1_cd" on dense data
-        with n_samples >= 25 n_features (any scale) or with fewer samples than features
-        (C * mean ||x_i||^2 <= 1e7), "dual_cd" otherwise where the data are not badly
-        scaled as above; hinge + l1 (or l1_ratio=1) with n_samples <= n_features: "ipm" (its working
-        set; where the optimum needs more than 1,000 features, "l1_cd" as below takes over from its
-        own start); otherwise hinge + l1: "l1_cd" (its smoothing continuation; when that ends
+        with n_samples >= 25 n_features (any scale), "ipm" (its working set, in the sample form)
+        on dense data with fewer samples than features (C * mean ||x_i||^2 <= 1e7), "dual_cd"
+        otherwise where the data are not badly scaled as above; hinge + l1 (or l1_ratio=1) with
+        n_samples <= n_features: "ipm" (its working set; where the optimum needs more than 1,000
+        features while the set holds fewer features than samples, "l1_cd" as below takes over from
+        its own start); otherwise hinge + l1: "l1_cd" (its smoothing continuation; when that ends
         uncertified, or after 3,000 passes, HiGHS solves the linear program (scipy's linprog, up to
         10^7 stored entries, within 10x the continuation's time or 10 s; "highs"; first on the
         samples of the margin band at the continuation's point, the result_ entry's "band_samples",
