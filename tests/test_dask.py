@@ -123,6 +123,23 @@ def test_classifier_matches_in_memory(client, loss, sparse):
     assert_same_fit(svmkit.LinearSVC(**params).fit(X, y), dist)
 
 
+@pytest.mark.parametrize("loss", ["squared_hinge", "smoothed_hinge", "hinge"])
+def test_gap_stop_matches_in_memory(client, loss):
+    """At the default tol TRON also stops on its relative duality gap (solvers/tron.hpp; not in
+    the hinge continuation's stages): the driver takes the same iterations and says so."""
+    from svmkit.datasets import make_sparse_text_like
+
+    X, y = make_sparse_text_like(2000, 1000, 0.03, label_noise=0.05, random_state=0)
+    Xd, yd, _ = to_dask(X, y, chunk=500)
+    local = svmkit.LinearSVC(loss=loss, solver="tron", solver_options=PRODUCTS).fit(X, y)
+    dist = sd.LinearSVC(loss=loss).fit(Xd, yd)
+    assert_same_fit(local, dist)
+    r_l, r_d = local.result_[0], dist.result_[0]
+    if loss != "hinge":  # the continuation's stages keep the gradient rule
+        assert r_d["iterations"] == r_l["iterations"]
+        assert "relative duality gap" in r_l["message"] and "relative duality gap" in r_d["message"]
+
+
 @pytest.mark.parametrize("globalization", ["line_search", "trust_region"])
 def test_tron_globalizations_match_in_memory(client, globalization):
     # Each way of TRON's on a loss whose "auto" picks the other one (solvers/tron.hpp), both

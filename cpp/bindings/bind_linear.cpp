@@ -189,6 +189,13 @@ void bind_linear(py::module_& m) {
   def_tron_rule("tron_hands_over_to_line_search", &tron_hands_over_to_line_search,
                 "Whether TRON's region loop continues with the line search after its first "
                 "rejected step, for this loss (solvers/tron.hpp); the Dask port asks it too.");
+  m.def("tron_gap_tol", &tron_gap_tol, py::arg("tol"), py::arg("free_bias"),
+        "The relative duality gap at which TRON also stops on a smooth loss, 0 for none "
+        "(solvers/tron.hpp); the Dask port asks it too.");
+  m.def("tron_gap_stop_message", &tron_gap_stop_message, py::arg("f"), py::arg("gnorm"),
+        py::arg("stop"), py::arg("gap_tol"),
+        "The message of a converged TRON run that its gap, not the gradient rule, ended (empty "
+        "otherwise; solvers/tron.hpp); the Dask port asks it too.");
   m.def("continuation_smoothing_factor", &continuation_smoothing_factor, py::arg("gap"),
         py::arg("tol"),
         "The factor by which TRON's certified continuation divides sigma after a stage whose "

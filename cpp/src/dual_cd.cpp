@@ -22,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include "gap_stop.hpp"
 #include "kept_columns.hpp"
 #include "row_solve.hpp"
 #include "svmkit/data.hpp"
@@ -514,14 +515,14 @@ double dual_gap(const DualState<V>& s, const LossSpec& spec, const Task& task) {
 }
 
 // Every dual stops on its own rule (the projected gradients, LIBLINEAR's; for the smooth duals
-// the largest |d/da_i|) or on the relative duality gap (dual_gap) <= min(tol, kGapMaxTol),
-// whichever comes first (below, "tol" is that bound). A gap check costs one pass; the first comes
-// after kGapCheckPasses passes' worth of visits, each next one kGapCheckPasses later or
-// kGapCheckGrowth times later (in passes), whichever is later: O(log passes) checks in a long run,
-// none in a short one, and a stop at most ~25% later than the gap allowed; but sooner (at least
-// kGapCheckMinPasses later) where the gap's mean rate of decrease so far, log(first / best) per
-// pass, puts its crossing of tol earlier (GapSchedule; a crossing found behind is retried at most
-// kMaxMissedCrossings times in a row, every kGapCheckMinPasses): the elastic net on the regime
+// the largest |d/da_i|) or on the relative duality gap (dual_gap) <= gap_stop_tol(tol)
+// (gap_stop.hpp), whichever comes first (below, "tol" is that bound). A gap check costs one pass;
+// the first comes after kGapCheckPasses passes' worth of visits, each next one kGapCheckPasses
+// later or kGapCheckGrowth times later (in passes), whichever is later: O(log passes) checks in a
+// long run, none in a short one, and a stop at most ~25% later than the gap allowed; but sooner (at
+// least kGapCheckMinPasses later) where the gap's mean rate of decrease so far, log(first / best)
+// per pass, puts its crossing of tol earlier (GapSchedule; a crossing found behind is retried at
+// most kMaxMissedCrossings times in a row, every kGapCheckMinPasses): the elastic net on the regime
 // matrix's sparse 16,000 x 10,000 cell had reached 9e-5 at 59 passes and was stopped at 71 (0.32
 // s), now at 50 (0.22 s). (The primal value, and so the gap, is not monotone along the iterations:
 // a first check at 10 passes instead of 5 moved the later checks off the low points, and a9a and
@@ -532,20 +533,11 @@ double dual_gap(const DualState<V>& s, const LossSpec& spec, const Task& task) {
 // sparse cell 0.40 s against 0.81 s at max_iter; the smooth duals on sparse 1,600 x 50,000 (60
 // entries per row) 50 -> 20 passes (psi_M) and 16 -> 8 (logistic), 2-5e-5 above the optimum.
 // Where the gap never reaches tol (dna, digits, 26 classes: both end at max_iter) the checks
-// cost a few percent. Only for tol >= kGapMinTol: a relative gap g leaves the coefficients only
-// about sqrt(g) accurate, and a caller asking for a tighter tol wants the coefficients
-// (scikit-learn's estimator checks fit at tol 1e-11 and compare decision values to 1e-7); the
-// projected gradients alone decide those runs.
+// cost a few percent. Below gap_stop.hpp's kGapMinTol the projected gradients alone decide.
 constexpr double kGapCheckPasses = 5.0;
 constexpr double kGapCheckGrowth = 1.25;
 constexpr double kGapCheckMinPasses = 2.0;
 constexpr int kMaxMissedCrossings = 5;
-constexpr double kGapMinTol = 1e-6;
-// The gap stop asks for a relative gap of min(tol, kGapMaxTol): tol is LIBLINEAR's absolute
-// projected-gradient bound, whose command-line default 0.1 (svmkit's CLI and liblinearutil,
-// -s 1, 3, 12, 13) ends 1.5e-5 - 3e-4 above the optimum (official LIBLINEAR, sparse text
-// 16,000 x 10,000 and 1,600 x 50,000), where a relative gap of 0.1 stopped 0.7-1.6% above it.
-constexpr double kGapMaxTol = 1e-4;
 
 // When the next duality-gap check is due (the rule above), in passes.
 class GapSchedule {
@@ -592,8 +584,8 @@ SolveResult dual_loop(DualState<V>& s, Task& task, const DualCdOptions& opt, con
   SolveResult res;
   res.status = SolverStatus::max_iter;
   OrderRng rng(static_cast<std::uint64_t>(opt.seed));
-  double passes = 1.0;  // the pass that computed Qbar_ii
-  const double gap_tol = std::min(opt.tol, kGapMaxTol);
+  double passes = 1.0;                                   // the pass that computed Qbar_ii
+  const double gap_tol = detail::gap_stop_tol(opt.tol);  // 0: no gap stop
   GapSchedule schedule(gap_tol, passes);
   Index since_poll = 0;
   long long iter = 0;
@@ -632,7 +624,7 @@ SolveResult dual_loop(DualState<V>& s, Task& task, const DualCdOptions& opt, con
     res.optimality = task.measure();
     bool certified = false;
     last_gap = kNaN;
-    if (gap && opt.tol >= kGapMinTol && !satisfied && schedule.due(passes)) {
+    if (gap && gap_tol > 0.0 && !satisfied && schedule.due(passes)) {
       const double g = last_gap = dual_gap(s, *gap, task);
       passes += 1.0;
       schedule.checked(passes, g);
@@ -674,7 +666,7 @@ SolveResult dual_loop(DualState<V>& s, Task& task, const DualCdOptions& opt, con
   // optimum: its relative duality gap (one more pass). A point at max_iter can be far off: the
   // hinge elastic net on dense 500 x 2,000 (bench_cliff_hunt.py's set, C = 1) ended 38x above
   // the optimum's objective with a projected-gradient measure of 0.89 that does not show it.
-  if (res.status == SolverStatus::max_iter && gap && opt.tol >= kGapMinTol) {
+  if (res.status == SolverStatus::max_iter && gap && gap_tol > 0.0) {
     // The last iteration's check, where it had one, was made at this point (nothing after a
     // check moves a): not computed twice.
     double g = last_gap;

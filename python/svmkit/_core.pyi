@@ -69,6 +69,8 @@ __all__: list[str] = [
     "read_svmlight_raw",
     "save_kernel_model",
     "save_linear_model",
+    "tron_gap_stop_message",
+    "tron_gap_tol",
     "tron_hands_over_to_line_search",
     "tron_uses_line_search",
     "usable_cpus",
@@ -623,6 +625,21 @@ def save_linear_model(
     classes: typing.Any,
     intercept_scaling: typing.SupportsFloat | typing.SupportsIndex,
 ) -> None: ...
+def tron_gap_stop_message(
+    f: typing.SupportsFloat | typing.SupportsIndex,
+    gnorm: typing.SupportsFloat | typing.SupportsIndex,
+    stop: typing.SupportsFloat | typing.SupportsIndex,
+    gap_tol: typing.SupportsFloat | typing.SupportsIndex,
+) -> str:
+    """
+    The message of a converged TRON run that its gap, not the gradient rule, ended (empty otherwise; solvers/tron.hpp); the Dask port asks it too.
+    """
+
+def tron_gap_tol(tol: typing.SupportsFloat | typing.SupportsIndex, free_bias: bool) -> float:
+    """
+    The relative duality gap at which TRON also stops on a smooth loss, 0 for none (solvers/tron.hpp); the Dask port asks it too.
+    """
+
 def tron_hands_over_to_line_search(globalization: str, loss: str) -> bool:
     """
     Whether TRON's region loop continues with the line search after its first rejected step, for this loss (solvers/tron.hpp); the Dask port asks it too.

@@ -288,7 +288,10 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         Stopping tolerance of the solver; None uses the solver's own default
         (`svmkit.solver_defaults(name)["tol"]`). For TRON it is relative:
         ||grad F(w)|| <= tol * ||grad F(0)|| (for loss="hinge" the relative duality gap, so
-        (F(w) - F*) / F(w) <= tol). For "dual_cd" the default is scikit-learn's
+        (F(w) - F*) / F(w) <= tol); TRON also stops, converged, once ||grad F(w)||^2 / (2 F(w))
+        <= min(tol, 1e-4) (for tol >= 1e-5, the intercept regularized or absent: F is then
+        1-strongly convex, so this bounds (F(w) - F*) / F(w); solver_options={"gap_stop":
+        False} turns it off). For "dual_cd" the default is scikit-learn's
         1e-4 with LIBLINEAR's meaning (max - min projected gradient <= tol, absolute); every
         dual also stops, converged, once the relative duality gap (F(w) - D(alpha)) / F(w) (a
         certificate, reported as optimality) is <= min(tol, 1e-4) (for tol >= 1e-6; below it

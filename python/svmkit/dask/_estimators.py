@@ -186,8 +186,11 @@ class _DaskMixin:
             )
             return self._checked(res, meter, "tron")
         obj = make_obj(loss)
+        opt = self._tron_options()
+        free_bias = bool(self.fit_intercept and not self.regularize_intercept)
+        gap_tol = _core.tron_gap_tol(float(opt["tol"]), free_bias) if opt["gap_stop"] else 0.0
         try:
-            res = tron(obj, dim, self._tron_options(), w0=w0, callback=callback)
+            res = tron(obj, dim, opt, w0=w0, callback=callback, gap_tol=gap_tol)
         finally:
             obj.release()
         return self._checked(res, meter, "tron")

@@ -157,7 +157,22 @@ def _start(obj: Any, dim: int, w0: np.ndarray | None, gnorm0: float | None = Non
     return w, f, g, hdiag, gnorm0
 
 
-def _line_search_tron(obj, dim, opt, w0, callback, poll, hand_over: dict | None = None) -> dict:
+def _within_tol(f: float, gnorm: float, stop: float, gap_tol: float) -> bool:
+    """tron.cpp's within_tol: the gradient rule, or the relative duality gap ||g||^2 / (2 F) <=
+    gap_tol (_core.tron_gap_tol; 0 turns it off)."""
+    return gnorm <= stop or 0.5 * gnorm * gnorm <= gap_tol * f
+
+
+def _gap_stop_message(status, f: float, gnorm: float, stop: float, gap_tol: float) -> str:
+    """tron.cpp's gap_stop_message: what a run that the gap, not the gradient rule, ended says."""
+    if status != SolverStatus.converged:
+        return ""
+    return _core.tron_gap_stop_message(f, gnorm, stop, gap_tol)
+
+
+def _line_search_tron(
+    obj, dim, opt, w0, callback, poll, gap_tol: float, hand_over: dict | None = None
+) -> dict:
     """tron.cpp's line_search_core: Newton-CG with the line search (globalization). hand_over
     (from the region's loop: history, it, inner, start, gnorm0) continues that run at w0."""
     h = hand_over or {}
@@ -177,7 +192,9 @@ def _line_search_tron(obj, dim, opt, w0, callback, poll, hand_over: dict | None 
     def status_here():
         if not (math.isfinite(f) and math.isfinite(gnorm)):
             return SolverStatus.numerical_error
-        return SolverStatus.converged if gnorm <= stop else SolverStatus.max_iter
+        if _within_tol(f, gnorm, stop, gap_tol):
+            return SolverStatus.converged
+        return SolverStatus.max_iter
 
     status = status_here()
     history = h.get("history", [])
@@ -227,7 +244,8 @@ def _line_search_tron(obj, dim, opt, w0, callback, poll, hand_over: dict | None 
                 status = SolverStatus.interrupted
                 break
         status = status_here()
-    return _result(status, w, f, gnorm, it, inner, obj, start, history)
+    message = _gap_stop_message(status, f, gnorm, stop, gap_tol)
+    return _result(status, w, f, gnorm, it, inner, obj, start, history, message)
 
 
 def tron(
@@ -237,12 +255,14 @@ def tron(
     w0: np.ndarray | None = None,
     callback: Callable[[dict], Any] | None = None,
     poll: Callable[[], bool] = lambda: False,
+    gap_tol: float = 0.0,
 ) -> dict:
     """Runs TRON (options as svmkit.solver_defaults("tron")); returns the result dict of
     _core.fit_tron (status, solution, objective, optimality, iterations, inner_iterations,
-    passes, time, history, message)."""
+    passes, time, history, message). gap_tol: _core.tron_gap_tol of the problem at opt's tol
+    (tron.cpp's solve_tron; 0 in kink_continuation's stages)."""
     if _core.tron_uses_line_search(opt["globalization"], obj.loss[0]):
-        return _line_search_tron(obj, dim, opt, w0, callback, poll)
+        return _line_search_tron(obj, dim, opt, w0, callback, poll, gap_tol)
     hand_over = _core.tron_hands_over_to_line_search(opt["globalization"], obj.loss[0])
     start = time.perf_counter()
     w, f, g, hdiag, gnorm0 = _start(obj, dim, w0)
@@ -260,7 +280,7 @@ def tron(
     status = SolverStatus.max_iter
     if not (math.isfinite(f) and math.isfinite(gnorm)):
         status = SolverStatus.numerical_error
-    elif gnorm <= stop:
+    elif _within_tol(f, gnorm, stop, gap_tol):
         status = SolverStatus.converged
     history: list[dict] = []
     it = inner = 0
@@ -318,7 +338,7 @@ def tron(
         if not (math.isfinite(f) and math.isfinite(gnorm)):
             status = SolverStatus.numerical_error
             break
-        if gnorm <= stop:
+        if _within_tol(f, gnorm, stop, gap_tol):
             status = SolverStatus.converged
             break
         if f < -1.0e32:
@@ -331,14 +351,15 @@ def tron(
             break
         if hand_over and not accepted and it < int(opt["max_iter"]):
             handed = dict(history=history, it=it, inner=inner, start=start, gnorm0=gnorm0)
-            return _line_search_tron(obj, dim, opt, w, callback, poll, handed)
-    return _result(status, w, f, gnorm, it, inner, obj, start, history)
+            return _line_search_tron(obj, dim, opt, w, callback, poll, gap_tol, handed)
+    message = _gap_stop_message(status, f, gnorm, stop, gap_tol)
+    return _result(status, w, f, gnorm, it, inner, obj, start, history, message)
 
 
-def _result(status, w, f, gnorm, it, inner, obj, start, history) -> dict:
+def _result(status, w, f, gnorm, it, inner, obj, start, history, message: str = "") -> dict:
     return {
         "status": status,
-        "message": "",
+        "message": message,
         "solution": w,
         "objective": f,
         "optimality": gnorm,
@@ -488,7 +509,7 @@ def kink_tron(
         first = False
         obj = make_obj(sigma)
         try:
-            r = tron(obj, dim, stage_opt, w0=w, callback=report, poll=poll)
+            r = tron(obj, dim, stage_opt, w0=w, callback=report, poll=poll)  # no gap stop
         finally:
             obj.release()
         w = np.asarray(r["solution"], dtype=np.float64)

@@ -55,7 +55,7 @@
 // every dual (hinge, squared hinge, l2 and elastic net; logistic, smoothed hinge; regression)
 // with tol >= 1e-6 also stops (converged) when the
 // relative duality gap (P(w) - D(a)) / P(w) is <= min(tol, 1e-4) (tol is LIBLINEAR's absolute
-// bound; dual_cd.cpp: kGapMaxTol), checked at geometrically spaced passes,
+// bound; cpp/src/gap_stop.hpp), checked at geometrically spaced passes,
 // sooner where the gap's decrease so far predicts its crossing of that bound (dual_cd.cpp:
 // dual_gap, GapSchedule; a certificate, optimality then holds the gap); or max_iter outer
 // iterations (status max_iter; the message then states the relative duality gap at the
