@@ -26,7 +26,8 @@ from functools import partial
 from pathlib import Path
 
 import numpy as np
-from harness import best_time
+from bench_hinge_ipm import selected
+from harness import best_time, emit
 
 LOSSES = ("squared_hinge", "logistic", "smoothed_hinge", "squared_epsilon_insensitive")
 
@@ -107,14 +108,7 @@ def main() -> None:
     ap.add_argument("--out", type=Path)
     args = ap.parse_args()
     rows = []
-    for name, load in datasets().items():
-        if args.only and not any(s in name for s in args.only):
-            continue
-        data = load()
-        if data is None:
-            print(f"skipping {name}: not in $SVMKIT_SHARED_DIR")
-            continue
-        X, y = data
+    for name, (X, y) in selected(datasets(), args.only):
         y_reg = None
         for loss in LOSSES:
             target = y
@@ -143,8 +137,7 @@ def main() -> None:
         "ratio | F rel. diff (rule - gap) | liblinear ms (default eps) |",
         "|---|---|---|---|---|---|---|",
     ]
-    if args.out:
-        args.out.write_text("\n".join(head + rows) + "\n")
+    emit(head + rows, args.out)
 
 
 if __name__ == "__main__":
