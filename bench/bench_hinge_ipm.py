@@ -22,12 +22,11 @@ mushrooms where present.
 
 from __future__ import annotations
 
-import argparse
 import warnings
 from pathlib import Path
 
 import numpy as np
-from harness import best_time
+from harness import best_time, data_set_parser
 
 
 def shared(name: str):
@@ -134,9 +133,7 @@ def svr_rows(only) -> list[str]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--only", nargs="*", help="data set names (substrings)")
-    ap.add_argument("--out", default=None, help="write the markdown table here too")
+    ap = data_set_parser(__doc__)
     ap.add_argument("--svr-only", action="store_true", help="only the LinearSVR table")
     args = ap.parse_args()
     import scipy.sparse as sp

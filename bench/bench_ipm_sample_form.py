@@ -25,14 +25,12 @@ Data: make_classification and make_two_gaussians (the regime matrix's wide dense
 
 from __future__ import annotations
 
-import argparse
 import warnings
 from functools import partial
-from pathlib import Path
 
 import numpy as np
 from bench_l1_hinge_wide import dense, finished
-from harness import best_time
+from harness import best_time, data_set_parser, emit
 
 _RULE = None  # svmkit._solvers.auto_solver_name, set in main
 
@@ -97,10 +95,7 @@ def fit_before(X, y, C: float, penalty: str, **kw):
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--only", nargs="*")
-    ap.add_argument("--out", type=Path)
-    args = ap.parse_args()
+    args = data_set_parser(__doc__).parse_args()
     from sklearn.linear_model import SGDClassifier
     from svmkit import _solvers
 
@@ -140,8 +135,7 @@ def main() -> None:
         "sgd ms | F rel. diff (second - auto) | warnings |",
         "|---|---|---|---|---|---|---|---|",
     ]
-    if args.out:
-        args.out.write_text("\n".join(head + rows) + "\n")
+    emit(head + rows, args.out)
 
 
 if __name__ == "__main__":

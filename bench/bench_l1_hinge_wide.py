@@ -21,13 +21,11 @@ make_classification (dense, wide).
 
 from __future__ import annotations
 
-import argparse
 import warnings
 from functools import partial
-from pathlib import Path
 
 import numpy as np
-from harness import best_time
+from harness import best_time, data_set_parser, emit
 
 
 def text(n: int, d: int, nnz: int, noise: float = 0.05):
@@ -98,10 +96,7 @@ def finished(est) -> str:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--only", nargs="*")
-    ap.add_argument("--out", type=Path)
-    args = ap.parse_args()
+    args = data_set_parser(__doc__).parse_args()
     from sklearn.linear_model import SGDClassifier
     from svmkit import _solvers
 
@@ -138,8 +133,7 @@ def main() -> None:
         "| warnings |",
         "|---|---|---|---|---|---|---|---|",
     ]
-    if args.out:
-        args.out.write_text("\n".join(head + rows) + "\n")
+    emit(head + rows, args.out)
 
 
 if __name__ == "__main__":

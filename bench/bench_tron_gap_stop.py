@@ -20,14 +20,12 @@ scikit-learn's digits, and $SVMKIT_SHARED_DIR's a9a, mushrooms and dna.scale whe
 
 from __future__ import annotations
 
-import argparse
 import warnings
 from functools import partial
-from pathlib import Path
 
 import numpy as np
 from bench_hinge_ipm import selected
-from harness import best_time, emit
+from harness import best_time, data_set_parser, emit
 
 LOSSES = ("squared_hinge", "logistic", "smoothed_hinge", "squared_epsilon_insensitive")
 
@@ -103,10 +101,7 @@ def liblinear_times(X, y) -> str:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--only", nargs="*")
-    ap.add_argument("--out", type=Path)
-    args = ap.parse_args()
+    args = data_set_parser(__doc__).parse_args()
     rows = []
     for name, (X, y) in selected(datasets(), args.only):
         y_reg = None

@@ -7,6 +7,7 @@ into bench/RESULTS.md. Timings are wall-clock seconds on this machine (report `n
 
 from __future__ import annotations
 
+import argparse
 import ctypes
 import os
 import platform
@@ -230,6 +231,15 @@ def best_pair(records: dict, a: str, b: str) -> tuple[dict, dict, float]:
     ra = min(records[a], key=lambda x: x["time"])
     rb = min(records[b], key=lambda x: x["time"])
     return ra, rb, (rb["f"] - ra["f"]) / abs(ra["f"])
+
+
+def data_set_parser(doc: str) -> argparse.ArgumentParser:
+    """The arguments of a benchmark over named data sets: --only NAME ... (substrings of the
+    names to run) and --out FILE (the markdown table, written there too); add more to it."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--only", nargs="*", help="data set names (substrings)")
+    ap.add_argument("--out", type=Path, default=None, help="write the markdown table here too")
+    return ap
 
 
 def emit(lines: list[str], out: str | None) -> None:
