@@ -89,7 +89,15 @@ CASES = [
     ("smoothed_hinge", "l2", SPARSE_WIDE, {}, "tron"),
     ("smoothed_hinge", "l2", VERY_WIDE, {}, "tron"),
     ("smoothed_hinge", "l2", SPARSE_WIDE_FULL_ROWS, {}, "dual_cd"),
-    ("smoothed_hinge", "l2", WIDE, {}, "tron"),  # dense: tron (5-10 passes there)
+    # dense with n_features >= n_samples: the conjugate duals (SMOOTH_HINGE_DENSE_WIDE)
+    ("smoothed_hinge", "l2", WIDE, {}, "dual_cd"),
+    ("gaussian_smoothed_hinge", "l2", WIDE, {}, "dual_cd"),
+    ("gaussian_smoothed_hinge", "l2", (600, 600, False), {}, "dual_cd"),
+    ("smoothed_hinge", "l2", (900, 600, False), {}, "dual_cd"),
+    ("smoothed_hinge", "l2", (901, 600, False), {}, "tron"),
+    ("gaussian_smoothed_hinge", "l2", TALL, {}, "tron"),
+    ("gaussian_smoothed_hinge", "l2", WIDE, {"regularize_intercept": False}, "tron"),
+    ("smoothed_hinge", "l2", WIDE, {"regularize_intercept": False}, "tron"),
     ("logistic", "l2", SPARSE_WIDE, {}, "tron"),
     ("logistic", "l2", SPARSE_WIDE_FULL_ROWS, {}, "dual_cd"),
     ("gaussian_smoothed_hinge", "l2", SPARSE_WIDE, {}, "tron"),

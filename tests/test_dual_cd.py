@@ -363,11 +363,11 @@ def test_unregularized_intercept_is_refused() -> None:
 def test_other_losses_are_refused() -> None:
     X, y = breast_cancer()
     with pytest.raises(ValueError, match="dual_cd handles the losses hinge, squared_hinge"):
-        core_fit(X, y, np.ones(len(y)), "gaussian_smoothed_hinge")
+        core_fit(X, y, np.ones(len(y)), "smoothed_epsilon_insensitive")
     with pytest.raises(
-        ValueError, match="solver 'dual_cd' does not handle loss='gaussian_smoothed_hinge'"
+        ValueError, match="solver 'dual_cd' does not handle loss='smoothed_epsilon_insensitive'"
     ):
-        svmkit.LinearSVC(loss="gaussian_smoothed_hinge", solver="dual_cd").fit(X, y)
+        svmkit.LinearSVR(loss="smoothed_epsilon_insensitive", solver="dual_cd").fit(X, y)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -748,18 +748,30 @@ def test_elastic_net_coordinate_step_is_exact(loss: str, rho: float, C: float) -
         assert f == pytest.approx(f_ref, rel=1e-8, abs=1e-12)
 
 
-# --- The smooth-loss duals (logistic = LIBLINEAR -s 7, smoothed hinge psi_M) ----------------
+# --- The smooth-loss duals (logistic = LIBLINEAR -s 7, smoothed hinges psi_M and psi_G) -----
+
+SMOOTH_LOSSES = ["logistic", "smoothed_hinge", "gaussian_smoothed_hinge"]
+
+
+def smooth_loss_and_slope(u, loss, sigma=0.1):
+    """loss(u) and loss'(u) in numpy / scipy (psi_G(t) = sigma G(t / sigma), G(v) = v Phi(v) +
+    phi(v), from scipy.stats.norm: shares nothing with svmkit's loss.hpp)."""
+    from scipy.stats import norm
+
+    if loss == "logistic":
+        return np.logaddexp(0.0, -u), -1.0 / (1.0 + np.exp(u))
+    t = 1.0 - u
+    if loss == "gaussian_smoothed_hinge":
+        v = t / sigma
+        return sigma * (v * norm.cdf(v) + norm.pdf(v)), -norm.cdf(v)
+    r = np.sqrt(t * t + sigma * sigma)
+    return 0.5 * (t + r), -0.5 * (1.0 + t / r)
 
 
 def smooth_objective(X, y, cost, w, b, loss, sigma=0.1) -> float:
     """1/2 (||w||^2 + b^2) + sum_i cost_i loss(y_i z_i) in numpy."""
     u = y * (np.asarray(X @ w).ravel() + b)
-    if loss == "logistic":
-        t = np.logaddexp(0.0, -u)
-    else:
-        v = 1.0 - u
-        t = 0.5 * (v + np.sqrt(v * v + sigma * sigma))
-    return 0.5 * (w @ w + b * b) + float(np.sum(cost * t))
+    return 0.5 * (w @ w + b * b) + float(np.sum(cost * smooth_loss_and_slope(u, loss, sigma)[0]))
 
 
 def lbfgs_optimum(X, y, cost, loss, sigma=0.1) -> float:
@@ -770,27 +782,20 @@ def lbfgs_optimum(X, y, cost, loss, sigma=0.1) -> float:
     Z = np.hstack([Xd, np.ones((Xd.shape[0], 1))])
 
     def fg(v):
-        u = y * (Z @ v)
-        if loss == "logistic":
-            f = np.logaddexp(0.0, -u)
-            d = -1.0 / (1.0 + np.exp(u))
-        else:
-            t = 1.0 - u
-            r = np.sqrt(t * t + sigma * sigma)
-            f = 0.5 * (t + r)
-            d = -0.5 * (1.0 + t / r)
+        f, d = smooth_loss_and_slope(y * (Z @ v), loss, sigma)
         return 0.5 * v @ v + cost @ f, v + Z.T @ (cost * d * y)
 
     opt = {"maxiter": 100000, "ftol": 1e-15, "gtol": 1e-11}
     return float(minimize(fg, np.zeros(Z.shape[1]), jac=True, method="L-BFGS-B", options=opt).fun)
 
 
-@pytest.mark.parametrize("loss", ["logistic", "smoothed_hinge"])
+@pytest.mark.parametrize("loss", SMOOTH_LOSSES)
 @pytest.mark.parametrize("C", [0.1, 1.0, 10.0])
 @pytest.mark.parametrize("sparse", [False, True])
 def test_smooth_duals_reach_the_primal_optimum(loss: str, C: float, sparse: bool) -> None:
-    """dual_cd on the logistic / smoothed-hinge dual reaches the optimum of an independent
-    L-BFGS solve of the primal (and, for the logistic loss, scikit-learn's liblinear)."""
+    """dual_cd on the logistic / smoothed-hinge (psi_M, psi_G) duals reaches the optimum of an
+    independent L-BFGS solve of the primal (and, for the logistic loss, scikit-learn's
+    liblinear)."""
     X, y = breast_cancer()
     X, y = X[:250], y[:250]
     cost = np.full(len(y), C)
@@ -805,7 +810,7 @@ def test_smooth_duals_reach_the_primal_optimum(loss: str, C: float, sparse: bool
     assert f == pytest.approx(f_ref, rel=1e-7)
 
 
-@pytest.mark.parametrize("loss", ["logistic", "smoothed_hinge"])
+@pytest.mark.parametrize("loss", SMOOTH_LOSSES)
 @pytest.mark.parametrize("C", [0.1, 1.0, 10.0])
 def test_smooth_dual_gap_stop_is_a_certificate(loss: str, C: float) -> None:
     """The smooth duals also stop on their relative duality gap (sum_i m a_i - C_i h(a_i / C_i)
@@ -853,8 +858,10 @@ def test_logistic_dual_matches_sklearn_liblinear() -> None:
 
 def test_smooth_dual_auto_rule_and_threads() -> None:
     """auto: the smooth duals from 10 features per sample with at least 40 stored entries per
-    row (_solvers.SMOOTH_DUAL_RATIO, SMOOTH_DUAL_MIN_ROW_NNZ), the smoothed hinge's on sparse
-    X only; tron otherwise; one and two threads give the same multiclass fit."""
+    row (_solvers.SMOOTH_DUAL_RATIO, SMOOTH_DUAL_MIN_ROW_NNZ) for the logistic loss and psi_M
+    on sparse X; on dense X the smoothed hinges' (psi_M, psi_G) up to 1.5 samples per feature
+    (SMOOTH_HINGE_DENSE_WIDE); tron otherwise; one and two threads give the same
+    multiclass fit."""
     from svmkit import _solvers
 
     assert (_solvers.SMOOTH_DUAL_RATIO, _solvers.SMOOTH_DUAL_MIN_ROW_NNZ) == (10, 40)
@@ -871,7 +878,12 @@ def test_smooth_dual_auto_rule_and_threads() -> None:
         fit = svmkit.LinearSVC(loss=loss, regularize_intercept=False).fit(Xw, yw)
         assert fit.solver_ == "tron"
     assert svmkit.LinearSVC(loss="logistic").fit(Xd, yd).solver_ == "dual_cd"
-    assert svmkit.LinearSVC(loss="smoothed_hinge").fit(Xd, yd).solver_ == "tron"
+    for loss in ("smoothed_hinge", "gaussian_smoothed_hinge"):
+        assert svmkit.LinearSVC(loss=loss).fit(Xd, yd).solver_ == "dual_cd"
+        assert svmkit.LinearSVC(loss=loss).fit(Xt, yt).solver_ == "tron"
+        assert _solvers.auto_solver_name(loss, "l2", 1500, 1000) == "dual_cd"
+        assert _solvers.auto_solver_name(loss, "l2", 1501, 1000) == "tron"
+    assert svmkit.LinearSVC(loss="gaussian_smoothed_hinge").fit(Xw, yw).solver_ == "tron"
     assert _solvers.auto_solver_name("smoothed_hinge", "l2", 100, 1000, row_nnz=40.0) == "dual_cd"
     assert _solvers.auto_solver_name("smoothed_hinge", "l2", 100, 1000, row_nnz=39.9) == "tron"
     assert _solvers.auto_solver_name("logistic", "l2", 101, 1000, row_nnz=60.0) == "tron"
@@ -882,18 +894,20 @@ def test_smooth_dual_auto_rule_and_threads() -> None:
     np.testing.assert_array_equal(one.intercept_, two.intercept_)
 
 
-def test_smooth_dual_extreme_costs_stay_finite() -> None:
+@pytest.mark.parametrize("loss", SMOOTH_LOSSES)
+def test_smooth_dual_extreme_costs_stay_finite(loss: str) -> None:
     """Large C pushes dual variables towards their upper bound (misclassified samples): the
-    complement is kept separately, so the fit stays finite and at the optimum."""
+    complement (psi_G: the quantile) is kept separately, so the fit stays finite and at the
+    optimum."""
     X, y = breast_cancer()
     X, y = X[:120], y[:120].copy()
     y[:6] = -y[:6]  # outliers, deep on the wrong side at large C
     cost = np.full(len(y), 1e4)
-    res = core_fit(X, y, cost, "logistic", tol=1e-8, max_iter=200000)
+    res = core_fit(X, y, cost, loss, tol=1e-8, max_iter=200000)
     w, b = split(res)
     assert np.all(np.isfinite(res["solution"]))
-    f = smooth_objective(X, y, cost, w, b, "logistic")
-    assert f == pytest.approx(lbfgs_optimum(X, y, cost, "logistic"), rel=1e-6)
+    f = smooth_objective(X, y, cost, w, b, loss)
+    assert f == pytest.approx(lbfgs_optimum(X, y, cost, loss), rel=1e-6)
 
 
 @pytest.mark.parametrize("loss", ["hinge", "squared_hinge"])

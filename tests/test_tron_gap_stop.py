@@ -91,3 +91,45 @@ def test_the_hinge_continuation_stages_keep_the_gradient_rule() -> None:
     rule = svmkit.LinearSVC(loss="hinge", solver="tron", solver_options={"gap_stop": False})
     ref = rule.fit(X, y).result_[0]
     assert (res["iterations"], res["passes"]) == (ref["iterations"], ref["passes"])
+
+
+@pytest.mark.parametrize("loss", ["smoothed_hinge", "gaussian_smoothed_hinge"])
+@pytest.mark.parametrize("C", [1.0, 10.0])
+def test_smoothed_hinges_stop_on_the_gap_alone(loss, C) -> None:
+    """On separable data ||grad F(0)|| is orders of magnitude above the optimum's scale, and
+    LIBLINEAR's relative gradient rule stopped the smoothed hinges far above the optimum
+    (reported converged). They have no LIBLINEAR counterpart to match: the certified gap alone
+    ends their runs (_core.tron_gradient_tol), within tol of scipy's L-BFGS-B optimum."""
+    from svmkit.datasets import make_two_gaussians
+
+    X, y = make_two_gaussians(200, 2000, random_state=0)
+    y = np.where(y > 0, 1.0, -1.0)
+    fg = smooth_objective(X, y, C, loss, 0.1, False)
+    ref = lbfgs_optimum(fg, X.shape[1] + 1)
+    est = svmkit.LinearSVC(loss=loss, solver="tron", C=C, tol=TOL).fit(X, y)
+    res = est.result_[0]
+    v = np.append(est.coef_.ravel(), est.intercept_[0])
+    f, g = fg(v)
+    assert res["status"] == SolverStatus.converged
+    assert "the gap alone decides" in res["message"]
+    assert 0.5 * g @ g <= TOL * f
+    assert -1e-9 <= (f - ref.fun) / f <= TOL
+    # LIBLINEAR's rule alone (gap_stop=False) stops well above the optimum here.
+    rule = svmkit.LinearSVC(
+        loss=loss, solver="tron", C=C, tol=TOL, solver_options={"gap_stop": False}
+    ).fit(X, y)
+    f_rule = fg(np.append(rule.coef_.ravel(), rule.intercept_[0]))[0]
+    assert (f_rule - ref.fun) / ref.fun > TOL
+
+
+def test_gradient_tol_keeps_liblinear_rule_for_its_losses() -> None:
+    """The squared hinge and the logistic loss keep LIBLINEAR's gradient rule (-s 2 / -s 0);
+    the smoothed hinges drop it only where the gap stop applies."""
+    for loss in ("squared_hinge", "logistic", "squared_epsilon_insensitive"):
+        assert _core.tron_gradient_tol(1e-4, loss, 1e-4) == 1e-4
+    for loss in ("smoothed_hinge", "gaussian_smoothed_hinge"):
+        assert _core.tron_gradient_tol(1e-4, loss, 1e-4) == 0.0
+        assert _core.tron_gradient_tol(1e-6, loss, 0.0) == 1e-6  # no gap stop: the rule
+    assert _core.tron_gap_stop_message(1.0, 1e-3, 0.0, 1e-4).endswith(
+        "for this loss the gap alone decides)"
+    )

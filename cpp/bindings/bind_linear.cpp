@@ -192,6 +192,14 @@ void bind_linear(py::module_& m) {
   m.def("tron_gap_tol", &tron_gap_tol, py::arg("tol"), py::arg("free_bias"),
         "The relative duality gap at which TRON also stops on a smooth loss, 0 for none "
         "(solvers/tron.hpp); the Dask port asks it too.");
+  m.def(
+      "tron_gradient_tol",
+      [](double tol, const std::string& loss, double gap_tol) {
+        return tron_gradient_tol(tol, loss_kind_from_string(loss), gap_tol);
+      },
+      py::arg("tol"), py::arg("loss"), py::arg("gap_tol"),
+      "The relative tol of TRON's gradient rule: tol, or 0 where the gap alone stops the run "
+      "(the smoothed hinges; solvers/tron.hpp); the Dask port asks it too.");
   m.def("tron_gap_stop_message", &tron_gap_stop_message, py::arg("f"), py::arg("gnorm"),
         py::arg("stop"), py::arg("gap_tol"),
         "The message of a converged TRON run that its gap, not the gradient rule, ended (empty "

@@ -825,9 +825,17 @@ SolveResult kink_continuation(const View& X, const LinearProblem& p, const LossS
 
 std::string tron_gap_stop_message(double f, double gnorm, double stop, double gap_tol) {
   if (gnorm <= stop || !(f > 0.0)) return {};
+  const std::string rule = stop > 0.0 ? "the gradient rule asked ||g|| <= " + short_number(stop)
+                                      : "for this loss the gap alone decides";
   return "tron: stopped by the relative duality gap ||g||^2 / (2 F) = " +
          short_number(0.5 * gnorm * gnorm / f) + " <= " + short_number(gap_tol) +
-         " (F is 1-strongly convex; the gradient rule asked ||g|| <= " + short_number(stop) + ")";
+         " (F is 1-strongly convex; " + rule + ")";
+}
+
+double tron_gradient_tol(double tol, LossKind kind, double gap_tol) {
+  const bool smoothed_hinge =
+      kind == LossKind::smoothed_hinge || kind == LossKind::gaussian_smoothed_hinge;
+  return smoothed_hinge && gap_tol > 0.0 ? 0.0 : tol;
 }
 
 // TRON's tol bounds the gradient relative to its value at 0, so a tight tol asks for the
@@ -855,7 +863,9 @@ SolveResult solve_tron(const LinearProblem& problem, const LossSpec& loss,
     if (kinked) return kink_continuation<View>(X, problem, loss, options, callbacks, w_start);
     const bool free_bias = problem.fit_intercept && !problem.regularize_intercept;
     const double gap_tol = options.gap_stop ? tron_gap_tol(options.tol, free_bias) : 0.0;
-    return run_tron<View>(X, problem, loss, options, callbacks, w_start, gap_tol);
+    TronOptions run = options;
+    run.tol = tron_gradient_tol(options.tol, loss.kind, gap_tol);
+    return run_tron<View>(X, problem, loss, run, callbacks, w_start, gap_tol);
   };
   return std::visit(
       [&](const auto& X) {

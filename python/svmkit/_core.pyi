@@ -71,6 +71,7 @@ __all__: list[str] = [
     "save_linear_model",
     "tron_gap_stop_message",
     "tron_gap_tol",
+    "tron_gradient_tol",
     "tron_hands_over_to_line_search",
     "tron_uses_line_search",
     "usable_cpus",
@@ -638,6 +639,15 @@ def tron_gap_stop_message(
 def tron_gap_tol(tol: typing.SupportsFloat | typing.SupportsIndex, free_bias: bool) -> float:
     """
     The relative duality gap at which TRON also stops on a smooth loss, 0 for none (solvers/tron.hpp); the Dask port asks it too.
+    """
+
+def tron_gradient_tol(
+    tol: typing.SupportsFloat | typing.SupportsIndex,
+    loss: str,
+    gap_tol: typing.SupportsFloat | typing.SupportsIndex,
+) -> float:
+    """
+    The relative tol of TRON's gradient rule: tol, or 0 where the gap alone stops the run (the smoothed hinges; solvers/tron.hpp); the Dask port asks it too.
     """
 
 def tron_hands_over_to_line_search(globalization: str, loss: str) -> bool:

@@ -347,9 +347,11 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         scales, where the dual stalls) and with regularize_intercept=False (its certificate
         handles the free bias), "dual_cd" otherwise;
         squared_hinge + l2: "tron" when n_samples >= n_features, "dual_cd" when there are
-        more features than samples (scikit-learn's dual="auto"); logistic or smoothed_hinge +
-        l2: "dual_cd" when n_features >= 10 n_samples and the rows hold at least 40 stored
-        entries on average (the smoothed hinge on sparse X only), "tron" otherwise;
+        more features than samples (scikit-learn's dual="auto"); smoothed_hinge or
+        gaussian_smoothed_hinge + l2 on dense data: "dual_cd" when n_samples <= 1.5
+        n_features, "tron" otherwise; logistic + l2, and smoothed_hinge + l2 on sparse data:
+        "dual_cd" when n_features >= 10 n_samples and the rows hold at least 40 stored entries
+        on average, "tron" otherwise (gaussian_smoothed_hinge on sparse data: "tron");
         squared_hinge, logistic or the smoothed hinges +
         l1/elasticnet: "l1_cd"; hinge + l1/elasticnet with at most 500 features: "ipm";
         with more features, hinge + elasticnet (l1_ratio < 1): "l1_cd" on dense data

@@ -498,6 +498,7 @@ LINEAR_SOLVERS: dict[str, SolverSpec] = {
                 "squared_hinge",
                 "logistic",
                 "smoothed_hinge",
+                "gaussian_smoothed_hinge",
                 "epsilon_insensitive",
                 "squared_epsilon_insensitive",
             }
@@ -634,6 +635,26 @@ def hinge_dual_scale(X: Any, C: float) -> float | None:
 # psi_M 0.82-1.44 (tron needs 5-10 passes there), so the smoothed hinge's dual is for sparse X.
 SMOOTH_DUAL_RATIO = 10
 SMOOTH_DUAL_MIN_ROW_NNZ = 40
+
+# SMOOTH_HINGE_DENSE_WIDE: the two smoothed hinges on dense data with n_samples <=
+# SMOOTH_HINGE_DENSE_RATIO * n_features go to dual_cd's conjugate duals (since 2026-12-07;
+# psi_G's is new then), certified by their relative duality gap. There tron used to stop on
+# LIBLINEAR's gradient rule ||grad F|| <= tol ||grad F(0)|| far above the optimum (separable
+# data: F* is a tiny fraction of F(0)); against scipy's L-BFGS-B optimum (tests/references.py)
+# on make_two_gaussians 200 x 5,000, the regime matrix's 240 x 5,000 and make_classification
+# 300 x 3,000 at C = 1 / 10, psi_G 1.6e-3-2.5 above (relative), psi_M 9e-4-0.17, the duals
+# 2e-9-5e-5 (tron now stops on the gap alone for these losses: _core.tron_gradient_tol).
+# Measured at the defaults (tol 1e-4, best of 3, one process; make_classification and
+# make_two_gaussians, 100-2,000 x 1,000-20,000, C = 1 / 10), tron (gradient rule) -> dual_cd:
+# psi_G 2.2-14,249 ms -> 0.5-170 ms (0.01-0.35 of tron's time on make_classification, 0.09-2.8
+# on make_two_gaussians, the slower ones where tron stopped 46-97% above the optimum); psi_M
+# 0.3-156 ms -> 0.4-66 ms (0.38-1.8, the slower ones where tron stopped 0.2-15% above). With
+# more samples than features, tron (gap stop) -> dual_cd: 1,500 x 1,000 psi_M 58-219 -> 14-66
+# ms, psi_G 127-1,559 -> 51-176 ms; but at 3,000 x 1,000 the duals ran into max_iter (2.6-3.0
+# s, 0.75-9x above the optimum) and at 5,000 x 500 (2.0-4.1 s against tron's 54-71 ms), hence
+# the ratio. Sparse data keep the rule below (psi_G's dual costs Gaussian tail functions per
+# Newton step: sparse 1,600 x 50,000, 60 entries per row, 8.7 ms against tron's 5.8 ms).
+SMOOTH_HINGE_DENSE_RATIO = 1.5
 
 # The elastic-net hinge goes to l1_cd's certified smoothing continuation on dense data with
 # n_samples >= ENET_CD_RATIO * n_features, to dual_cd's elastic-net dual otherwise. Measured
@@ -797,11 +818,13 @@ def auto_solver_name(
     - penalty "l2", squared hinge / squared epsilon-insensitive: tron when n_samples >=
       n_features, dual_cd when there are more features than samples (scikit-learn's
       dual="auto" rule).
-    - penalty "l2", logistic / smoothed hinge: dual_cd (the conjugate duals) when
+    - penalty "l2", the smoothed hinges (psi_M, psi_G) on dense data: dual_cd (their
+      conjugate duals) when n_samples <= SMOOTH_HINGE_DENSE_RATIO * n_features
+      (SMOOTH_HINGE_DENSE_WIDE), tron otherwise.
+    - penalty "l2", logistic loss, and psi_M on sparse data: dual_cd (the conjugate duals) when
       n_features >= SMOOTH_DUAL_RATIO * n_samples and the rows hold at least
       SMOOTH_DUAL_MIN_ROW_NNZ stored entries on average (row_nnz; dense rows hold
-      n_features), for the smoothed hinge on sparse X only; tron otherwise (measurements
-      beside the constants).
+      n_features); tron otherwise (measurements beside the constants).
     - penalty "l2", epsilon-insensitive: tron's smoothing continuation on dense data that
       are very tall (n_samples >= EPS_TRON_MIN_SAMPLES and >= TALL_RATIO * n_features) or
       badly scaled (as for the hinge) or with an unregularized intercept, dual_cd (LIBLINEAR
@@ -844,11 +867,13 @@ def auto_solver_name(
         return "smsvm" if loss == "hinge" else None
     if loss in ("squared_hinge", "squared_epsilon_insensitive"):
         return "dual_cd" if dual_ok and n_features > n_samples else "tron"
+    if loss in ("smoothed_hinge", "gaussian_smoothed_hinge") and row_nnz is None:
+        # SMOOTH_HINGE_DENSE_WIDE's measurements.
+        near_wide = n_samples <= SMOOTH_HINGE_DENSE_RATIO * n_features
+        return "dual_cd" if dual_ok and near_wide else "tron"
     if loss in ("logistic", "smoothed_hinge"):
         per_row = n_features if row_nnz is None else row_nnz
         wide = n_features >= SMOOTH_DUAL_RATIO * n_samples and per_row >= SMOOTH_DUAL_MIN_ROW_NNZ
-        if loss == "smoothed_hinge":
-            wide = wide and row_nnz is not None
         return "dual_cd" if dual_ok and wide else "tron"
     if loss in ("hinge", "epsilon_insensitive"):
         # The two kinks: tron's certified continuation on tall dense or badly scaled data (and

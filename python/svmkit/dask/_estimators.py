@@ -189,6 +189,8 @@ class _DaskMixin:
         opt = self._tron_options()
         free_bias = bool(self.fit_intercept and not self.regularize_intercept)
         gap_tol = _core.tron_gap_tol(float(opt["tol"]), free_bias) if opt["gap_stop"] else 0.0
+        # The smoothed hinges stop on the certified gap alone (_core.tron_gradient_tol).
+        opt = {**opt, "tol": _core.tron_gradient_tol(float(opt["tol"]), loss[0], gap_tol)}
         try:
             res = tron(obj, dim, opt, w0=w0, callback=callback, gap_tol=gap_tol)
         finally:

@@ -9,13 +9,16 @@
 //   epsilon_insensitive / squared_eps_ins.:   min 1/2 b'(Q + D)b - y'b + eps ||b||_1,
 //     -U_i <= b_i <= U_i, Q_ij = x_i.x_j, w = sum b_i x_i;
 // with U_i = C_i, D = 0 for the non-squared losses and U_i = inf, D_ii = 1/(2 C_i) for the
-// squared ones; logistic / smoothed_hinge (psi_M):
+// squared ones; logistic / smoothed_hinge (psi_M) / gaussian_smoothed_hinge (psi_G):
 //   min 1/2 a'Qa - m'a + sum_i C_i h(a_i / C_i),  0 <= a_i <= C_i,
 // h(p) = p log p + (1 - p) log(1 - p), m = 0 (logistic), h(p) = -sigma sqrt(p (1 - p)), m = 1
-// (psi_M(t) = (t + sqrt(t^2 + sigma^2)) / 2), whose coordinates never reach the bounds: each
+// (psi_M(t) = (t + sqrt(t^2 + sigma^2)) / 2), h(p) = -sigma phi(Phi^-1(p)), m = 1 (psi_G(t) =
+// sigma G(t / sigma), G(v) = v Phi(v) + phi(v)), whose coordinates never reach the bounds: each
 // step is a safeguarded 1-D Newton method (Yu, Huang and Lin, "Dual coordinate descent
 // methods for logistic regression and maximum entropy models", Machine Learning 85, 2011 =
-// LIBLINEAR -s 7), started from a_i = min(1e-3 C_i, 1e-8), without shrinking.
+// LIBLINEAR -s 7; for psi_G a bracketed Newton method on the quantile q_i, a_i = C_i Phi(q_i),
+// dual_cd.cpp), started from a_i = min(1e-3 C_i, 1e-8) (psi_G: C_i Phi(-6)), without
+// shrinking.
 // Samples with C_i = 0 keep a_i = 0 and are never visited.
 //
 // Method: Hsieh, Chang, Lin, Keerthi, Sundararajan, "A Dual Coordinate Descent Method for
@@ -50,9 +53,9 @@
 //
 // Stopping rule (LIBLINEAR's, absolute for classification as in scikit-learn's LinearSVC):
 // classification: max PG - min PG over the active set <= tol (projected gradients);
-// logistic / smoothed_hinge: max_i |d/da_i| over an iteration <= tol (absolute, LIBLINEAR -s 7's);
+// logistic / smoothed hinges: max_i |d/da_i| over an iteration <= tol (absolute, LIBLINEAR -s 7's);
 // regression: sum_i |PG_i| <= tol * (the same sum in the first iteration) (relative);
-// every dual (hinge, squared hinge, l2 and elastic net; logistic, smoothed hinge; regression)
+// every dual (hinge, squared hinge, l2 and elastic net; logistic, smoothed hinges; regression)
 // with tol >= 1e-6 also stops (converged) when the
 // relative duality gap (P(w) - D(a)) / P(w) is <= min(tol, 1e-4) (tol is LIBLINEAR's absolute
 // bound; cpp/src/gap_stop.hpp), checked at geometrically spaced passes,
@@ -99,10 +102,10 @@ SVMKIT_DEFINE_OPTION_RECORDS(dual_cd, SVMKIT_DUAL_CD_OPTIONS)
 void validate_options(const DualCdOptions& options);
 
 // Solves the problem for loss hinge, squared_hinge, logistic, smoothed_hinge,
-// epsilon_insensitive or squared_epsilon_insensitive. The solution is w followed by b (b multiplies
-// intercept_scaling); objective is the primal F at it. History records carry the stopping
-// measure as optimality, the active-set size, the gap where it was checked (NaN elsewhere), and
-// NaN objectives. w0 is ignored (see above).
+// gaussian_smoothed_hinge, epsilon_insensitive or squared_epsilon_insensitive. The solution is w
+// followed by b (b multiplies intercept_scaling); objective is the primal F at it. History records
+// carry the stopping measure as optimality, the active-set size, the gap where it was checked (NaN
+// elsewhere), and NaN objectives. w0 is ignored (see above).
 SolveResult solve_dual_cd(const LinearProblem& problem, const LossSpec& loss,
                           const DualCdOptions& options = {}, const Callbacks& callbacks = {},
                           const double* w0 = nullptr);
