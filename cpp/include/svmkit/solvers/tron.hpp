@@ -62,7 +62,9 @@
 // dual_cd's duals stop on theirs. It is the duality gap at the dual point a_i = -C_i loss'(u_i)
 // (Fenchel-Young: P - D = ||grad F||^2 / 2), and costs nothing (not in the continuation's
 // stages: tron.cpp, kStageGapTol). The result's message says when the gap, not the gradient
-// rule, ended the run. Measured: bench/results/tron_gap_stop.md.
+// rule, ended the run. Measured: bench/results/tron_gap_stop.md. The smoothed hinges (psi_M,
+// psi_G), which have no LIBLINEAR counterpart, stop on the gap alone wherever it applies
+// (tron_gradient_tol; bench/results/smooth_hinge_duals.md).
 //
 // Sparse X whose nonempty columns are at most half of all is solved on those columns alone
 // (cpp/src/kept_columns.hpp: bit-identical results, one renumbered copy of the indices).
