@@ -416,7 +416,11 @@ def _fit_ipm(req: LinearFitRequest) -> dict:
 # 0.84 ms (bench/results/hinge_ipm.md). ipm does not replace dual_cd up front: where dual_cd
 # converges it is as fast or faster (diabetes 331 x 10 0.11 against 0.43 ms per LinearSVR fit;
 # abalone 3,341 x 8, 519 iterations, 4.9 against 5.5 ms), and a first budget of dual_cd
-# iterations cut short runs that converge later (abalone at 100: 8.4 ms).
+# iterations cut short runs that converge later (abalone at 100: 8.4 ms). A first budget of
+# 300 (LIBLINEAR -s 13's own cap) was measured again on 2026-12-07 and not adopted: on
+# make_regression 500-8,000 x 8-128 (noise 10, all ending at max_iter) it took 0.37-0.63 of the
+# time, but the regime matrix's abalone, which converges after more than 300 iterations, went
+# from 5.7 to 10.7 ms (1.63x its anchor) while housing went from 2.95 to 2.33 ms (still 1.72x).
 IPM_EPS_MAX_FEATURES = 128
 
 
