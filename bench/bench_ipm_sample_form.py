@@ -30,7 +30,7 @@ from functools import partial
 
 import numpy as np
 from bench_l1_hinge_wide import dense, finished
-from harness import best_time, data_set_parser, emit
+from harness import best_time, data_set_parser, emit_table
 
 _RULE = None  # svmkit._solvers.auto_solver_name, set in main
 
@@ -130,12 +130,10 @@ def main() -> None:
                 )
                 print(row, flush=True)
                 rows.append(row)
-    head = [
-        "| data | penalty | C | auto, ms | l1: ipm's feature form / elasticnet: rule before, ms | "
-        "sgd ms | F rel. diff (second - auto) | warnings |",
-        "|---|---|---|---|---|---|---|---|",
-    ]
-    emit(head + rows, args.out)
+    columns = ["data", "penalty", "C", "auto, ms"]
+    columns += ["l1: ipm's feature form / elasticnet: rule before, ms", "sgd ms"]
+    columns += ["F rel. diff (second - auto)", "warnings"]
+    emit_table(columns, rows, args.out)
 
 
 if __name__ == "__main__":

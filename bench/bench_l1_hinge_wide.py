@@ -25,7 +25,7 @@ import warnings
 from functools import partial
 
 import numpy as np
-from harness import best_time, data_set_parser, emit
+from harness import best_time, data_set_parser, emit_table
 
 
 def text(n: int, d: int, nnz: int, noise: float = 0.05):
@@ -128,12 +128,8 @@ def main() -> None:
             )
             print(row, flush=True)
             rows.append(row)
-    head = [
-        "| data | C | auto, ms | rule before, ms | sgd ms | F rel. diff | nnz(w), auto "
-        "| warnings |",
-        "|---|---|---|---|---|---|---|---|",
-    ]
-    emit(head + rows, args.out)
+    columns = ["data", "C", "auto, ms", "rule before, ms", "sgd ms", "F rel. diff"]
+    emit_table(columns + ["nnz(w), auto", "warnings"], rows, args.out)
 
 
 if __name__ == "__main__":

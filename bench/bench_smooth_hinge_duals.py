@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 from bench_hinge_ipm import selected
-from harness import best_time, data_set_parser, emit
+from harness import best_time, data_set_parser, emit_table
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
@@ -101,12 +101,8 @@ def main() -> None:
                 row = f"| {name} | {loss} | {C:g} | " + " | ".join(cells) + " |"
                 print(row, flush=True)
                 rows.append(row)
-    head = [
-        "| data | loss | C | tron, gradient rule: ms ((F - F*) / F*, status) | tron, gap | "
-        "dual_cd |",
-        "|---|---|---|---|---|---|",
-    ]
-    emit(head + rows, args.out)
+    columns = ["data", "loss", "C", "tron, gradient rule: ms ((F - F*) / F*, status)"]
+    emit_table(columns + ["tron, gap", "dual_cd"], rows, args.out)
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ from functools import partial
 
 import numpy as np
 from bench_hinge_ipm import selected
-from harness import best_time, data_set_parser, emit
+from harness import best_time, data_set_parser, emit_table
 
 LOSSES = ("squared_hinge", "logistic", "smoothed_hinge", "squared_epsilon_insensitive")
 
@@ -127,12 +127,9 @@ def main() -> None:
             )
             print(row, flush=True)
             rows.append(row)
-    head = [
-        "| data | loss | gap stop, ms (iterations) | gradient rule, ms (iterations) | "
-        "ratio | F rel. diff (rule - gap) | liblinear ms (default eps) |",
-        "|---|---|---|---|---|---|---|",
-    ]
-    emit(head + rows, args.out)
+    columns = ["data", "loss", "gap stop, ms (iterations)", "gradient rule, ms (iterations)"]
+    columns += ["ratio", "F rel. diff (rule - gap)", "liblinear ms (default eps)"]
+    emit_table(columns, rows, args.out)
 
 
 if __name__ == "__main__":

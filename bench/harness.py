@@ -242,6 +242,12 @@ def data_set_parser(doc: str) -> argparse.ArgumentParser:
     return ap
 
 
+def emit_table(columns: list[str], rows: list[str], out: str | None) -> None:
+    """Emits a markdown table: its head from the column titles, then the rows (emit)."""
+    head = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+    emit(head + rows, out)
+
+
 def emit(lines: list[str], out: str | None) -> None:
     """Prints the section and writes it to out (when given)."""
     text = "\n".join(lines) + "\n"

@@ -142,7 +142,7 @@ def test_gap_stop_matches_in_memory(client, loss):
 
 @pytest.mark.parametrize("loss", ["smoothed_hinge", "gaussian_smoothed_hinge"])
 def test_smoothed_hinges_stop_on_the_gap_alone_as_in_memory(client, loss):
-    """The smoothed hinges stop on the certified gap alone (_core.tron_gradient_tol): on
+    """The smoothed hinges stop on the certified gap alone (_core.tron_stop_rule): on
     separable data, where LIBLINEAR's rule would stop first, the driver takes the same
     iterations as the in-memory fit and says so."""
     from svmkit.datasets import make_two_gaussians

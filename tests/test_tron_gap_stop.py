@@ -66,10 +66,11 @@ def test_no_gap_stop_with_a_free_intercept_or_a_tight_tol() -> None:
     assert free["status"] == SolverStatus.converged and free["message"] == ""
     tight = svmkit.LinearSVC(solver="tron", tol=1e-6).fit(X, y).result_[0]
     assert tight["status"] == SolverStatus.converged and tight["message"] == ""
-    assert _core.tron_gap_tol(1e-4, True) == 0.0
-    assert _core.tron_gap_tol(1e-6, False) == 0.0
-    assert _core.tron_gap_tol(1e-2, False) == 1e-4
-    assert _core.tron_gap_tol(1e-5, False) == 1e-5
+    assert _core.tron_stop_rule(1e-4, True, "logistic", True) == (1e-4, 0.0)
+    assert _core.tron_stop_rule(1e-6, True, "logistic", False) == (1e-6, 0.0)
+    assert _core.tron_stop_rule(1e-2, True, "logistic", False) == (1e-2, 1e-4)
+    assert _core.tron_stop_rule(1e-5, True, "logistic", False) == (1e-5, 1e-5)
+    assert _core.tron_stop_rule(1e-2, False, "logistic", False) == (1e-2, 0.0)
 
 
 def test_without_intercept_the_gap_stop_holds_too() -> None:
@@ -99,7 +100,7 @@ def test_smoothed_hinges_stop_on_the_gap_alone(loss, C) -> None:
     """On separable data ||grad F(0)|| is orders of magnitude above the optimum's scale, and
     LIBLINEAR's relative gradient rule stopped the smoothed hinges far above the optimum
     (reported converged). They have no LIBLINEAR counterpart to match: the certified gap alone
-    ends their runs (_core.tron_gradient_tol), within tol of scipy's L-BFGS-B optimum."""
+    ends their runs (_core.tron_stop_rule), within tol of scipy's L-BFGS-B optimum."""
     from svmkit.datasets import make_two_gaussians
 
     X, y = make_two_gaussians(200, 2000, random_state=0)
@@ -122,14 +123,17 @@ def test_smoothed_hinges_stop_on_the_gap_alone(loss, C) -> None:
     assert (f_rule - ref.fun) / ref.fun > TOL
 
 
-def test_gradient_tol_keeps_liblinear_rule_for_its_losses() -> None:
+def test_stop_rule_keeps_liblinear_rule_for_its_losses() -> None:
     """The squared hinge and the logistic loss keep LIBLINEAR's gradient rule (-s 2 / -s 0);
     the smoothed hinges drop it only where the gap stop applies."""
     for loss in ("squared_hinge", "logistic", "squared_epsilon_insensitive"):
-        assert _core.tron_gradient_tol(1e-4, loss, 1e-4) == 1e-4
+        assert _core.tron_stop_rule(1e-4, True, loss, False) == (1e-4, 1e-4)
     for loss in ("smoothed_hinge", "gaussian_smoothed_hinge"):
-        assert _core.tron_gradient_tol(1e-4, loss, 1e-4) == 0.0
-        assert _core.tron_gradient_tol(1e-6, loss, 0.0) == 1e-6  # no gap stop: the rule
+        assert _core.tron_stop_rule(1e-4, True, loss, False) == (0.0, 1e-4)
+        # No gap stop (a tight tol, gap_stop off, a free intercept): LIBLINEAR's rule decides.
+        assert _core.tron_stop_rule(1e-6, True, loss, False) == (1e-6, 0.0)
+        assert _core.tron_stop_rule(1e-4, False, loss, False) == (1e-4, 0.0)
+        assert _core.tron_stop_rule(1e-4, True, loss, True) == (1e-4, 0.0)
     assert _core.tron_gap_stop_message(1.0, 1e-3, 0.0, 1e-4).endswith(
         "for this loss the gap alone decides)"
     )

@@ -189,17 +189,18 @@ void bind_linear(py::module_& m) {
   def_tron_rule("tron_hands_over_to_line_search", &tron_hands_over_to_line_search,
                 "Whether TRON's region loop continues with the line search after its first "
                 "rejected step, for this loss (solvers/tron.hpp); the Dask port asks it too.");
-  m.def("tron_gap_tol", &tron_gap_tol, py::arg("tol"), py::arg("free_bias"),
-        "The relative duality gap at which TRON also stops on a smooth loss, 0 for none "
-        "(solvers/tron.hpp); the Dask port asks it too.");
   m.def(
-      "tron_gradient_tol",
-      [](double tol, const std::string& loss, double gap_tol) {
-        return tron_gradient_tol(tol, loss_kind_from_string(loss), gap_tol);
+      "tron_stop_rule",
+      [](double tol, bool gap_stop, const std::string& loss, bool free_bias) {
+        const TronStopRule r =
+            tron_stop_rule(tol, gap_stop, loss_kind_from_string(loss), free_bias);
+        return std::make_pair(r.gradient_tol, r.gap_tol);
       },
-      py::arg("tol"), py::arg("loss"), py::arg("gap_tol"),
-      "The relative tol of TRON's gradient rule: tol, or 0 where the gap alone stops the run "
-      "(the smoothed hinges; solvers/tron.hpp); the Dask port asks it too.");
+      py::arg("tol"), py::arg("gap_stop"), py::arg("loss"), py::arg("free_bias"),
+      "TRON's stopping rule on a smooth loss, (gradient_tol, gap_tol): the relative tol of the "
+      "gradient rule (0 where the gap alone decides: the smoothed hinges) and the relative "
+      "duality gap at which the run also stops (0 for none); solvers/tron.hpp. The Dask port "
+      "asks it too.");
   m.def("tron_gap_stop_message", &tron_gap_stop_message, py::arg("f"), py::arg("gnorm"),
         py::arg("stop"), py::arg("gap_tol"),
         "The message of a converged TRON run that its gap, not the gradient rule, ended (empty "

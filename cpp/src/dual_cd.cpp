@@ -409,24 +409,25 @@ struct GaussSmoothTask {
   static constexpr double kStartQuantile = -6.0;  // a_i = 9.9e-10 C_i: near a = 0
 
   void begin() { max_grad = 0.0; }
-  // Phi(q1) - Phi(q0), from the upper tails where both are in it (no cancellation near 1).
-  static double cdf_diff(double q1, double q0) {
-    if (q1 > 0.0 && q0 > 0.0) return detail::normal_cdf(-q0) - detail::normal_cdf(-q1);
-    return detail::normal_cdf(q1) - detail::normal_cdf(q0);
-  }
   template <class V>
   bool visit(DualState<V>& s, Index i) {
     const double yi = s.y[i], c = s.cost[i], qc = s.qd[i] * c;
     const double g0 = yi * s.margin(i) - 1.0;
     double& qi = quantile[static_cast<std::size_t>(i)];
     const double q0 = qi;
-    const auto deriv = [&](double q) { return qc * cdf_diff(q, q0) + g0 + sigma * q; };
     double gq = g0 + sigma * q0;
     max_grad = std::max(max_grad, std::fabs(gq));
     const double stop = kInnerTol * (1.0 + std::fabs(g0));
     if (std::fabs(gq) <= stop) return false;
-    double lo = std::max(-kMaxQuantile, (-g0 - qc * detail::normal_cdf(-q0)) / sigma);
-    double hi = std::min(kMaxQuantile, (-g0 + qc * detail::normal_cdf(q0)) / sigma);
+    // Phi(q0) and its upper tail once per visit; Phi(q) - Phi(q0) from the upper tails where
+    // both q and q0 are in it (no cancellation near 1): one tail function per Newton step.
+    const double p0 = detail::normal_cdf(q0), r0 = detail::normal_cdf(-q0);
+    const auto cdf_diff = [&](double q) {
+      return q > 0.0 && q0 > 0.0 ? r0 - detail::normal_cdf(-q) : detail::normal_cdf(q) - p0;
+    };
+    const auto deriv = [&](double q) { return qc * cdf_diff(q) + g0 + sigma * q; };
+    double lo = std::max(-kMaxQuantile, (-g0 - qc * r0) / sigma);
+    double hi = std::min(kMaxQuantile, (-g0 + qc * p0) / sigma);
     double q = std::min(std::max(q0, lo), hi);
     if (q != q0) gq = deriv(q);
     for (int it = 0; it < kMaxNewton && std::fabs(gq) > stop && hi > lo; ++it) {
@@ -435,10 +436,10 @@ struct GaussSmoothTask {
       q = next > lo && next < hi ? next : 0.5 * (lo + hi);
       gq = deriv(q);
     }
-    const double delta = c * cdf_diff(q, q0) * yi;
+    const double change = cdf_diff(q);
     qi = q;
-    s.a[i] = c * detail::normal_cdf(q);
-    if (delta != 0.0) s.add_row(i, delta);
+    s.a[i] = c * detail::normal_cdf(q);  // not p0 + change: a tiny a_i keeps its digits
+    if (change != 0.0) s.add_row(i, c * change * yi);
     return false;  // no coordinate is ever at a bound: nothing is shrunk
   }
   // Coordinate i's separable term of the dual (max form): a_i - C_i h(a_i / C_i) = a_i +

@@ -123,7 +123,7 @@ double next_radius(const TronOptions& opt, double delta, double snorm, double gs
 }
 
 // Whether w is within tol: ||g|| <= stop (the gradient rule), or the relative duality gap
-// ||g||^2 / (2 F) <= gap_tol (tron_gap_tol: F is then 1-strongly convex, so F - F* <=
+// ||g||^2 / (2 F) <= gap_tol (tron_stop_rule: F is then 1-strongly convex, so F - F* <=
 // ||g||^2 / 2; 0 turns it off).
 bool within_tol(double f, double gnorm, double stop, double gap_tol) {
   return gnorm <= stop || 0.5 * gnorm * gnorm <= gap_tol * f;
@@ -657,7 +657,7 @@ BandRepair repair_on_band(const View& X, const LinearProblem& p, const KinkGeome
 // where SmSVM took 0.16 s and stopped 5.9e-4 above the optimum; dense 200,000 x 50 0.38 s
 // against SmSVM's 2.2 s (the auto rule: svmkit/_solvers.py, HINGE_TRON_MIN_SAMPLES).
 constexpr double kStageTol = 1e-2;
-// A stage's run does not stop on its smoothed problem's gap (tron_gap_tol), only on the gradient
+// A stage's run does not stop on its smoothed problem's gap (tron_stop_rule), only on the gradient
 // rule at kStageTol * tol. With the gap stop (at 1e-6 for tol 1e-4) the hinge continuation took
 // 0.30 -> 0.21 s on sparse 16,000 x 10,000 and 121 -> 94 ms on dna.scale, 140 -> 131 ms on dense
 // 100,000 x 50 (same certified objectives), but a stage then ends about 1e-6 from its smoothed
@@ -832,20 +832,19 @@ std::string tron_gap_stop_message(double f, double gnorm, double stop, double ga
          " (F is 1-strongly convex; " + rule + ")";
 }
 
-double tron_gradient_tol(double tol, LossKind kind, double gap_tol) {
-  const bool smoothed_hinge =
-      kind == LossKind::smoothed_hinge || kind == LossKind::gaussian_smoothed_hinge;
-  return smoothed_hinge && gap_tol > 0.0 ? 0.0 : tol;
-}
-
 // TRON's tol bounds the gradient relative to its value at 0, so a tight tol asks for the
 // coefficients, and a relative gap g leaves them only about sqrt(g) accurate: at tol 1e-6 the
 // gap stop left LinearSVC(loss="logistic")'s probabilities 4e-5 from LIBLINEAR's on wine
 // (tests/test_liblinear_probability.py). The gap stops TRON only from tol 1e-5 on.
 constexpr double kTronGapMinTol = 1e-5;
 
-double tron_gap_tol(double tol, bool free_bias) {
-  return free_bias || tol < kTronGapMinTol ? 0.0 : detail::gap_stop_tol(tol);
+TronStopRule tron_stop_rule(double tol, bool gap_stop, LossKind kind, bool free_bias) {
+  TronStopRule rule;
+  rule.gap_tol = !gap_stop || free_bias || tol < kTronGapMinTol ? 0.0 : detail::gap_stop_tol(tol);
+  const bool smoothed_hinge =
+      kind == LossKind::smoothed_hinge || kind == LossKind::gaussian_smoothed_hinge;
+  rule.gradient_tol = smoothed_hinge && rule.gap_tol > 0.0 ? 0.0 : tol;
+  return rule;
 }
 
 double continuation_smoothing_factor(double gap, double tol) {
@@ -862,10 +861,10 @@ SolveResult solve_tron(const LinearProblem& problem, const LossSpec& loss,
     using View = std::decay_t<decltype(X)>;
     if (kinked) return kink_continuation<View>(X, problem, loss, options, callbacks, w_start);
     const bool free_bias = problem.fit_intercept && !problem.regularize_intercept;
-    const double gap_tol = options.gap_stop ? tron_gap_tol(options.tol, free_bias) : 0.0;
+    const TronStopRule rule = tron_stop_rule(options.tol, options.gap_stop, loss.kind, free_bias);
     TronOptions run = options;
-    run.tol = tron_gradient_tol(options.tol, loss.kind, gap_tol);
-    return run_tron<View>(X, problem, loss, run, callbacks, w_start, gap_tol);
+    run.tol = rule.gradient_tol;
+    return run_tron<View>(X, problem, loss, run, callbacks, w_start, rule.gap_tol);
   };
   return std::visit(
       [&](const auto& X) {

@@ -70,9 +70,8 @@ __all__: list[str] = [
     "save_kernel_model",
     "save_linear_model",
     "tron_gap_stop_message",
-    "tron_gap_tol",
-    "tron_gradient_tol",
     "tron_hands_over_to_line_search",
+    "tron_stop_rule",
     "tron_uses_line_search",
     "usable_cpus",
     "vec_exp",
@@ -636,23 +635,16 @@ def tron_gap_stop_message(
     The message of a converged TRON run that its gap, not the gradient rule, ended (empty otherwise; solvers/tron.hpp); the Dask port asks it too.
     """
 
-def tron_gap_tol(tol: typing.SupportsFloat | typing.SupportsIndex, free_bias: bool) -> float:
-    """
-    The relative duality gap at which TRON also stops on a smooth loss, 0 for none (solvers/tron.hpp); the Dask port asks it too.
-    """
-
-def tron_gradient_tol(
-    tol: typing.SupportsFloat | typing.SupportsIndex,
-    loss: str,
-    gap_tol: typing.SupportsFloat | typing.SupportsIndex,
-) -> float:
-    """
-    The relative tol of TRON's gradient rule: tol, or 0 where the gap alone stops the run (the smoothed hinges; solvers/tron.hpp); the Dask port asks it too.
-    """
-
 def tron_hands_over_to_line_search(globalization: str, loss: str) -> bool:
     """
     Whether TRON's region loop continues with the line search after its first rejected step, for this loss (solvers/tron.hpp); the Dask port asks it too.
+    """
+
+def tron_stop_rule(
+    tol: typing.SupportsFloat | typing.SupportsIndex, gap_stop: bool, loss: str, free_bias: bool
+) -> tuple[float, float]:
+    """
+    TRON's stopping rule on a smooth loss, (gradient_tol, gap_tol): the relative tol of the gradient rule (0 where the gap alone decides: the smoothed hinges) and the relative duality gap at which the run also stops (0 for none); solvers/tron.hpp. The Dask port asks it too.
     """
 
 def tron_uses_line_search(globalization: str, loss: str) -> bool:

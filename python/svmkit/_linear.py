@@ -291,7 +291,9 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         (F(w) - F*) / F(w) <= tol); TRON also stops, converged, once ||grad F(w)||^2 / (2 F(w))
         <= min(tol, 1e-4) (for tol >= 1e-5, the intercept regularized or absent: F is then
         1-strongly convex, so this bounds (F(w) - F*) / F(w); solver_options={"gap_stop":
-        False} turns it off). For "dual_cd" the default is scikit-learn's
+        False} turns it off); the smoothed hinges stop on that gap alone where it applies (the
+        gradient rule stopped them far above the optimum on separable data). For "dual_cd" the
+        default is scikit-learn's
         1e-4 with LIBLINEAR's meaning (max - min projected gradient <= tol, absolute); every
         dual also stops, converged, once the relative duality gap (F(w) - D(alpha)) / F(w) (a
         certificate, reported as optimality) is <= min(tol, 1e-4) (for tol >= 1e-6; below it

@@ -647,7 +647,7 @@ SMOOTH_DUAL_MIN_ROW_NNZ = 40
 # data: F* is a tiny fraction of F(0)); against scipy's L-BFGS-B optimum (tests/references.py)
 # on make_two_gaussians 200 x 5,000, the regime matrix's 240 x 5,000 and make_classification
 # 300 x 3,000 at C = 1 / 10, psi_G 1.6e-3-2.5 above (relative), psi_M 9e-4-0.17, the duals
-# 2e-9-5e-5 (tron now stops on the gap alone for these losses: _core.tron_gradient_tol).
+# 2e-9-5e-5 (tron now stops on the gap alone for these losses: _core.tron_stop_rule).
 # Measured at the defaults (tol 1e-4, best of 3, one process; make_classification and
 # make_two_gaussians, 100-2,000 x 1,000-20,000, C = 1 / 10), tron (gradient rule) -> dual_cd:
 # psi_G 2.2-14,249 ms -> 0.5-170 ms (0.01-0.35 of tron's time on make_classification, 0.09-2.8

@@ -188,9 +188,10 @@ class _DaskMixin:
         obj = make_obj(loss)
         opt = self._tron_options()
         free_bias = bool(self.fit_intercept and not self.regularize_intercept)
-        gap_tol = _core.tron_gap_tol(float(opt["tol"]), free_bias) if opt["gap_stop"] else 0.0
-        # The smoothed hinges stop on the certified gap alone (_core.tron_gradient_tol).
-        opt = {**opt, "tol": _core.tron_gradient_tol(float(opt["tol"]), loss[0], gap_tol)}
+        gradient_tol, gap_tol = _core.tron_stop_rule(
+            float(opt["tol"]), bool(opt["gap_stop"]), loss[0], free_bias
+        )
+        opt = {**opt, "tol": gradient_tol}
         try:
             res = tron(obj, dim, opt, w0=w0, callback=callback, gap_tol=gap_tol)
         finally:

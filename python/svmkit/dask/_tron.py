@@ -159,7 +159,7 @@ def _start(obj: Any, dim: int, w0: np.ndarray | None, gnorm0: float | None = Non
 
 def _within_tol(f: float, gnorm: float, stop: float, gap_tol: float) -> bool:
     """tron.cpp's within_tol: the gradient rule, or the relative duality gap ||g||^2 / (2 F) <=
-    gap_tol (_core.tron_gap_tol; 0 turns it off)."""
+    gap_tol (_core.tron_stop_rule; 0 turns it off)."""
     return gnorm <= stop or 0.5 * gnorm * gnorm <= gap_tol * f
 
 
@@ -259,7 +259,7 @@ def tron(
 ) -> dict:
     """Runs TRON (options as svmkit.solver_defaults("tron")); returns the result dict of
     _core.fit_tron (status, solution, objective, optimality, iterations, inner_iterations,
-    passes, time, history, message). gap_tol: _core.tron_gap_tol of the problem at opt's tol
+    passes, time, history, message). gap_tol: _core.tron_stop_rule's of the problem at opt's tol
     (tron.cpp's solve_tron; 0 in kink_continuation's stages)."""
     if _core.tron_uses_line_search(opt["globalization"], obj.loss[0]):
         return _line_search_tron(obj, dim, opt, w0, callback, poll, gap_tol)

@@ -57,14 +57,14 @@
 // Stopping rule: ||grad F(w)|| <= tol * ||grad F(0)|| (relative, so a warm start converges to
 // the same accuracy as a cold one) or ||grad F(w)|| <= abs_tol, or max_iter outer iterations;
 // on a smooth loss with the intercept regularized or absent also once
-// ||grad F(w)||^2 / (2 F(w)) <= min(tol, 1e-4) for tol >= 1e-5 (tron_gap_tol; option gap_stop).
+// ||grad F(w)||^2 / (2 F(w)) <= min(tol, 1e-4) for tol >= 1e-5 (tron_stop_rule; option gap_stop).
 // F is then 1-strongly convex, so F(w) - F* <= ||grad F(w)||^2 / 2: a certified relative gap, as
 // dual_cd's duals stop on theirs. It is the duality gap at the dual point a_i = -C_i loss'(u_i)
 // (Fenchel-Young: P - D = ||grad F||^2 / 2), and costs nothing (not in the continuation's
 // stages: tron.cpp, kStageGapTol). The result's message says when the gap, not the gradient
 // rule, ended the run. Measured: bench/results/tron_gap_stop.md. The smoothed hinges (psi_M,
 // psi_G), which have no LIBLINEAR counterpart, stop on the gap alone wherever it applies
-// (tron_gradient_tol; bench/results/smooth_hinge_duals.md).
+// (tron_stop_rule; bench/results/smooth_hinge_duals.md).
 //
 // Sparse X whose nonempty columns are at most half of all is solved on those columns alone
 // (cpp/src/kept_columns.hpp: bit-identical results, one renumbered copy of the indices).
@@ -128,19 +128,22 @@ enum class HessianForm;  // objective.hpp
 // for any other name.
 HessianForm tron_hessian_form(const std::string& name);
 
-// The relative duality gap at which TRON also stops on a smooth loss (the stopping rule above):
-// min(tol, 1e-4) for tol >= 1e-5 (cpp/src/gap_stop.hpp) where F is 1-strongly convex, 0 (no
-// such stop) with free_bias (an intercept fitted without its penalty).
-double tron_gap_tol(double tol, bool free_bias);
-
-// The relative tol of the gradient rule ||grad F|| <= tol ||grad F(0)||: tol, but 0 for the
-// smoothed hinges (psi_M, psi_G) where the gap stop applies (gap_tol > 0), so that the
-// certified gap alone ends their runs. LIBLINEAR's rule is relative to ||grad F(0)||, which on
-// separable data is orders of magnitude above the optimum's scale: on dense make_classification
-// 1,500 x 1,000 (C = 10) it stopped psi_G 16% and psi_M 1.1% above the optimum, and on dense
-// wide data up to 2.5x above (reported converged). The squared hinge and the logistic loss
-// keep LIBLINEAR's rule (-s 2 / -s 0, the anchors' accuracy).
-double tron_gradient_tol(double tol, LossKind kind, double gap_tol);
+// TRON's stopping rule on a smooth loss (the rule above), decided once per fit.
+struct TronStopRule {
+  // The relative tol of the gradient rule ||grad F|| <= gradient_tol ||grad F(0)||: options.tol,
+  // but 0 for the smoothed hinges (psi_M, psi_G) where the gap stop applies, so that the
+  // certified gap alone ends their runs. LIBLINEAR's rule is relative to ||grad F(0)||, which on
+  // separable data is orders of magnitude above the optimum's scale: on dense
+  // make_classification 1,500 x 1,000 (C = 10) it stopped psi_G 16% and psi_M 1.1% above the
+  // optimum, and on dense wide data up to 2.5x above (reported converged). The squared hinge and
+  // the logistic loss keep LIBLINEAR's rule (-s 2 / -s 0, the anchors' accuracy).
+  double gradient_tol = 0.0;
+  // The relative duality gap at which the run also stops: min(tol, 1e-4) for tol >= 1e-5
+  // (cpp/src/gap_stop.hpp) where F is 1-strongly convex; 0 (no such stop) with gap_stop off or
+  // free_bias (an intercept fitted without its penalty).
+  double gap_tol = 0.0;
+};
+TronStopRule tron_stop_rule(double tol, bool gap_stop, LossKind kind, bool free_bias);
 
 // The message of a converged run at F = f, ||grad F|| = gnorm whose gap, not the gradient rule
 // (||grad F|| <= stop), ended it; empty where the gradient rule holds.
