@@ -327,6 +327,26 @@ def test_same_seed_same_solution_and_different_seeds_converge() -> None:
     assert a.result_[0]["objective"] == pytest.approx(c.result_[0]["objective"], rel=1e-6)
 
 
+@pytest.mark.parametrize("budget", [5, 12, 40])
+def test_max_passes_ends_the_run_at_its_budget(budget: int) -> None:
+    """max_passes: the run ends uncertified (max_iter, with a ConvergenceWarning naming the
+    budget) once its coordinate visits and gap checks reach the budget, at most one iteration's
+    visits, its gap check and the closing gap pass later; 0 (the default) sets no budget."""
+    X, y = load_diabetes(return_X_y=True)
+    y = (y - y.mean()) / y.std()
+    kw = dict(C=100.0, epsilon=0.0, solver="dual_cd", tol=1e-8, max_iter=100000)
+    free = svmkit.LinearSVR(**kw).fit(X, y).result_[0]
+    assert free["passes"] > 3 * budget  # the budget binds
+    with pytest.warns(ConvergenceWarning, match="max_passes"):
+        capped = svmkit.LinearSVR(**kw, solver_options={"max_passes": budget}).fit(X, y)
+    res = capped.result_[0]
+    assert res["status"] == _core.SolverStatus.max_iter
+    assert f"pass budget (max_passes {budget}" in res["message"]
+    assert budget <= res["passes"] <= budget + 3
+    assert res["iterations"] < free["iterations"]
+    assert res["objective"] > free["objective"]
+
+
 # ---------------------------------------------------------------------------------------------
 # (e) option and problem errors
 
@@ -338,6 +358,7 @@ def test_same_seed_same_solution_and_different_seeds_converge() -> None:
         ({"tol": -1.0}, "dual_cd option 'tol' must be > 0"),
         ({"max_iter": -1}, "dual_cd option 'max_iter' must be >= 0"),
         ({"seed": -3}, "dual_cd option 'seed' must be >= 0"),
+        ({"max_passes": -1}, "dual_cd option 'max_passes' must be >= 0"),
         ({"shrink": True}, "unknown dual_cd option 'shrink'"),
     ],
 )

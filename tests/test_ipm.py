@@ -343,6 +343,9 @@ def test_linear_svr_auto_finishes_with_ipm_where_dual_cd_stalls() -> None:
     res = auto.result_[0]
     assert auto.solver_ == "dual_cd" and res["finished_by"] == "ipm"
     assert res["started_by"]["status"] == _core.SolverStatus.max_iter
+    # dual_cd gave up at its pass budget (IPM_EPS_DUAL_MAX_PASSES), long before max_iter
+    assert "pass budget" in res["started_by"]["message"]
+    assert res["started_by"]["iterations"] < 1000
     assert res["status"] == _core.SolverStatus.converged
     assert (res["objective"] - F) / F <= 1e-4
     with pytest.warns(ConvergenceWarning):

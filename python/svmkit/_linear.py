@@ -623,9 +623,10 @@ class LinearSVR(RegressorMixin, _BaseLinear):
     data that are very tall, at least 10,000 samples and 100 per feature, or badly scaled,
     solver="auto" takes "tron"'s smoothing continuation instead, where tol bounds the
     relative duality gap: the objective is certified within tol of the optimum; with at most
-    128 features, where "dual_cd" ends at max_iter, "ipm", the interior-point method, solves
-    the problem, certified by its duality gap the same way (-s 13's dual often stops far above
-    the optimum there; the result_ entry's "finished_by" says so; not with a max_iter of the
+    128 features, where "dual_cd" ends uncertified (at max_iter, or after 100 passes over the
+    data, about what ipm costs there), "ipm", the interior-point method, solves the problem,
+    certified by its duality gap the same way (-s 13's dual often stops far above the optimum
+    there; the result_ entry's "finished_by" says so; not with a max_iter of the
     user's)),
     "squared_epsilon_insensitive" max(0, |r| - epsilon)^2 (solver="auto": "tron" when
     n_samples >= n_features, else "dual_cd" as -s 12), or "smoothed_epsilon_insensitive"

@@ -422,6 +422,18 @@ def _fit_ipm(req: LinearFitRequest) -> dict:
 # time, but the regime matrix's abalone, which converges after more than 300 iterations, went
 # from 5.7 to 10.7 ms (1.63x its anchor) while housing went from 2.95 to 2.33 ms (still 1.72x).
 IPM_EPS_MAX_FEATURES = 128
+# IPM_EPS_DUAL_MAX_PASSES: where ipm can finish, dual_cd's first run also ends (uncertified) once
+# it has spent this many passes over the data (its option max_passes; since 2026-12-07): about
+# what ipm costs on such data, so a stalled run costs at most about twice the better of the two
+# (the ski-rental rule). Passes, unlike iterations, count the work that shrinking leaves (abalone
+# converges after 519 iterations but 75 passes) and, unlike time, are the same on any machine.
+# Measured (bench/bench_eps_pass_budget.py, bench/results/eps_pass_budget.md; ms, no budget ->
+# 75 / 100 / 150 passes; objectives within 1e-4): housing 404 x 13 2.07 -> 1.38 / 1.59 / 1.99;
+# make_regression 500-5,000 x 16-64 with y standardized (dual_cd stalls) 8.0-197 -> 1.4-29 /
+# 1.6-34 / 2.1-43; where dual_cd converges (abalone, diabetes, the same sets with y as
+# generated) unchanged at 100 and 150, but at 75 make_regression 5,000 x 64 went 13.6 -> 34 ms
+# (dual_cd converges after 75 passes there).
+IPM_EPS_DUAL_MAX_PASSES = 100
 
 
 def _ipm_finishes(req: LinearFitRequest) -> bool:
@@ -516,7 +528,9 @@ LINEAR_SOLVERS: dict[str, SolverSpec] = {
             None,
             frozenset({"epsilon_insensitive"}),
             lambda first: {},
-            exact=ExactFinisher("ipm", _ipm_finishes, {}, _ipm_after_dual_cd),
+            exact=ExactFinisher(
+                "ipm", _ipm_finishes, {"max_passes": IPM_EPS_DUAL_MAX_PASSES}, _ipm_after_dual_cd
+            ),
         ),
         description="dual coordinate descent with shrinking (Hsieh et al. 2008; Ho and Lin "
         "2012; LIBLINEAR's dual solvers)",
@@ -833,8 +847,8 @@ def auto_solver_name(
       are very tall (n_samples >= EPS_TRON_MIN_SAMPLES and >= TALL_RATIO * n_features) or
       badly scaled (as for the hinge) or with an unregularized intercept, dual_cd (LIBLINEAR
       -s 13) otherwise; with at most IPM_EPS_MAX_FEATURES features ipm solves the problem
-      where dual_cd ends at max_iter (the estimator's finisher: dual_cd stalls far from the
-      optimum there).
+      where dual_cd ends uncertified, at max_iter or at its pass budget IPM_EPS_DUAL_MAX_PASSES
+      (the estimator's finisher: dual_cd stalls far from the optimum there).
     - other smooth losses: tron.
     dual_cd regularizes the intercept; with regularize_intercept=False the primal solvers are
     used instead.

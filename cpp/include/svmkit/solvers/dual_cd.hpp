@@ -61,7 +61,8 @@
 // bound; cpp/src/gap_stop.hpp), checked at geometrically spaced passes,
 // sooner where the gap's decrease so far predicts its crossing of that bound (dual_cd.cpp:
 // dual_gap, GapSchedule; a certificate, optimality then holds the gap); or max_iter outer
-// iterations (status max_iter; the message then states the relative duality gap at the
+// iterations, or max_passes passes where set (status max_iter; the message then states the
+// relative duality gap at the
 // returned point, computed in one more pass, since the projected-gradient measure does not
 // show how far the point is from the optimum).
 #pragma once
@@ -82,6 +83,9 @@ namespace svmkit {
     "stop when max PG - min PG <= tol (classification, absolute) or sum |PG| <= tol * its "      \
     "first value (regression); LIBLINEAR's eps")                                                  \
   X(long long, max_iter, 1000, at_least(0), unbounded(), "maximum number of outer iterations")    \
+  X(long long, max_passes, 0, at_least(0), unbounded(),                                          \
+    "end uncertified (max_iter) once this many passes' worth of coordinate visits and gap "     \
+    "checks are spent; 0: no limit (LinearSVR's solver='auto' sets it where ipm finishes)")     \
   X(bool, shrinking, true, unbounded(), unbounded(),                                             \
     "shrink coordinates stuck at a bound (reactivated before convergence is declared)")          \
   X(long long, seed, 0, at_least(0), unbounded(),                                                \
