@@ -2,7 +2,7 @@
 
 The dense path is forced by lazy_steps=False; the two fits are timed alternately in one
 process, for each lazy mode of sgd.cpp (plain steps with momentum; plain steps with l1 and no
-momentum; AdaGrad with l1 and no l2; AdaDelta without penalties).
+momentum; AdaGrad with l1 and / or l2 (composite); AdaDelta without penalties).
 Usage: python bench/bench_sgd_sparse.py [n] [d] [epochs]
 """
 
@@ -29,6 +29,9 @@ def main() -> None:
         "plain, nesterov": {},
         "plain, l1, no momentum": {"momentum_type": "none", "l1_penalty": 1e-3},
         "adagrad, l1, l2=0": {"adaptive": "adagrad", "l1_penalty": 1e-3, "l2_penalty": 0.0},
+        # composite AdaGrad (since 2026-12-07): the l2 prox has a closed form too
+        "adagrad, l2=1": {"adaptive": "adagrad"},
+        "adagrad, l1, l2=1": {"adaptive": "adagrad", "l1_penalty": 1e-3},
         "adadelta, l2=0": {"adaptive": "adadelta", "l2_penalty": 0.0},
     }
     print(f"n={n} d={d} nnz/row=50 epochs={epochs} batch_size=1, best of 3 (one process)")

@@ -422,6 +422,8 @@ LAZY_CASES = [
     ("none", "none", 0.05, 0.0),  # soft thresholds only
     ("adagrad", "none", 0.05, 0.0),  # constant rate while untouched: thresholds add up
     ("adagrad", "none", 0.0, 0.0),
+    ("adagrad", "none", 0.0, 1.0),  # composite AdaGrad: the l2 prox composes to c^k
+    ("adagrad", "none", 0.05, 1.0),  # both prox maps: an affine map clipped at 0
     ("adadelta", "none", 0.0, 0.0),  # decaying running averages
     ("adam", "none", 0.05, 1.0),  # no closed form: dense steps on both sides
     ("none", "nesterov", 0.05, 1.0),  # momentum with l1: dense steps on both sides
@@ -460,8 +462,35 @@ def test_lazy_steps_with_l1_and_adaptive_rules_match_eager(ada, mom, l1, l2, bat
     ]
     a, b = (np.asarray(r["solution"]) for r in runs)
     assert np.abs(a - b).max() <= 1e-12 * max(1.0, np.abs(b).max())
+    assert runs[1]["step_mode"] == "dense"
+    dense_modes = {("adam", "none"), ("none", "nesterov")}
+    assert (runs[0]["step_mode"] == "dense") == ((ada, mom) in dense_modes)
     if l1 > 0.0:
         assert np.count_nonzero(b[:d] == 0.0) > 0  # the soft threshold acts
         np.testing.assert_array_equal(a[:d] == 0.0, b[:d] == 0.0)
     ha, hb = runs[0]["history"]["objective"], runs[1]["history"]["objective"]
     np.testing.assert_allclose(ha, hb, rtol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "ada,l1,l2",
+    [("none", 0.0, 1.0), ("none", 1e-3, 1.0), ("adagrad", 0.0, 1.0), ("adagrad", 1e-3, 1.0)],
+)
+def test_sparse_stochastic_steps_cost_the_batch_not_d(ada, l1, l2):
+    """batch_size=1 on sparse rows: each step updates the row's features and the bias, each
+    untouched feature catches up once when next touched and once at each epoch's end, so the
+    run's coordinate updates are at most nnz + n + d per epoch (dense steps: (d + 1) n), with
+    the l2 term included (composite AdaGrad, since 2026-12-07; before, AdaGrad with l2 took
+    dense steps). Counted by sgd itself (SgdExtras.coordinate_updates), not timed."""
+    from svmkit import _core
+
+    n, d, epochs = 300, 20000, 2
+    X = sp.random(n, d, density=10 / d, format="csr", random_state=5)
+    y = np.where(np.arange(n) % 2 == 0, 1.0, -1.0)
+    Xc = (X.data, X.indices, X.indptr, n, d)
+    opts = {"adaptive": ada, "momentum_type": "none", "l1_penalty": l1, "l2_penalty": l2}
+    opts.update(batch_size=1, max_iter=epochs, n_threads=1, seed=0)
+    res = _core.fit_sgd(Xc, y, np.ones(n), "hinge", 0.1, 0.0, True, 1.0, False, None, opts, None)
+    assert res["step_mode"] != "dense"
+    assert res["coordinate_updates"] <= epochs * (2 * X.nnz + n + d)
+    assert res["coordinate_updates"] < (d + 1) * n  # far below one epoch of dense steps

@@ -288,6 +288,10 @@ void add_extras(py::dict& d, const SolveResult&, const CrammerSingerExtras& e) {
   d["dual_objective"] = e.dual_objective;
   d["n_classes"] = e.n_classes;
 }
+void add_extras(py::dict& d, const SolveResult&, const SgdExtras& e) {
+  d["step_mode"] = e.step_mode;
+  d["coordinate_updates"] = e.coordinate_updates;
+}
 void add_extras(py::dict& d, const SolveResult&, const LinearOneClassExtras& e) {
   d["rho"] = e.rho;
   d["dual_objective"] = e.dual_objective;

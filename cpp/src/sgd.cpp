@@ -18,7 +18,7 @@
 // Defaults: tol = 1e-8 as in paper 001 section 7, but n_iter_no_change = 100 (the paper's 5)
 // and max_iter = 20000: subgradient steps on the hinge losses improve the best objective only
 // sporadically, and 5 epochs stopped them 2e-3..2e-2 above the optimum on breast cancer
-// (C = 0.1); with 100 every rule is within 5e-4 there and on heart_scale (C = 0.1 and 1),
+// (C = 0.1); with 100 every rule is within 5.2e-4 there and on heart_scale (C = 0.1 and 1),
 // measured in bench/results/first_order.md. The extra 95 epochs cost little for the smooth
 // losses. Larger C is ill-conditioned for the fixed step 1/L_F (L_F / l2_penalty ~ C sum
 // ||x_i||^2): plain/momentum steps then need ~ L_F epochs (breast cancer, C = 1: 3e-3..2e-2
@@ -28,12 +28,14 @@
 // average, when the steps of a feature outside the batch (no loss gradient) have a closed form
 // (LazyMode below): plain steps without l1 ((w_j, v_j) follows one 2 x 2 linear map per step:
 // l2 shrink and momentum; lr is constant within an epoch), plain steps without momentum with l1
-// (shrink then soft threshold, an affine map clipped at zero), AdaGrad without l2 (a constant
-// rate: soft thresholds that add up) and AdaDelta without l1 and l2 (decaying averages). The
+// (shrink then soft threshold, an affine map clipped at zero), AdaGrad with any penalty (its
+// composite form keeps the rate constant while a feature is untouched: k proximal maps compose
+// to one, clipped at zero) and AdaDelta without l1 and l2 (decaying averages). The
 // per-epoch tables are built once and applied when the feature is next touched or at the
 // epoch's end. Measured 2000 x 10^5 sparse, 50 nonzeros a row, batch_size 1:
 // 76-240x faster than dense steps on a shared, loaded machine, 2 epochs (bench/bench_sgd_sparse.py;
-// 420-660x when measured alone). The interrupt hook (which takes
+// 420-660x when measured alone); composite AdaGrad with l2 (with and without l1), 3 epochs,
+// 122-203x (0.024-0.026 s against 2.9-5.4 s, 2026-12-07). The interrupt hook (which takes
 // the GIL in Python) is polled every min(n, 4096) rows, not every step.
 #include "svmkit/solvers/sgd.hpp"
 
@@ -138,6 +140,7 @@ class SgdSolver {
         n_threads_(resolve_threads(opt.n_threads)),
         ada_(adaptive_from(opt.adaptive)),
         mom_(momentum_from(opt.momentum_type, ada_)),
+        composite_(ada_ == Adaptive::adagrad),
         beta_(mom_ == Momentum::none ? 0.0 : opt.momentum),
         batch_((opt.batch_size <= 0 || opt.batch_size >= X.rows) ? X.rows : opt.batch_size),
         // Ctrl-C is polled (taking the GIL in Python) every poll_rows_ rows: at least once per
@@ -211,6 +214,7 @@ class SgdSolver {
     res.inner_iterations = step_count_;
     res.passes = passes();
     res.time = elapsed();
+    res.extras = SgdExtras{lazy_names[static_cast<int>(lazy_)], coordinate_updates_};
     return res;
   }
 
@@ -247,14 +251,17 @@ class SgdSolver {
   //  * shrink: plain steps, no momentum, l1: w_j <- S_t(c w_j), c = 1 - lr l2 in [0, 1], t = lr
   //    l1, whose k-fold composition is |w_j| <- c^k |w_j| - t (1 + c + ... + c^(k-1)), clipped
   //    at 0 (monotone for c in [0, 1], so a coordinate that reaches 0 stays there);
-  //  * adagrad: AdaGrad without an l2 term on the features: g_j = 0 leaves the accumulator and
-  //    the rate eff_j = lr / sqrt(s_j + eps) unchanged, so k steps are one soft threshold by
-  //    k l1 eff_j (soft thresholds compose by adding their thresholds);
+  //  * adagrad: composite AdaGrad (the penalties by their proximal map, not in the gradient):
+  //    g_j = 0 leaves the accumulator and the rate eff_j = lr / sqrt(s_j + eps) unchanged, so k
+  //    steps |w_j| <- (|w_j| - eff_j l1)_+ / (1 + eff_j l2) compose to one affine map clipped at
+  //    0 (catch_up);
   //  * adadelta: AdaDelta without l1 and l2 on the features: both running averages decay by
   //    rho^k, w_j does not move.
-  // Adam (its bias-corrected first moment keeps moving w_j) and the adaptive rules with an l2
-  // term (g_j = l2 w_j enters the accumulators: no closed form) take dense steps.
+  // Adam (its bias-corrected first moment keeps moving w_j) and AdaDelta with a penalty (its
+  // rate changes every step, also on untouched features: no closed form) take dense steps, as
+  // do momentum with l1 (the soft threshold of the 2 x 2 map's iterates has no closed form).
   enum class LazyMode { off, linear, shrink, adagrad, adadelta };
+  static constexpr const char* lazy_names[] = {"dense", "linear", "shrink", "adagrad", "adadelta"};
 
   // Sparse rows and batches that touch fewer coordinates than there are, in one of the modes
   // above: steps cost O(nnz of the batch) (lazy_epoch).
@@ -269,8 +276,8 @@ class SgdSolver {
         case Adaptive::none:
           if (!l1) return LazyMode::linear;
           return mom_ == Momentum::none ? LazyMode::shrink : LazyMode::off;
-        case Adaptive::adagrad:
-          return l2 ? LazyMode::off : LazyMode::adagrad;
+        case Adaptive::adagrad:  // composite: any penalty has a closed form
+          return LazyMode::adagrad;
         case Adaptive::adadelta:
           return (l1 || l2) ? LazyMode::off : LazyMode::adadelta;
         case Adaptive::adam:
@@ -291,14 +298,19 @@ class SgdSolver {
       for (Index j = 0; j < dim_; ++j)
         point_[j] = mom_ == Momentum::nesterov ? w_[j] - beta_ * v_[j] : w_[j];
       batch_gradient(point_.data(), order_.data() + b, e - b, g_.data());
-      for (Index j = 0; j < dim_; ++j) g_[j] += l2_of(j) * point_[j];
+      if (!composite_)
+        for (Index j = 0; j < dim_; ++j) g_[j] += l2_of(j) * point_[j];
       adaptive_step(lr);
       for (Index j = 0; j < dim_; ++j) {
         v_[j] = beta_ * v_[j] + delta_[j];
         w_[j] -= v_[j];
       }
-      if (opt_.l1_penalty > 0.0)
+      coordinate_updates_ += dim_;
+      if (composite_) {
+        for (Index j = 0; j < dim_; ++j) adagrad_prox(j);
+      } else if (opt_.l1_penalty > 0.0) {
         for (Index j = 0; j < d_; ++j) soft_threshold(j, opt_.l1_penalty * eff_[j]);
+      }
     }
     return true;
   }
@@ -310,11 +322,24 @@ class SgdSolver {
   void coord_step(Index j, double g_loss, double lr, double c1, double c2) {
     const double pt = mom_ == Momentum::nesterov ? w_[j] - beta_ * v_[j] : w_[j];
     g_[j] = g_loss;
-    g_[j] += l2_of(j) * pt;
+    if (!composite_) g_[j] += l2_of(j) * pt;
     adaptive_coord(j, lr, c1, c2);
     v_[j] = beta_ * v_[j] + delta_[j];
     w_[j] -= v_[j];
-    if (opt_.l1_penalty > 0.0 && j < d_) soft_threshold(j, opt_.l1_penalty * eff_[j]);
+    ++coordinate_updates_;
+    if (composite_) {
+      adagrad_prox(j);
+    } else if (opt_.l1_penalty > 0.0 && j < d_) {
+      soft_threshold(j, opt_.l1_penalty * eff_[j]);
+    }
+  }
+
+  // AdaGrad's composite step (Duchi, Hazan and Singer 2011): the penalties' proximal map at
+  // coordinate j's rate eff_j, w_j <- S_{eff_j l1}(w_j) / (1 + eff_j l2) (l1 never on the bias).
+  void adagrad_prox(Index j) {
+    if (j < d_ && opt_.l1_penalty > 0.0) soft_threshold(j, opt_.l1_penalty * eff_[j]);
+    const double l2 = l2_of(j);
+    if (l2 > 0.0) w_[j] /= 1.0 + eff_[j] * l2;
   }
 
   void soft_threshold(Index j, double t) {
@@ -360,6 +385,7 @@ class SgdSolver {
     const Index k = q - last_[j];
     if (k == 0) return;
     last_[j] = q;
+    ++coordinate_updates_;
     switch (lazy_) {
       case LazyMode::linear: {
         const Map2& P = powers_[k];
@@ -374,12 +400,22 @@ class SgdSolver {
         w_[j] = a > 0.0 ? std::copysign(a, w_[j]) : 0.0;
         break;
       }
-      case LazyMode::adagrad:
-        if (opt_.l1_penalty > 0.0) {
-          const double eff = lr_ / std::sqrt(s1_[j] + opt_.adagrad_eps);
-          soft_threshold(j, static_cast<double>(k) * (opt_.l1_penalty * eff));
+      case LazyMode::adagrad: {
+        // k composite steps at the constant rate eff: |w| <- c (|w| - t)_+ with c = 1 / (1 +
+        // eff l2), t = eff l1, so |w| <- c^k |w| - t (c + ... + c^k) clipped at 0 (decreasing:
+        // one clip at the end is the k clips), where c + ... + c^k = (1 - c^k) / (eff l2).
+        const double eff = lr_ / std::sqrt(s1_[j] + opt_.adagrad_eps);
+        const double t = opt_.l1_penalty * eff, el2 = eff * opt_.l2_penalty;
+        const double kd = static_cast<double>(k);
+        if (el2 > 0.0) {
+          const double log_ck = -kd * std::log1p(el2);
+          const double a = std::exp(log_ck) * std::fabs(w_[j]) + t * std::expm1(log_ck) / el2;
+          w_[j] = a > 0.0 ? std::copysign(a, w_[j]) : 0.0;
+        } else if (t > 0.0) {
+          soft_threshold(j, kd * t);
         }
         break;
+      }
       case LazyMode::adadelta:
         s1_[j] *= cpow_[k];
         s2_[j] *= cpow_[k];
@@ -591,10 +627,12 @@ class SgdSolver {
   int n_threads_;
   Adaptive ada_;
   Momentum mom_;
+  bool composite_;  // AdaGrad: the penalties by their proximal map at each coordinate's rate
   double beta_;
   Index batch_, poll_rows_;
   ReductionBuffers buf_;
   long long row_visits_ = 0, step_count_ = 0;
+  long long coordinate_updates_ = 0;  // coordinate steps and lazy catch-ups (SgdExtras)
   Index rows_since_poll_ = 0;
   Clock::time_point start_;
   std::vector<double> w_, v_, g_, point_, delta_, eff_, s1_, s2_;  // iterate, momentum, steps

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <limits>
+#include <string>
 #include <variant>
 #include <vector>
 
@@ -91,8 +92,16 @@ struct LinearOneClassExtras {
 
 // The one optional member of SolveResult for solver-specific outputs; monostate for solvers
 // that have none (TRON, sgd).
+// sgd (solvers/sgd.hpp): how the steps were taken, and their cost in coordinate updates.
+struct SgdExtras {
+  std::string step_mode;  // "dense" (every coordinate every step) or the lazy closed form used
+                          // for the features a step does not touch: "linear", "shrink",
+                          // "adagrad" or "adadelta" (sgd.cpp, LazyMode)
+  long long coordinate_updates = 0;  // coordinate steps plus lazy catch-ups, over the whole run
+};
+
 using SolverExtras =
     std::variant<std::monostate, SmsvmExtras, SmoExtras, HomotopyExtras, NssvmExtras,
-                 AdaGradDualExtras, CrammerSingerExtras, LinearOneClassExtras>;
+                 AdaGradDualExtras, CrammerSingerExtras, LinearOneClassExtras, SgdExtras>;
 
 }  // namespace svmkit

@@ -9,12 +9,16 @@
 // Method: paper 001 (Meoli, "Support Vector Machines"), Algorithms 1 (gradient descent), 2
 // (stochastic, mini-batches of k rows, gradient (n/k) sum over the batch), 3 (Polyak) and 4
 // (Nesterov momentum), and paper 000's baselines AdaGrad, AdaDelta and Adam; l1 by a proximal
-// soft threshold after each step. momentum_type "auto" is Nesterov for plain steps and none with
-// an adaptive rule (paper 000 runs them without momentum); the combination is refused. Default
-// step 1/L_F (see sgd.cpp). Sparse rows take lazy O(nnz) steps where the steps of the untouched
-// features have a closed form (plain steps without l1, or without momentum with l1; AdaGrad and
-// AdaDelta without an l2 term; sgd.cpp), applied when next touched; the iterates are the dense
-// ones up to rounding. Batches come from a permutation drawn by a
+// soft threshold after each step. AdaGrad takes its composite form (Duchi, Hazan and Singer 2011):
+// its accumulators see only the loss gradient, and both penalties act by their proximal map at
+// each coordinate's rate (so the l2 term, too, has a closed form on untouched features).
+// momentum_type "auto" is Nesterov for plain steps and none with an adaptive rule (paper 000 runs
+// them without momentum); the combination is refused. Default step 1/L_F (see sgd.cpp). Sparse rows
+// take lazy O(nnz) steps where the steps of the untouched features have a closed form (plain steps
+// without l1, or without momentum with l1; AdaGrad with any penalty; AdaDelta without penalties;
+// sgd.cpp), applied when next touched; the iterates are the dense ones up to rounding. Dense steps
+// (O(d) each) remain for momentum with l1, AdaDelta with a penalty and Adam (no closed form);
+// SgdExtras says which was taken and what it cost. Batches come from a permutation drawn by a
 // private std::mt19937_64 (seed); results are deterministic for a fixed seed and thread count.
 //
 // Stopping rule (paper 001 section 7): after each epoch F(w) is evaluated (one pass); stop when
