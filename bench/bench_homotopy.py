@@ -21,7 +21,7 @@ from svmkit.plotting import plot_series
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
-from _first_order_refs import hard_margin, svm_dual  # noqa: E402
+from references import hard_margin, svm_dual  # noqa: E402
 
 # Paper 004 section 5: support vectors +-(0.5, 1.5), +-(1.5, 0.5), w* = (0.5, 0.5); our
 # non-support points lie strictly outside the margin (x1 + x2 > 2).
