@@ -90,9 +90,7 @@ struct LinearOneClassExtras {
   std::vector<double> alpha;    // the dual variables a_i in [0, U_i]
 };
 
-// The one optional member of SolveResult for solver-specific outputs; monostate for solvers
-// that have none (TRON, sgd).
-// sgd (solvers/sgd.hpp): how the steps were taken, and their cost in coordinate updates.
+// solve_sgd (solvers/sgd.hpp): how the steps were taken, and their cost in coordinate updates.
 struct SgdExtras {
   std::string step_mode;  // "dense" (every coordinate every step) or the lazy closed form used
                           // for the features a step does not touch: "linear", "shrink",
@@ -100,6 +98,8 @@ struct SgdExtras {
   long long coordinate_updates = 0;  // coordinate steps plus lazy catch-ups, over the whole run
 };
 
+// The one optional member of SolveResult for solver-specific outputs; monostate for solvers
+// that have none (TRON, dual_cd, l1_cd, ipm).
 using SolverExtras =
     std::variant<std::monostate, SmsvmExtras, SmoExtras, HomotopyExtras, NssvmExtras,
                  AdaGradDualExtras, CrammerSingerExtras, LinearOneClassExtras, SgdExtras>;

@@ -62,9 +62,8 @@
 // sooner where the gap's decrease so far predicts its crossing of that bound (dual_cd.cpp:
 // dual_gap, GapSchedule; a certificate, optimality then holds the gap); or max_iter outer
 // iterations, or max_passes passes where set (status max_iter; the message then states the
-// relative duality gap at the
-// returned point, computed in one more pass, since the projected-gradient measure does not
-// show how far the point is from the optimum).
+// relative duality gap at the returned point, computed in one more pass, since the
+// projected-gradient measure does not show how far the point is from the optimum).
 #pragma once
 
 #include "svmkit/loss.hpp"
