@@ -71,11 +71,11 @@ def datasets() -> dict:
 
 
 def fit(X, y, budget: int):
+    """The default LinearSVR() with dual_cd's pass budget set through solver_options (the
+    user's options take precedence over the finisher's first_options; 0: no budget)."""
     import svmkit
-    from svmkit._solvers import LINEAR_SOLVERS
 
-    LINEAR_SOLVERS["dual_cd"].finisher.exact.first_options["max_passes"] = budget
-    return svmkit.LinearSVR().fit(X, y)
+    return svmkit.LinearSVR(solver_options={"max_passes": budget}).fit(X, y)
 
 
 def main() -> None:
