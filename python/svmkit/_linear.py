@@ -42,6 +42,7 @@ from ._validation import (
     check_n_jobs,
     check_sample_weight,
     class_weight_vector,
+    dense_if_smaller,
     encode_labels,
     require_two_classes,
     store_params,
@@ -80,8 +81,12 @@ class _BaseLinear(BaseEstimator):
         """solver, or with solver="auto" the one that dual= asks for (solver_for_dual)."""
         return solver_for_dual(self.solver, self.dual, self.loss, self.penalty, type(self).__name__)
 
-    def _pick_solver(self, X: Any) -> Any:
-        """The solver spec for validated X (solver="auto" reads its regime) and sets solver_."""
+    def _pick_solver(self, X: Any) -> tuple[Any, Any]:
+        """The solver spec for validated X (solver="auto" reads its regime) and the X it runs
+        on, and sets solver_. solver="auto" picks the storage too: a sparse X no larger dense
+        runs dense (dense_if_smaller); a named solver runs on X as given."""
+        if self._requested_solver() == "auto":
+            X = dense_if_smaller(X)
         spec = pick_solver(
             self._requested_solver(),
             self.loss,
@@ -94,7 +99,7 @@ class _BaseLinear(BaseEstimator):
             l1_ratio=float(self.l1_ratio),
         )
         self.solver_ = spec.name
-        return spec
+        return spec, X
 
     def _check_common_params(self) -> None:
         """The shared rules alone (for subclasses with their own parameter set, e.g. dask's)."""
@@ -205,12 +210,18 @@ class _BaseLinear(BaseEstimator):
         return result, solver
 
     def _finishes(self, spec: SolverSpec, loss: str) -> bool:
-        """solver="auto" only (a named solver is never replaced), and no max_iter of the user's."""
+        """solver="auto" only (a named solver is never replaced), no max_iter of the user's, and
+        a finishing solver that solves this problem (ipm's l1_cd does not take the l2 hinge)."""
+        finisher = spec.finisher
         return (
-            spec.finisher is not None
+            finisher is not None
             and self._requested_solver() == "auto"
-            and loss in spec.finisher.losses
+            and loss in finisher.losses
             and self.max_iter is None
+            and (
+                finisher.solver is None
+                or LINEAR_SOLVERS[finisher.solver].handles(loss, self.penalty)
+            )
         )
 
     def _exact_finisher(self, spec: SolverSpec, loss: str, req: LinearFitRequest) -> Any:
@@ -342,11 +353,14 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         (n_features + 1)-square system, so it is for few features (svmkit.solver_defaults("ipm");
         warm_start is ignored).
         "auto" (the default) picks by a deterministic rule on the loss, the penalty and the
-        shape of X (svmkit._solvers.auto_solver_name; the fitted solver_ names the choice):
+        shape of X (svmkit._solvers.auto_solver_name; the fitted solver_ names the choice),
+        and the storage: a sparse X whose dense form takes no more memory runs dense (and
+        counts as dense below; a named solver runs on X as given):
         hinge + l2: "tron" on very tall data (n_samples >= 100,000 and >= 100 n_features),
         on dense data with n_samples >= 20,000 and >= 100 n_features, and on dense data with
         n_samples >= n_features and C * mean ||x_i||^2 > 200 (large C or large feature
-        scales, where the dual stalls) and with regularize_intercept=False (its certificate
+        scales, where the dual stalls; "ipm" there with at most 500 features and at most
+        1,000 samples or 4 per feature) and with regularize_intercept=False (its certificate
         handles the free bias), "dual_cd" otherwise;
         squared_hinge + l2: "tron" when n_samples >= n_features, "dual_cd" when there are
         more features than samples (scikit-learn's dual="auto"); smoothed_hinge or
@@ -501,7 +515,7 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         X, y = validate_X_y(
             self, X, y, accept_sparse="csr", dtype=[np.float64, np.float32], order=None
         )
-        spec = self._pick_solver(X)
+        spec, X = self._pick_solver(X)
         check_classification_y(y)
         classes, y_idx = encode_labels(y)
         require_two_classes(classes, "LinearSVC")
@@ -562,7 +576,7 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         validate_params(self)
         pick_solver(self._requested_solver(), self.loss, self.penalty, "LinearSVC")
         X = validate_X_y(self, X, accept_sparse="csr", dtype=[np.float64, np.float32], order=None)
-        spec = self._pick_solver(X)
+        spec, X = self._pick_solver(X)
         n_threads = resolve_n_jobs(check_n_jobs(self.n_jobs))
         ones = np.ones(X.shape[0])
         w0 = self._warm_start_vector(0, X.shape[1], 1)
@@ -620,7 +634,8 @@ class LinearSVR(RegressorMixin, _BaseLinear):
     with loss "epsilon_insensitive" max(0, |r| - epsilon) (the default, as scikit-learn's
     LinearSVR; solved by "dual_cd", LIBLINEAR's -s 13 dual coordinate descent of Ho and Lin
     2012, whose tol is relative: sum |PG| <= tol * its first value, default 1e-4; on dense
-    data that are very tall, at least 10,000 samples and 100 per feature, or badly scaled,
+    data (a sparse X whose dense form takes no more memory runs dense under solver="auto")
+    that are very tall, at least 10,000 samples and 100 per feature, or badly scaled,
     solver="auto" takes "tron"'s smoothing continuation instead, where tol bounds the
     relative duality gap: the objective is certified within tol of the optimum; with at most
     128 features, where "dual_cd" ends uncertified (at max_iter, or after 100 passes over the
@@ -693,7 +708,7 @@ class LinearSVR(RegressorMixin, _BaseLinear):
             order=None,
             y_numeric=True,
         )
-        spec = self._pick_solver(X)
+        spec, X = self._pick_solver(X)
         y = np.asarray(y, dtype=np.float64)
         cost = np.full(X.shape[0], float(self.C))  # one n_samples vector (peak memory)
         if sample_weight is not None:

@@ -1,0 +1,174 @@
+"""Dense data in a sparse container, and the l2 hinge on small badly scaled dense data
+(since 2026-12-07: _validation.dense_if_smaller, _solvers.ipm_takes_scaled_hinge).
+
+load_svmlight_file returns a CSR matrix for every LIBSVM-format file, dense ones included
+(australian, breast-cancer, diabetes, housing, ...: every entry stored). Table 1 fits the
+default estimators on such data twice, the CSR matrix as loaded and its dense form: solver="auto"
+picked, fit time (ms, best of 5, or fewer above 2 s) and the primal objective (LIBLINEAR's,
+summed over one-vs-rest; (F - F_best) / |F_best| against the lower of the two). Run it with the
+package before the change (its CSR column is the old default) and after (both columns run dense).
+
+Table 2: the l2 hinge on badly scaled dense data (C * mean ||x_i||^2 above HINGE_DUAL_SCALE)
+with tron (the continuation auto picked there before) and ipm, named: ms and ipm's objective
+against tron's. make_classification (features multiplied by scales drawn in 1-100, seeded) and
+the raw LIBSVM sets.
+
+    python bench/bench_dense_storage.py [--table 1|2] [--only NAME ...] [--out FILE]
+"""
+
+from __future__ import annotations
+
+import warnings
+from functools import partial
+
+import numpy as np
+from bench_hinge_ipm import selected
+from bench_regimes import linear_objective
+from harness import best_time, data_set_parser, emit_table
+
+RAW = (
+    "australian/australian",
+    "breast-cancer/breast-cancer",
+    "diabetes/diabetes",
+    "fourclass/fourclass",
+    "heart/heart_scale",
+    "ionosphere/ionosphere",
+    "sonar/sonar",
+    "splice/splice",
+    "svmguide1/svmguide1",
+    "svmguide3/svmguide3",
+    "iris/iris",
+    "wine/wine",
+    "glass/glass",
+    "madelon/madelon.t",
+)
+REGRESSION = ("abalone/abalone_scale", "housing/housing_scale")
+CLASSIFIERS = ({}, {"loss": "hinge"}, {"penalty": "l1"}, {"loss": "logistic"})
+
+
+def shared(path: str, task: str):
+    def load():
+        from svmkit.datasets import load_shared
+
+        try:
+            X, y = load_shared(path)
+        except (FileNotFoundError, OSError):
+            return None
+        if task == "reg":
+            return X, (y - y.mean()) / y.std()
+        return X, np.searchsorted(np.unique(y), y).astype(np.float64)
+
+    return load
+
+
+def scaled_classification(n: int, d: int):
+    def load():
+        from sklearn.datasets import make_classification
+
+        X, y = make_classification(
+            n, d, n_informative=min(d, 10), n_redundant=0, flip_y=0.05, random_state=0
+        )
+        return X * np.random.default_rng(0).uniform(1.0, 100.0, d), y.astype(np.float64)
+
+    return load
+
+
+def objective(est, X, y, task: str, params: dict) -> float:
+    model = {
+        "task": task,
+        "penalty": params.get("penalty", "l2"),
+        "loss": params.get("loss", "epsilon_insensitive" if task == "reg" else "squared_hinge"),
+        "C": 1.0,
+        "epsilon": 0.0,
+    }
+    return linear_objective(X, y, est.coef_, est.intercept_, model)
+
+
+def storage_table(args) -> None:
+    import svmkit
+
+    sets = {p: shared(p, "clf") for p in RAW} | {p: shared(p, "reg") for p in REGRESSION}
+    rows = []
+    for name, (X, y) in selected(sets, args.only):
+        task = "reg" if name in REGRESSION else "clf"
+        Xd = X.toarray()
+        kinds = (
+            [(svmkit.LinearSVR, {})]
+            if task == "reg"
+            else [(svmkit.LinearSVC, p) for p in CLASSIFIERS]
+        )
+        for Est, params in kinds:
+            runs = []
+            for data in (X, Xd):
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    sec, est = best_time(partial(Est(**params).fit, data, y), 5)
+                runs.append((sec, est.solver_, objective(est, Xd, y, task, params)))
+            best = min(f for _, _, f in runs)
+            cells = [f"{s} {t * 1e3:.2f} ({(f - best) / abs(best):+.0e})" for t, s, f in runs]
+            label = f"{Est.__name__}({', '.join(f'{k}={v!r}' for k, v in params.items())})"
+            row = f"| {name} {X.shape[0]} x {X.shape[1]} | {label} | " + " | ".join(cells) + " |"
+            print(row, flush=True)
+            rows.append(row)
+    emit_table(["data", "estimator", "CSR as loaded", "dense"], rows, args.out)
+
+
+def hinge_table(args) -> None:
+    import svmkit
+    from svmkit._solvers import auto_solver_name, hinge_dual_scale
+
+    sets = {
+        f"make_classification {n} x {d}, scales 1-100": scaled_classification(n, d)
+        for d, ns in (
+            (4, (500, 1000, 2000, 4000)),
+            (20, (500, 1000, 2000, 4000)),
+            (100, (500, 1000, 2000, 4000)),
+            (150, (1500,)),
+            (300, (500, 1000, 2000, 4000)),
+            (500, (600, 1500)),
+        )
+        for n in ns
+    }
+    sets |= {p: shared(p, "clf") for p in RAW}
+    rows = []
+    for name, (X, y) in selected(sets, args.only):
+        X = X.toarray() if hasattr(X, "toarray") else X
+        scale = hinge_dual_scale(X, 1.0)
+        n, d = X.shape
+        pick = auto_solver_name("hinge", "l2", n, d, True, scale)
+        runs = []
+        for solver in ("tron", "ipm"):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                est = svmkit.LinearSVC(loss="hinge", solver=solver)
+                sec, est = best_time(partial(est.fit, X, y), 5)
+            runs.append((sec, objective(est, X, y, "clf", {"loss": "hinge"})))
+        (t_tron, f_tron), (t_ipm, f_ipm) = runs
+        row = (
+            f"| {name} | {n} x {d} | {scale:.3g} | {pick} | {t_tron * 1e3:.2f} | "
+            f"{t_ipm * 1e3:.2f} | {t_ipm / t_tron:.2f} | {(f_ipm - f_tron) / abs(f_tron):+.1e} |"
+        )
+        print(row, flush=True)
+        rows.append(row)
+    columns = [
+        "data",
+        "shape",
+        "C mean ||x||^2",
+        "auto now",
+        "tron ms",
+        "ipm ms",
+        "ipm / tron",
+        "ipm's F vs tron's",
+    ]
+    emit_table(columns, rows, args.out)
+
+
+def main() -> None:
+    ap = data_set_parser(__doc__)
+    ap.add_argument("--table", choices=("1", "2"), default="1")
+    args = ap.parse_args()
+    (storage_table if args.table == "1" else hinge_table)(args)
+
+
+if __name__ == "__main__":
+    main()
