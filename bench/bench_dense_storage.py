@@ -1,5 +1,5 @@
 """Dense data in a sparse container, and the l2 hinge on small badly scaled dense data
-(since 2026-12-07: _validation.dense_if_smaller, _solvers.ipm_takes_scaled_hinge).
+(since 2026-12-07: _validation.dense_if_smaller, _solvers.ipm_takes_badly_scaled).
 
 load_svmlight_file returns a CSR matrix for every LIBSVM-format file, dense ones included
 (australian, breast-cancer, diabetes, housing, ...: every entry stored). Table 1 fits the
@@ -11,9 +11,11 @@ package before the change (its CSR column is the old default) and after (both co
 Table 2: the l2 hinge on badly scaled dense data (C * mean ||x_i||^2 above HINGE_DUAL_SCALE)
 with tron (the continuation auto picked there before) and ipm, named: ms and ipm's objective
 against tron's. make_classification (features multiplied by scales drawn in 1-100, seeded) and
-the raw LIBSVM sets.
+the raw LIBSVM sets. Table 3: the same for LinearSVR() (the epsilon-insensitive loss) on
+make_regression (noise 10, features multiplied by scales drawn in 1-100, y as generated and
+standardized).
 
-    python bench/bench_dense_storage.py [--table 1|2] [--only NAME ...] [--out FILE]
+    python bench/bench_dense_storage.py [--table 1|2|3] [--only NAME ...] [--out FILE]
 """
 
 from __future__ import annotations
@@ -113,36 +115,59 @@ def storage_table(args) -> None:
     emit_table(["data", "estimator", "CSR as loaded", "dense"], rows, args.out)
 
 
-def hinge_table(args) -> None:
+def scaled_regression(n: int, d: int, standardized: bool):
+    def load():
+        from sklearn.datasets import make_regression
+
+        X, y = make_regression(n, d, noise=10.0, random_state=0)
+        X = X * np.random.default_rng(0).uniform(1.0, 100.0, d)
+        return X, ((y - y.mean()) / y.std() if standardized else y)
+
+    return load
+
+
+def hinge_table(args, regression: bool = False) -> None:
     import svmkit
     from svmkit._solvers import auto_solver_name, hinge_dual_scale
 
-    sets = {
-        f"make_classification {n} x {d}, scales 1-100": scaled_classification(n, d)
-        for d, ns in (
-            (4, (500, 1000, 2000, 4000)),
-            (20, (500, 1000, 2000, 4000)),
-            (100, (500, 1000, 2000, 4000)),
-            (150, (1500,)),
-            (300, (500, 1000, 2000, 4000)),
-            (500, (600, 1500)),
-        )
-        for n in ns
-    }
-    sets |= {p: shared(p, "clf") for p in RAW}
+    if regression:
+        loss, Est, task = "epsilon_insensitive", svmkit.LinearSVR, "reg"
+        sets = {
+            f"make_regression {n} x {d}, scales 1-100{', y standardized' if s else ''}": (
+                scaled_regression(n, d, s)
+            )
+            for d in (4, 20, 100)
+            for n in (300, 1000, 3000)
+            for s in (False, True)
+        }
+    else:
+        loss, Est, task = "hinge", svmkit.LinearSVC, "clf"
+        sets = {
+            f"make_classification {n} x {d}, scales 1-100": scaled_classification(n, d)
+            for d, ns in (
+                (4, (500, 1000, 2000, 4000)),
+                (20, (500, 1000, 2000, 4000)),
+                (100, (500, 1000, 2000, 4000)),
+                (150, (1500,)),
+                (300, (500, 1000, 2000, 4000)),
+                (500, (600, 1500)),
+            )
+            for n in ns
+        }
+        sets |= {p: shared(p, "clf") for p in RAW}
     rows = []
     for name, (X, y) in selected(sets, args.only):
         X = X.toarray() if hasattr(X, "toarray") else X
         scale = hinge_dual_scale(X, 1.0)
         n, d = X.shape
-        pick = auto_solver_name("hinge", "l2", n, d, True, scale)
+        pick = auto_solver_name(loss, "l2", n, d, True, scale)
         runs = []
         for solver in ("tron", "ipm"):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                est = svmkit.LinearSVC(loss="hinge", solver=solver)
+                est = Est(loss=loss, solver=solver)
                 sec, est = best_time(partial(est.fit, X, y), 5)
-            runs.append((sec, objective(est, X, y, "clf", {"loss": "hinge"})))
+            runs.append((sec, objective(est, X, y, task, {"loss": loss})))
         (t_tron, f_tron), (t_ipm, f_ipm) = runs
         row = (
             f"| {name} | {n} x {d} | {scale:.3g} | {pick} | {t_tron * 1e3:.2f} | "
@@ -165,9 +190,12 @@ def hinge_table(args) -> None:
 
 def main() -> None:
     ap = data_set_parser(__doc__)
-    ap.add_argument("--table", choices=("1", "2"), default="1")
+    ap.add_argument("--table", choices=("1", "2", "3"), default="1")
     args = ap.parse_args()
-    (storage_table if args.table == "1" else hinge_table)(args)
+    if args.table == "1":
+        storage_table(args)
+    else:
+        hinge_table(args, regression=args.table == "3")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 """solver="auto" runs a sparse X whose dense form is no larger dense (dense_if_smaller), and the
-l2 hinge on small badly scaled dense data goes to ipm (ipm_takes_scaled_hinge): raw LIBSVM-style
+l2 hinge and the epsilon-insensitive loss on small badly scaled dense data go to ipm
+(ipm_takes_badly_scaled): raw LIBSVM-style
 data in a CSR container reach the exact optimum (against an independent QP solver), a named
 solver keeps the user's storage."""
 
@@ -17,11 +18,12 @@ from sklearn.exceptions import ConvergenceWarning
 from svmkit import _linear
 from svmkit._solvers import (
     HINGE_DUAL_SCALE,
+    IPM_EPS_MAX_FEATURES,
     IPM_MAX_FEATURES,
     IPM_SCALED_MAX_SAMPLES,
     IPM_SCALED_RATIO,
     auto_solver_name,
-    ipm_takes_scaled_hinge,
+    ipm_takes_badly_scaled,
 )
 from svmkit._validation import dense_if_smaller
 
@@ -119,21 +121,39 @@ def test_ipm_on_the_l2_hinge_has_no_l1_cd_finisher() -> None:
     assert "finished_by" not in clf.result_[0]
 
 
-def test_ipm_takes_the_small_badly_scaled_l2_hinge() -> None:
+@pytest.mark.parametrize(
+    ("loss", "cap"), [("hinge", IPM_MAX_FEATURES), ("epsilon_insensitive", IPM_EPS_MAX_FEATURES)]
+)
+def test_ipm_takes_the_small_badly_scaled_problems(loss, cap) -> None:
     bad = 2 * HINGE_DUAL_SCALE
     n_max, ratio = IPM_SCALED_MAX_SAMPLES, IPM_SCALED_RATIO
     for n, d, expected in [
         (n_max, 20, "ipm"),
         (n_max + 1, 20, "tron"),
-        (ratio * 400, 400, "ipm"),
-        (ratio * 400 + 1, 400, "tron"),
-        (600, IPM_MAX_FEATURES, "ipm"),
-        (600, IPM_MAX_FEATURES + 1, "tron"),
+        (ratio * 300, 300, "ipm" if 300 <= cap else "tron"),
+        (ratio * 100 + n_max, 100, "tron"),
+        (min(600, ratio * cap), cap, "ipm"),
+        (min(600, ratio * cap), cap + 1, "tron"),
     ]:
-        assert ipm_takes_scaled_hinge(n, d) == (expected == "ipm")
-        assert auto_solver_name("hinge", "l2", n, d, True, bad) == expected, (n, d)
-    # well scaled, sparse, unregularized intercept, the epsilon-insensitive loss: unchanged
-    assert auto_solver_name("hinge", "l2", 500, 20, True, HINGE_DUAL_SCALE) == "dual_cd"
-    assert auto_solver_name("hinge", "l2", 500, 20, True, None) == "dual_cd"
-    assert auto_solver_name("hinge", "l2", 500, 20, False, bad) == "tron"
-    assert auto_solver_name("epsilon_insensitive", "l2", 500, 20, True, bad) == "tron"
+        assert ipm_takes_badly_scaled(loss, n, d) == (expected == "ipm")
+        assert auto_solver_name(loss, "l2", n, d, True, bad) == expected, (n, d)
+    # well scaled, sparse, unregularized intercept: unchanged
+    well = "dual_cd"
+    assert auto_solver_name(loss, "l2", 500, 20, True, HINGE_DUAL_SCALE) == well
+    assert auto_solver_name(loss, "l2", 500, 20, True, None) == well
+    assert auto_solver_name(loss, "l2", 500, 20, False, bad) == "tron"
+
+
+def test_badly_scaled_linear_svr_reaches_the_optimum() -> None:
+    """LinearSVR() on small regression data with features on scales 1-100: ipm, certified,
+    at the exact optimum (an independent QP solver)."""
+    rng = np.random.default_rng(2)
+    X = rng.standard_normal((300, 8)) * rng.uniform(1.0, 100.0, 8)
+    y = X @ rng.standard_normal(8) / 50.0 + rng.standard_normal(300)
+    reg = svmkit.LinearSVR().fit(sp.csr_matrix(X), y)
+    assert reg.solver_ == "ipm"
+    _, _, best = primal_svm(X, y, np.ones(300), loss="epsilon_insensitive")
+    r = X @ reg.coef_ + reg.intercept_[0] - y
+    w, b = reg.coef_, reg.intercept_[0]
+    objective = 0.5 * (w @ w + b * b) + np.abs(r).sum()
+    assert objective <= best * (1.0 + 1e-4)

@@ -636,7 +636,8 @@ class LinearSVR(RegressorMixin, _BaseLinear):
     2012, whose tol is relative: sum |PG| <= tol * its first value, default 1e-4; on dense
     data (a sparse X whose dense form takes no more memory runs dense under solver="auto")
     that are very tall, at least 10,000 samples and 100 per feature, or badly scaled,
-    solver="auto" takes "tron"'s smoothing continuation instead, where tol bounds the
+    solver="auto" takes "tron"'s smoothing continuation instead ("ipm" on badly scaled data
+    with at most 128 features and at most 1,000 samples or 4 per feature), where tol bounds the
     relative duality gap: the objective is certified within tol of the optimum; with at most
     128 features, where "dual_cd" ends uncertified (at max_iter, or after 100 passes over the
     data, about what ipm costs there), "ipm", the interior-point method, solves the problem,

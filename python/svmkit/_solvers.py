@@ -773,28 +773,33 @@ IPM_MAX_FEATURES = 500
 IPM_L1_WIDE_RATIO = 1
 
 
-# IPM_SCALED_MAX_SAMPLES, IPM_SCALED_RATIO: the l2 hinge on badly scaled dense data
-# (HINGE_DUAL_SCALE) with at most IPM_MAX_FEATURES features goes to ipm, not tron's smoothing
-# continuation, when n_samples <= IPM_SCALED_MAX_SAMPLES or n_samples <= IPM_SCALED_RATIO *
-# n_features (since 2026-12-07). ipm's 10-20 iterations each factor a (n_features + 1)-square
-# system and do not care about the scaling, while the continuation's CG steps slow down where
-# samples are few for the features. Measured at the defaults (bench/bench_dense_storage.py
-# --table 2, bench/results/dense_storage.md; ms, tron -> ipm; ipm's objective 1.5e-6 to 8.6e-5
-# below tron's): the raw LIBSVM sets australian 690 x 14 4.6 -> 1.4, breast-cancer 683 x 10
-# 1.8 -> 0.8, diabetes 768 x 8 1.2 -> 0.7, fourclass 862 x 2 0.9 -> 0.5, wine 178 x 13 4.2 ->
+# IPM_SCALED_MAX_SAMPLES, IPM_SCALED_RATIO: the l2 hinge and the epsilon-insensitive loss on
+# badly scaled dense data (HINGE_DUAL_SCALE) with at most IPM_MAX_FEATURES (hinge) or
+# IPM_EPS_MAX_FEATURES features go to ipm, not tron's smoothing continuation, when n_samples <=
+# IPM_SCALED_MAX_SAMPLES or n_samples <= IPM_SCALED_RATIO * n_features (since 2026-12-07).
+# ipm's 10-20 iterations each factor a (n_features + 1)-square system and do not care about the
+# scaling, while the continuation's CG steps slow down where samples are few for the features.
+# Measured at the defaults (bench/bench_dense_storage.py --table 2 / 3,
+# bench/results/dense_storage.md; ms, tron -> ipm; ipm's objective 1.5e-6 to 8.6e-5 below
+# tron's): the hinge on the raw LIBSVM sets australian 690 x 14 4.6 -> 1.4, breast-cancer 683 x
+# 10 1.8 -> 0.8, diabetes 768 x 8 1.2 -> 0.7, fourclass 862 x 2 0.9 -> 0.5, wine 178 x 13 4.2 ->
 # 1.1, glass 214 x 9 10.9 -> 1.9, splice 1000 x 60 7.7 -> 3.6, madelon.t 600 x 500 2608 -> 133;
 # make_classification (features on scales 1-100) 500-1,000 x 4-300 1.3-31x faster, 600 and
-# 1,500 x 500 4.7-5.7x. Beyond the boundary: 2,000-4,000 x 100-300 and 1,500 x 150 0.96-1.24x
+# 1,500 x 500 4.7-5.7x; beyond the boundary 2,000-4,000 x 100-300 and 1,500 x 150 0.96-1.24x
 # ipm's time over tron's, svmguide1 3,089 x 4 1.15x, 2,000-4,000 x 4-20 0.67-0.91x (tron kept
-# there; the regime matrix's near-separable 16,000 x 20 took ipm twice tron's 25 ms).
+# there; the regime matrix's near-separable 16,000 x 20 took ipm twice tron's 25 ms). The
+# epsilon-insensitive loss on make_regression (features on scales 1-100) 300-1,000 x 4-100
+# 1.1-8x faster; beyond, 3,000 x 4-100 0.48-1.17x (tron kept).
 IPM_SCALED_MAX_SAMPLES = 1000
 IPM_SCALED_RATIO = 4
 
 
-def ipm_takes_scaled_hinge(n_samples: int, n_features: int) -> bool:
-    """Whether ipm, not tron, takes the badly scaled l2 hinge (IPM_SCALED_MAX_SAMPLES)."""
+def ipm_takes_badly_scaled(loss: str, n_samples: int, n_features: int) -> bool:
+    """Whether ipm, not tron, takes the badly scaled l2 hinge or epsilon-insensitive loss
+    (IPM_SCALED_MAX_SAMPLES)."""
+    cap = IPM_MAX_FEATURES if loss == "hinge" else IPM_EPS_MAX_FEATURES
     few = n_samples <= IPM_SCALED_MAX_SAMPLES or n_samples <= IPM_SCALED_RATIO * n_features
-    return n_features <= IPM_MAX_FEATURES and few
+    return n_features <= cap and few
 
 
 # The epsilon-insensitive loss goes to tron's smoothing continuation on dense data with
@@ -858,7 +863,7 @@ def auto_solver_name(
       large feature scales: the dual is badly scaled) and with an unregularized intercept;
       on such badly scaled data with at most IPM_MAX_FEATURES features and at most
       IPM_SCALED_MAX_SAMPLES samples or IPM_SCALED_RATIO samples per feature, ipm
-      (ipm_takes_scaled_hinge); dual_cd otherwise.
+      (ipm_takes_badly_scaled); dual_cd otherwise.
     - penalty "l2", squared hinge / squared epsilon-insensitive: tron when n_samples >=
       n_features, dual_cd when there are more features than samples (scikit-learn's
       dual="auto" rule).
@@ -871,8 +876,9 @@ def auto_solver_name(
       n_features); tron otherwise (measurements beside the constants).
     - penalty "l2", epsilon-insensitive: tron's smoothing continuation on dense data that
       are very tall (n_samples >= EPS_TRON_MIN_SAMPLES and >= TALL_RATIO * n_features) or
-      badly scaled (as for the hinge) or with an unregularized intercept, dual_cd (LIBLINEAR
-      -s 13) otherwise; with at most IPM_EPS_MAX_FEATURES features ipm solves the problem
+      badly scaled (as for the hinge; ipm there with at most IPM_EPS_MAX_FEATURES features
+      and few samples, ipm_takes_badly_scaled) or with an unregularized intercept, dual_cd
+      (LIBLINEAR -s 13) otherwise; with at most IPM_EPS_MAX_FEATURES features ipm solves the problem
       where dual_cd ends uncertified, at max_iter or at its pass budget IPM_EPS_DUAL_MAX_PASSES
       (the estimator's finisher: dual_cd stalls far from the optimum there).
     - other smooth losses: tron.
@@ -933,7 +939,7 @@ def auto_solver_name(
             # previous choice for the epsilon-insensitive loss, stopped 2-24% above the optimum
             # on sparse text and housing (0.4-2.4 s) and 6x above on near-separable targets.
             return "tron"
-        if hinge and badly_scaled and ipm_takes_scaled_hinge(n_samples, n_features):
+        if badly_scaled and ipm_takes_badly_scaled(loss, n_samples, n_features):
             return "ipm"
         min_n = HINGE_TRON_MIN_SAMPLES if hinge else EPS_TRON_MIN_SAMPLES
         tall = n_samples >= min_n and n_samples >= TALL_RATIO * n_features
