@@ -157,3 +157,49 @@ def test_badly_scaled_linear_svr_reaches_the_optimum() -> None:
     w, b = reg.coef_, reg.intercept_[0]
     objective = 0.5 * (w @ w + b * b) + np.abs(r).sum()
     assert objective <= best * (1.0 + 1e-4)
+
+
+def _kernel_storage(monkeypatch) -> list:
+    """The storage each kernel solve received ("dense" / "csr")."""
+    from svmkit import _kernel
+
+    seen: list = []
+    real = _kernel.as_core_matrix
+
+    def spy(X):
+        out = real(X)
+        seen.append("csr" if isinstance(out, tuple) else "dense")
+        return out
+
+    monkeypatch.setattr(_kernel, "as_core_matrix", spy)
+    return seen
+
+
+@pytest.mark.parametrize("Est", [svmkit.SVC, svmkit.SVR, svmkit.NuSVC, svmkit.OneClassSVM])
+def test_kernel_fits_solve_a_dense_csr_dense_and_keep_sparse_support_vectors(
+    Est, monkeypatch
+) -> None:
+    X, y = load_wine(return_X_y=True)
+    X = (X - X.mean(axis=0)) / X.std(axis=0)
+    target = X[:, 0] if Est is svmkit.SVR else y
+    dense = Est().fit(X, target) if Est is not svmkit.OneClassSVM else Est().fit(X)
+    seen = _kernel_storage(monkeypatch)
+    Xs = sp.csr_matrix(X)
+    model = Est().fit(Xs, target) if Est is not svmkit.OneClassSVM else Est().fit(Xs)
+    assert seen[0] == "dense"  # the solve's storage (predict reads X as given)
+    assert sp.issparse(model.support_vectors_) and sp.issparse(model.dual_coef_)
+    np.testing.assert_array_equal(model.support_, dense.support_)
+    np.testing.assert_allclose(model.support_vectors_.toarray(), dense.support_vectors_)
+    np.testing.assert_allclose(
+        model.decision_function(Xs) if hasattr(model, "decision_function") else model.predict(Xs),
+        dense.decision_function(X) if hasattr(dense, "decision_function") else dense.predict(X),
+        rtol=1e-9,
+        atol=1e-9,
+    )
+    seen.clear()  # sparse enough: the CSR matrix itself
+    Xsparse = sp.csr_matrix(np.where(np.abs(X) < 0.8, 0.0, X))
+    if Est is svmkit.OneClassSVM:
+        Est().fit(Xsparse)
+    else:
+        Est().fit(Xsparse, target)
+    assert seen[0] == "csr"
