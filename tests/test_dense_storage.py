@@ -203,3 +203,26 @@ def test_kernel_fits_solve_a_dense_csr_dense_and_keep_sparse_support_vectors(
     else:
         Est().fit(Xsparse, target)
     assert seen[0] == "csr"
+
+
+def test_sparse_svc_solves_a_dense_csr_dense_and_keeps_sparse_support_vectors(monkeypatch) -> None:
+    from svmkit import _sparse_svc
+
+    X, y = load_wine(return_X_y=True)
+    X = (X - X.mean(axis=0)) / X.std(axis=0)
+    dense = svmkit.SparseSVC().fit(X, y)
+    seen: list = []
+    real = _sparse_svc.as_core_matrix
+
+    def spy(Xv):
+        out = real(Xv)
+        seen.append("csr" if isinstance(out, tuple) else "dense")
+        return out
+
+    monkeypatch.setattr(_sparse_svc, "as_core_matrix", spy)
+    model = svmkit.SparseSVC().fit(sp.csr_matrix(X), y)
+    assert seen == ["dense"]
+    assert sp.issparse(model.support_vectors_)
+    np.testing.assert_array_equal(model.support_, dense.support_)
+    np.testing.assert_allclose(model.coef_, dense.coef_, rtol=1e-9, atol=1e-12)
+    np.testing.assert_array_equal(model.predict(sp.csr_matrix(X)), dense.predict(X))

@@ -342,6 +342,19 @@ def test_dense_and_sparse_give_the_same_model() -> None:
     np.testing.assert_allclose(
         a.decision_function(Xte), a.decision_function(sp.csr_matrix(Xte)), rtol=1e-12
     )
+    # The estimator solves these full CSR matrices dense (dense_if_smaller): the core's CSR
+    # path on the same rows (int32 and int64 indices, float32 values) gives the dense solution.
+    y_pm = np.where(ytr == np.unique(ytr)[1], 1.0, -1.0)
+    ref = fit_core(np.ascontiguousarray(Xtr), y_pm)
+    ref32 = fit_core(np.ascontiguousarray(Xtr, dtype=np.float32), y_pm)
+    for Xs, want in (
+        (sp.csr_matrix(Xtr), ref),
+        (X64, ref),
+        (sp.csr_matrix(Xtr, dtype=np.float32), ref32),
+    ):
+        got = fit_core(_csr(Xs), y_pm)
+        np.testing.assert_array_equal(got["support"], want["support"])
+        np.testing.assert_allclose(got["solution"], want["solution"], rtol=1e-10, atol=1e-13)
     # float32 data: dense and CSR agree with each other, and closely with float64.
     d32 = SparseSVC().fit(Xtr.astype(np.float32), ytr)
     s32 = SparseSVC().fit(sp.csr_matrix(Xtr.astype(np.float32)), ytr)

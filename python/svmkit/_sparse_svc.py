@@ -26,6 +26,7 @@ from ._validation import (
     as_core_matrix,
     check_classification_y,
     check_n_jobs,
+    dense_if_smaller,
     encode_labels,
     require_two_classes,
     validate_X_y,
@@ -130,7 +131,9 @@ class SparseSVC(ClassifierMixin, BaseEstimator):
     classes_ : ndarray of shape (n_classes,)
     support_ : ndarray of int
         Indices of training samples with alpha_i != 0 (union over one-vs-rest problems).
-    support_vectors_ : ndarray or sparse matrix, the rows of X at support_.
+    support_vectors_ : ndarray or sparse matrix, the rows of X at support_ (a sparse X whose
+        dense form takes no more memory than its own arrays is solved dense, as in SVC; the
+        support vectors stay sparse).
     dual_coef_ : ndarray of shape (n_problems, n_SV)
         y_i alpha_i for each support vector (0 where a sample is not a support vector of
         that problem), so that coef_ = dual_coef_ @ support_vectors_.
@@ -222,7 +225,7 @@ class SparseSVC(ClassifierMixin, BaseEstimator):
         require_two_classes(classes, "SparseSVC")
         if X.shape[0] < 2:
             raise ValueError(f"SparseSVC needs at least 2 samples, got n_samples = {X.shape[0]}")
-        Xc = _core_matrix(X)
+        Xc = _core_matrix(dense_if_smaller(X))  # the solves' storage; the model keeps X's
         binary = classes.shape[0] == 2
         n_rows = 1 if binary else classes.shape[0]
         callback = self._callback()
