@@ -157,8 +157,10 @@ def test_tron_epsilon_certifies_near_separable_badly_scaled_data(C):
     X, y = near_separable_regression()
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no ConvergenceWarning at the defaults
-        est = svmkit.LinearSVR(C=C).fit(X, y)
-    assert est.solver_ == "tron"  # badly scaled dense data
+        est = svmkit.LinearSVR(C=C, solver="tron").fit(X, y)
+        # solver="auto" takes ipm on so few samples (ipm_takes_badly_scaled), also certified
+        auto = svmkit.LinearSVR(C=C).fit(X, y)
+    assert auto.solver_ == "ipm"
     res = est.result_[0]
     assert str(res["status"]).endswith("converged")
     assert 0.0 <= res["optimality"] <= 1e-4
@@ -167,3 +169,5 @@ def test_tron_epsilon_certifies_near_separable_badly_scaled_data(C):
     # The primal QP (the kernel dual's K = XX' + 1 spans 1..1e7 here: too ill-conditioned).
     _, _, f_star = primal_svm(X, y, c, loss="epsilon_insensitive")
     assert (f - f_star) / f <= res["optimality"] + 1e-7
+    f_auto = primal(X, y, auto.coef_, auto.intercept_[0], c, 0.0)
+    assert (f_auto - f_star) / f_auto <= 1e-4
