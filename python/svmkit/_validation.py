@@ -264,13 +264,14 @@ def dense_if_smaller(X: Any) -> Any:
     arrays (values, column indices and row pointers: about two thirds of the entries stored,
     with float64 values and int32 indices), that dense form in C order.
 
-    solver="auto" of the linear estimators runs on it: a dense matrix in a sparse container is
-    what load_svmlight_file returns for every LIBSVM-format file, and the solvers' dense rows
-    run 1.2-2.5x faster than the same rows read through their indices (bench/
-    bench_dense_storage.py). The auto rules then see the data as dense, so the hinge loss on
-    badly scaled data (raw LIBSVM files) gets the rule for that case instead of dual_cd,
-    which ran into max_iter up to 10x above the optimum there. The copy costs no more than
-    the input's own size."""
+    solver="auto" of the linear estimators, the kernel estimators and SparseSVC solve on it
+    (their models keep X's own support vectors): a dense matrix in a sparse container is what
+    load_svmlight_file returns for every LIBSVM-format file, and the solvers' dense rows run
+    1.2-2.7x faster than the same rows read through their indices (bench/
+    bench_dense_storage.py). The linear auto rules then see the data as dense, so the hinge
+    loss on badly scaled data (raw LIBSVM files) gets the rule for that case instead of
+    dual_cd, which ran into max_iter up to 10x above the optimum there. The copy costs no more
+    than the input's own size."""
     if not sp.issparse(X):
         return X
     n_rows, n_cols = X.shape
