@@ -26,6 +26,7 @@ import warnings
 from functools import partial
 
 import numpy as np
+from bench_eps_pass_budget import regression
 from bench_hinge_ipm import selected
 from bench_regimes import linear_objective
 from harness import best_time, data_set_parser, emit_table
@@ -117,26 +118,15 @@ def storage_table(args) -> None:
     emit_table(["data", "estimator", "CSR as loaded", "dense"], rows, args.out)
 
 
-def scaled_regression(n: int, d: int, standardized: bool):
-    def load():
-        from sklearn.datasets import make_regression
-
-        X, y = make_regression(n, d, noise=10.0, random_state=0)
-        X = X * np.random.default_rng(0).uniform(1.0, 100.0, d)
-        return X, ((y - y.mean()) / y.std() if standardized else y)
-
-    return load
-
-
-def hinge_table(args, regression: bool = False) -> None:
+def hinge_table(args, epsilon_loss: bool = False) -> None:
     import svmkit
     from svmkit._solvers import auto_solver_name, hinge_dual_scale
 
-    if regression:
+    if epsilon_loss:
         loss, Est, task = "epsilon_insensitive", svmkit.LinearSVR, "reg"
         sets = {
             f"make_regression {n} x {d}, scales 1-100{', y standardized' if s else ''}": (
-                scaled_regression(n, d, s)
+                regression(n, d, s, scales=(1.0, 100.0))
             )
             for d in (4, 20, 100)
             for n in (300, 1000, 3000)
@@ -221,7 +211,7 @@ def main() -> None:
     elif args.table == "4":
         kernel_table(args)
     else:
-        hinge_table(args, regression=args.table == "3")
+        hinge_table(args, epsilon_loss=args.table == "3")
 
 
 if __name__ == "__main__":

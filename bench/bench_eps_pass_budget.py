@@ -46,12 +46,15 @@ def diabetes():
     return X[:331], (y[:331] - y.mean()) / y.std()
 
 
-def regression(n: int, d: int, standardized: bool):
+def regression(n: int, d: int, standardized: bool, scales: tuple = (0.2, 2.0)):
+    """make_regression (noise 10, seeded) with its features multiplied by scales drawn in
+    `scales`, y as generated or standardized."""
+
     def load():
         from sklearn.datasets import make_regression
 
         X, y = make_regression(n, d, noise=10.0, random_state=0)
-        X = X * np.random.default_rng(0).uniform(0.2, 2.0, d)
+        X = X * np.random.default_rng(0).uniform(*scales, d)
         return X, ((y - y.mean()) / y.std() if standardized else y)
 
     return load

@@ -15,7 +15,7 @@ import svmkit
 from references import primal_svm
 from sklearn.datasets import load_breast_cancer, load_wine
 from sklearn.exceptions import ConvergenceWarning
-from svmkit import _linear
+from svmkit import _kernel, _linear, _sparse_svc
 from svmkit._solvers import (
     HINGE_DUAL_SCALE,
     IPM_EPS_MAX_FEATURES,
@@ -58,17 +58,18 @@ def test_dense_if_smaller_leaves_dense_and_empty_input() -> None:
     assert dense_if_smaller(E) is E
 
 
-def _core_storage(monkeypatch) -> list:
-    """The storage each core call of the linear estimators received ("dense" / "csr")."""
+def _core_storage(monkeypatch, module=_linear) -> list:
+    """The storage ("dense" / "csr") of each matrix the estimators of `module` hand the core
+    (their as_core_matrix calls)."""
     seen: list = []
-    real = _linear.as_core_matrix
+    real = module.as_core_matrix
 
     def spy(X):
         out = real(X)
         seen.append("csr" if isinstance(out, tuple) else "dense")
         return out
 
-    monkeypatch.setattr(_linear, "as_core_matrix", spy)
+    monkeypatch.setattr(module, "as_core_matrix", spy)
     return seen
 
 
@@ -159,22 +160,6 @@ def test_badly_scaled_linear_svr_reaches_the_optimum() -> None:
     assert objective <= best * (1.0 + 1e-4)
 
 
-def _kernel_storage(monkeypatch) -> list:
-    """The storage each kernel solve received ("dense" / "csr")."""
-    from svmkit import _kernel
-
-    seen: list = []
-    real = _kernel.as_core_matrix
-
-    def spy(X):
-        out = real(X)
-        seen.append("csr" if isinstance(out, tuple) else "dense")
-        return out
-
-    monkeypatch.setattr(_kernel, "as_core_matrix", spy)
-    return seen
-
-
 @pytest.mark.parametrize("Est", [svmkit.SVC, svmkit.SVR, svmkit.NuSVC, svmkit.OneClassSVM])
 def test_kernel_fits_solve_a_dense_csr_dense_and_keep_sparse_support_vectors(
     Est, monkeypatch
@@ -183,7 +168,7 @@ def test_kernel_fits_solve_a_dense_csr_dense_and_keep_sparse_support_vectors(
     X = (X - X.mean(axis=0)) / X.std(axis=0)
     target = X[:, 0] if Est is svmkit.SVR else y
     dense = Est().fit(X, target) if Est is not svmkit.OneClassSVM else Est().fit(X)
-    seen = _kernel_storage(monkeypatch)
+    seen = _core_storage(monkeypatch, _kernel)
     Xs = sp.csr_matrix(X)
     model = Est().fit(Xs, target) if Est is not svmkit.OneClassSVM else Est().fit(Xs)
     assert seen[0] == "dense"  # the solve's storage (predict reads X as given)
@@ -206,20 +191,10 @@ def test_kernel_fits_solve_a_dense_csr_dense_and_keep_sparse_support_vectors(
 
 
 def test_sparse_svc_solves_a_dense_csr_dense_and_keeps_sparse_support_vectors(monkeypatch) -> None:
-    from svmkit import _sparse_svc
-
     X, y = load_wine(return_X_y=True)
     X = (X - X.mean(axis=0)) / X.std(axis=0)
     dense = svmkit.SparseSVC().fit(X, y)
-    seen: list = []
-    real = _sparse_svc.as_core_matrix
-
-    def spy(Xv):
-        out = real(Xv)
-        seen.append("csr" if isinstance(out, tuple) else "dense")
-        return out
-
-    monkeypatch.setattr(_sparse_svc, "as_core_matrix", spy)
+    seen = _core_storage(monkeypatch, _sparse_svc)
     model = svmkit.SparseSVC().fit(sp.csr_matrix(X), y)
     assert seen == ["dense"]
     assert sp.issparse(model.support_vectors_)
