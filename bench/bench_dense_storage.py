@@ -13,9 +13,9 @@ with tron (the continuation auto picked there before) and ipm, named: ms and ipm
 against tron's. make_classification (features multiplied by scales drawn in 1-100, seeded) and
 the raw LIBSVM sets. Table 3: the same for LinearSVR() (the epsilon-insensitive loss) on
 make_regression (noise 10, features multiplied by scales drawn in 1-100, y as generated and
-standardized). Table 4: SVC() / SVR() on the CSR matrix as loaded and on its dense form (ms,
-best of 5, the largest |decision difference| between the two models); run before and after
-as table 1.
+standardized). Table 4: SVC() / SparseSVC() / SVR() on the CSR matrix as loaded and on its
+dense form (ms, best of 5, the largest |decision difference| between the two models); run
+before and after as table 1.
 
     python bench/bench_dense_storage.py [--table 1|2|3|4] [--only NAME ...] [--out FILE]
 """
@@ -186,18 +186,19 @@ def kernel_table(args) -> None:
     sets = {p: shared(p, "clf") for p in RAW} | {p: shared(p, "reg") for p in REGRESSION}
     rows = []
     for name, (X, y) in selected(sets, args.only):
-        Est = svmkit.SVR if name in REGRESSION else svmkit.SVC
+        kinds = [svmkit.SVR] if name in REGRESSION else [svmkit.SVC, svmkit.SparseSVC]
         Xd = X.toarray()
-        t_csr, m_csr = best_time(partial(Est().fit, X, y), 5)
-        t_dense, m_dense = best_time(partial(Est().fit, Xd, y), 5)
-        out = "predict" if Est is svmkit.SVR else "decision_function"
-        diff = np.max(np.abs(getattr(m_csr, out)(X) - getattr(m_dense, out)(Xd)))
-        row = (
-            f"| {name} {X.shape[0]} x {X.shape[1]} | {Est.__name__}() | {t_csr * 1e3:.2f} | "
-            f"{t_dense * 1e3:.2f} | {t_dense / t_csr:.2f} | {diff:.1e} |"
-        )
-        print(row, flush=True)
-        rows.append(row)
+        for Est in kinds:
+            t_csr, m_csr = best_time(partial(Est().fit, X, y), 5)
+            t_dense, m_dense = best_time(partial(Est().fit, Xd, y), 5)
+            out = "predict" if Est is svmkit.SVR else "decision_function"
+            diff = np.max(np.abs(getattr(m_csr, out)(X) - getattr(m_dense, out)(Xd)))
+            row = (
+                f"| {name} {X.shape[0]} x {X.shape[1]} | {Est.__name__}() | {t_csr * 1e3:.2f} | "
+                f"{t_dense * 1e3:.2f} | {t_dense / t_csr:.2f} | {diff:.1e} |"
+            )
+            print(row, flush=True)
+            rows.append(row)
     columns = ["data", "estimator", "CSR as loaded ms", "dense ms", "dense / CSR", "max |diff|"]
     emit_table(columns, rows, args.out)
 
