@@ -623,7 +623,7 @@ class SVC(ClassifierMixin, _BaseKernel):
     kernel="gaussian" is an alias of "rbf".
 
     A sparse X whose dense form takes no more memory than its own arrays (a dense
-    LIBSVM-format file read by load_svmlight_file) is solved dense, 1.3-2.6x faster
+    LIBSVM-format file read by load_svmlight_file) is solved dense, up to 2.6x faster
     (_validation.dense_if_smaller); the model keeps the sparse support vectors.
 
     Attributes: support_, support_vectors_, dual_coef_ (n_classes-1, n_SV) in scikit-learn's

@@ -267,7 +267,7 @@ def dense_if_smaller(X: Any) -> Any:
     solver="auto" of the linear estimators, the kernel estimators and SparseSVC solve on it
     (their models keep X's own support vectors): a dense matrix in a sparse container is what
     load_svmlight_file returns for every LIBSVM-format file, and the solvers' dense rows run
-    1.2-2.7x faster than the same rows read through their indices (bench/
+    up to 2.7x faster than the same rows read through their indices (bench/
     bench_dense_storage.py). The linear auto rules then see the data as dense, so the hinge
     loss on badly scaled data (raw LIBSVM files) gets the rule for that case instead of
     dual_cd, which ran into max_iter up to 10x above the optimum there. The copy costs no more
