@@ -201,3 +201,57 @@ def test_sparse_svc_solves_a_dense_csr_dense_and_keeps_sparse_support_vectors(mo
     np.testing.assert_array_equal(model.support_, dense.support_)
     np.testing.assert_allclose(model.coef_, dense.coef_, rtol=1e-9, atol=1e-12)
     np.testing.assert_array_equal(model.predict(sp.csr_matrix(X)), dense.predict(X))
+
+
+@pytest.mark.parametrize("options", ["-s 2 -q", "-s 3 -q", "-s 13 -p 0.1 -q", "-s 1 -q -v 3"])
+def test_liblinearutil_train_solves_a_dense_file_dense(monkeypatch, options) -> None:
+    """train(y, x, "-s N") names its solver, so the estimator keeps X as given; a dense LIBSVM
+    file arrives as CSR, and train hands the estimator its dense form (the same model: against
+    the estimator on the dense array, which scikit-learn's liblinear also solves)."""
+    from svmkit import liblinearutil
+
+    X, y = load_wine(return_X_y=True)
+    X = (X - X.mean(axis=0)) / X.std(axis=0)
+    if "-s 13" in options:
+        y = X[:, 0] + 0.1 * np.arange(len(y)) % 3
+        X = X[:, 1:]
+    else:
+        y = np.where(y == 0, 1.0, -1.0)
+    seen = _core_storage(monkeypatch)
+    out = liblinearutil.train(y, sp.csr_matrix(X), options)
+    assert seen and set(seen) == {"dense"}
+    if "-v" in options:
+        assert 50.0 <= out <= 100.0
+        return
+    seen.clear()  # sparse enough: the CSR matrix itself
+    Xs = _csr_with_density(120, 40, 0.1)
+    liblinearutil.train(np.where(np.arange(120) % 2, 1.0, -1.0), Xs, options)
+    assert seen == ["csr"]
+    est = out.estimator
+    ref = type(est)(**est.get_params()).fit(X, y)
+    np.testing.assert_allclose(est.coef_, ref.coef_, rtol=0, atol=1e-10)
+    np.testing.assert_allclose(est.intercept_, ref.intercept_, rtol=0, atol=1e-10)
+
+
+def test_cli_train_solves_a_dense_file_dense(monkeypatch, tmp_path) -> None:
+    """`svmkit train -s tron` on a dense LIBSVM file fits the dense form (the model the
+    estimator fits on the dense array); a sparse file stays CSR."""
+    from sklearn.datasets import dump_svmlight_file
+    from svmkit import cli
+    from svmkit._model_io import load_model
+
+    X, y = load_wine(return_X_y=True)
+    X = (X - X.mean(axis=0)) / X.std(axis=0)
+    y = np.where(y == 0, 1, -1)
+    dense_file, sparse_file = tmp_path / "dense.txt", tmp_path / "sparse.txt"
+    dump_svmlight_file(X, y, str(dense_file))
+    dump_svmlight_file(_csr_with_density(120, 40, 0.1), np.arange(120) % 2, str(sparse_file))
+    seen = _core_storage(monkeypatch)
+    dense_model, sparse_model = str(tmp_path / "d.model"), str(tmp_path / "s.model")
+    assert cli.main(["train", "-s", "tron", "-q", str(dense_file), dense_model]) == 0
+    assert cli.main(["train", "-s", "tron", "-q", str(sparse_file), sparse_model]) == 0
+    assert seen == ["dense", "csr"]
+    ref = svmkit.LinearSVC(solver="tron").fit(X, y)
+    fitted = load_model(dense_model)
+    np.testing.assert_allclose(fitted.coef_, ref.coef_, rtol=0, atol=1e-10)
+    np.testing.assert_allclose(fitted.intercept_, ref.intercept_, rtol=0, atol=1e-10)

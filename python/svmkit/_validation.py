@@ -264,8 +264,9 @@ def dense_if_smaller(X: Any) -> Any:
     arrays (values, column indices and row pointers: about two thirds of the entries stored,
     with float64 values and int32 indices), that dense form in C order.
 
-    solver="auto" of the linear estimators, the kernel estimators and SparseSVC solve on it
-    (their models keep X's own support vectors): a dense matrix in a sparse container is what
+    solver="auto" of the linear estimators, the kernel estimators, SparseSVC (their models
+    keep X's own support vectors), liblinearutil.train and `svmkit train` (whose -s names a
+    solver) solve on it: a dense matrix in a sparse container is what
     load_svmlight_file returns for every LIBSVM-format file, and the solvers' dense rows run
     up to 2.7x faster than the same rows read through their indices (bench/
     bench_dense_storage.py). The linear auto rules then see the data as dense, so the hinge

@@ -157,11 +157,17 @@ def cmd_train(args: argparse.Namespace) -> int:
     from sklearn.model_selection import KFold, StratifiedKFold, cross_val_predict
 
     from ._model_io import save_model
+    from ._validation import dense_if_smaller
 
     if args.cv is not None:
         args.quiet = True  # no per-iteration progress for each fold
     est = _build_estimator(args)
     X, y = _load_data(args.data_file)
+    if args.kernel is None:
+        # A named solver (-s / --solver) keeps X as given in the estimator; a dense LIBSVM file
+        # is read into CSR, and its dense form is solved faster (dense_if_smaller). The
+        # kernel estimators apply the rule themselves.
+        X = dense_if_smaller(X)
     if args.cv is not None:
         if args.cv < 2:
             raise CliError(f"n-fold cross validation: n must be >= 2, got {args.cv}")

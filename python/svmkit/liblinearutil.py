@@ -63,6 +63,7 @@ from ._liblinear_common import (
     svm_read_problem,
     to_csr,
 )
+from ._validation import dense_if_smaller
 
 __all__ = [
     "evaluations",
@@ -390,6 +391,9 @@ def _fit(
     """Train on (y, X) with instance weights sw (default 1) from the initial model init."""
     s = param.solver_type
     sw = np.ones(y.shape[0]) if sw is None else sw
+    # -s names the solver, so the estimator keeps X as given; LIBLINEAR-format files of dense
+    # data arrive as CSR, and their dense form is solved faster (dense_if_smaller).
+    X = dense_if_smaller(X)
     order = first_occurrence(y) if s in _CLASSIFICATION else None
     if order is not None and len(order) == 1:
         return _single_label_model(param, X, sw, order[0], init)
