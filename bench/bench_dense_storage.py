@@ -15,9 +15,12 @@ the raw LIBSVM sets. Table 3: the same for LinearSVR() (the epsilon-insensitive 
 make_regression (noise 10, features multiplied by scales drawn in 1-100, y as generated and
 standardized). Table 4: SVC() / SparseSVC() / SVR() on the CSR matrix as loaded and on its
 dense form (ms, best of 5, the largest |decision difference| between the two models); run
-before and after as table 1.
+before and after as table 1. Table 5: liblinearutil.train(y, X, "-s N -q"), whose -s names the
+solver, on the CSR matrix as loaded: with the storage rule switched off (dense_if_smaller
+replaced by the identity: train before 2026-12-08) and on (ms, best of 5, alternately; the
+largest |w| difference between the two models).
 
-    python bench/bench_dense_storage.py [--table 1|2|3|4] [--only NAME ...] [--out FILE]
+    python bench/bench_dense_storage.py [--table 1|2|3|4|5] [--only NAME ...] [--out FILE]
 """
 
 from __future__ import annotations
@@ -203,12 +206,53 @@ def kernel_table(args) -> None:
     emit_table(columns, rows, args.out)
 
 
+def liblinearutil_table(args) -> None:
+    from svmkit import liblinearutil
+
+    rule = liblinearutil.dense_if_smaller
+    sets = {p: shared(p, "clf") for p in RAW} | {p: shared(p, "reg") for p in REGRESSION}
+    rows = []
+    for name, (X, y) in selected(sets, args.only):
+        kinds = ("-s 11", "-s 13") if name in REGRESSION else ("-s 1", "-s 2", "-s 3", "-s 5")
+        for options in kinds:
+            best, models = {}, {}
+            for _ in range(5):
+                for storage, convert in (("csr", lambda X: X), ("dense", rule)):
+                    liblinearutil.dense_if_smaller = convert
+                    sec, models[storage] = best_time(
+                        partial(liblinearutil.train, y, X, options + " -q"), 1
+                    )
+                    best[storage] = min(best.get(storage, np.inf), sec)
+            liblinearutil.dense_if_smaller = rule
+            a, b = (models[k].estimator for k in ("csr", "dense"))
+            diff = max(
+                np.max(np.abs(a.coef_ - b.coef_)), np.max(np.abs(a.intercept_ - b.intercept_))
+            )
+            row = (
+                f"| {name} {X.shape[0]} x {X.shape[1]} | {options} | {best['csr'] * 1e3:.2f} | "
+                f"{best['dense'] * 1e3:.2f} | {best['dense'] / best['csr']:.2f} | {diff:.1e} |"
+            )
+            print(row, flush=True)
+            rows.append(row)
+    columns = [
+        "data",
+        "train options",
+        "CSR (rule off) ms",
+        "dense (rule on) ms",
+        "ratio",
+        "max |w diff|",
+    ]
+    emit_table(columns, rows, args.out)
+
+
 def main() -> None:
     ap = data_set_parser(__doc__)
-    ap.add_argument("--table", choices=("1", "2", "3", "4"), default="1")
+    ap.add_argument("--table", choices=("1", "2", "3", "4", "5"), default="1")
     args = ap.parse_args()
     if args.table == "1":
         storage_table(args)
+    elif args.table == "5":
+        liblinearutil_table(args)
     elif args.table == "4":
         kernel_table(args)
     else:
