@@ -109,6 +109,31 @@ def assert_same_fit(local, dist):
     np.testing.assert_allclose(dist.intercept_, local.intercept_, rtol=1e-5, atol=1e-6)
 
 
+def test_prepare_block_solves_dense_data_in_a_sparse_container_dense():
+    """A partition whose dense form takes no more memory than its CSR arrays is prepared dense
+    (dense_if_smaller, as the in-memory solver="auto"); sparse partitions stay CSR."""
+    from svmkit.dask._tasks import prepare_block
+
+    X, y = make_data(n=50, d=6)
+    block = prepare_block(sp.csr_matrix(X), y, None)
+    assert isinstance(block[0], np.ndarray) and block[0].flags.c_contiguous
+    np.testing.assert_array_equal(block[0], X)
+    Xs, ys = make_data(n=50, d=6, sparse=True)
+    assert isinstance(prepare_block(Xs, ys, None)[0], tuple)  # CSR as the core views it
+
+
+def test_dense_data_in_a_sparse_container_match_in_memory(client):
+    """Dense data in CSR partitions (as a LIBSVM file's): the distributed fit on the dense
+    form takes the in-memory fit's steps on the dense array."""
+    X, y = make_data(seed=4)
+    Xd, yd, _ = to_dask(sp.csr_matrix(X), y)
+    params = dict(C=0.5, tol=TOL, solver="tron")
+    dist = sd.LinearSVC(**params).fit(Xd, yd)
+    local = svmkit.LinearSVC(**params, solver_options=PRODUCTS).fit(X, y)
+    assert_same_fit(local, dist)
+    assert dist.result_[0]["passes"] == local.result_[0]["passes"]
+
+
 @pytest.mark.parametrize("sparse", [False, True], ids=["dense", "csr"])
 @pytest.mark.parametrize("loss", CLF_LOSSES)
 def test_classifier_matches_in_memory(client, loss, sparse):

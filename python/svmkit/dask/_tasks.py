@@ -12,18 +12,22 @@ import numpy as np
 import scipy.sparse as sp
 
 from .. import _core
-from .._validation import as_core_matrix, scipy_view
+from .._validation import as_core_matrix, dense_if_smaller, scipy_view
 
 
 def prepare_block(X: Any, y: Any, sw: Any) -> tuple:
     """One row partition in the core's layout: (X as the core views it, y, sample weights).
 
-    Dense blocks become C-contiguous (row-major passes), sparse blocks CSR; X must be finite.
+    Dense blocks become C-contiguous (row-major passes), sparse blocks CSR, or dense where
+    that takes no more memory (dense_if_smaller, as the in-memory solver="auto": dense data
+    in a sparse container, such as a LIBSVM file's, pass faster as dense rows); X must be
+    finite.
     """
     if sp.issparse(X):
         X = sp.csr_matrix(X)
         if not np.all(np.isfinite(X.data)):
             raise ValueError("svmkit.dask: X contains NaN or infinity")
+        X = dense_if_smaller(X)
     else:
         if hasattr(X, "to_numpy"):  # a pandas DataFrame partition
             X = X.to_numpy()
