@@ -111,15 +111,39 @@ def test_raw_libsvm_style_hinge_reaches_the_optimum_from_csr() -> None:
     assert objective <= best * (1.0 + 1e-4)
 
 
-def test_ipm_on_the_l2_hinge_has_no_l1_cd_finisher() -> None:
-    """Where auto's ipm ends uncertified on the l2 hinge, l1_cd (whose spec does not take the l2
-    hinge) must not run on it: ipm's point stands with a ConvergenceWarning."""
-    X, y = load_breast_cancer(return_X_y=True)
-    clf = svmkit.LinearSVC(loss="hinge", solver_options={"max_iter": 2})
-    with pytest.warns(ConvergenceWarning, match="ipm"):
-        clf.fit(X, y)
-    assert clf.solver_ == "ipm"
-    assert "finished_by" not in clf.result_[0]
+@pytest.mark.parametrize("loss", ["hinge", "epsilon_insensitive"])
+def test_uncertified_ipm_on_the_l2_losses_is_finished_by_tron(loss) -> None:
+    """Where auto's ipm ends uncertified on the l2 hinge or the epsilon-insensitive loss (here
+    cut at 2 iterations), tron's certified continuation finishes from its own start (l1_cd,
+    ipm's finisher for l1 and the elastic net, does not take these problems): the exact
+    optimum of an independent QP solver, no warning."""
+    rng = np.random.default_rng(2)
+    if loss == "hinge":
+        X, y = load_breast_cancer(return_X_y=True)
+        t = np.where(y == 1, 1.0, -1.0)
+        est = svmkit.LinearSVC(loss="hinge", solver_options={"max_iter": 2})
+    else:
+        X = rng.standard_normal((300, 8)) * rng.uniform(1.0, 100.0, 8)
+        y = t = X @ rng.standard_normal(8) / 50.0 + rng.standard_normal(300)
+        est = svmkit.LinearSVR(solver_options={"max_iter": 2})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        est.fit(X, y)
+    result = est.result_[0]
+    assert result["started_by"]["status"] == _core_status().max_iter
+    assert result["finished_by"] == "tron" and est.solver_ == "ipm"
+    w, b = est.coef_.ravel(), est.intercept_[0]
+    z = X @ w + b
+    data_loss = np.maximum(0.0, 1.0 - t * z) if loss == "hinge" else np.abs(z - t)
+    objective = 0.5 * (w @ w + b * b) + data_loss.sum()
+    _, _, best = primal_svm(X, t, np.ones(len(t)), loss=loss)
+    assert objective <= best * (1.0 + 1e-4)
+
+
+def _core_status():
+    from svmkit import _core
+
+    return _core.SolverStatus
 
 
 @pytest.mark.parametrize(

@@ -179,15 +179,14 @@ class _BaseLinear(BaseEstimator):
         else:
             result = spec.fit(req)
         solver = spec.name
-        if not self._needs_finisher(spec, loss, result) or (
-            exact is None and spec.finisher.solver is None
-        ):
+        name = spec.finisher.solver_for(self.penalty) if spec.finisher else None
+        if not self._needs_finisher(spec, loss, result) or (exact is None and name is None):
             return result, solver
         first = result
         result = exact.fit(req, first) if exact is not None else None
         if result is not None and result["status"] == _core.SolverStatus.converged:
             solver = exact.name
-        elif spec.finisher.solver is None:  # no other finisher: the better point stands
+        elif name is None:  # no other finisher: the better point stands
             if result is None or not result["objective"] < first["objective"]:
                 spent = 0.0 if result is None else float(result["time"])
                 result = {**first, "time": spent}  # the first run's time is added below
@@ -195,7 +194,7 @@ class _BaseLinear(BaseEstimator):
             else:
                 solver = exact.name
         else:
-            finisher = LINEAR_SOLVERS[spec.finisher.solver]
+            finisher = LINEAR_SOLVERS[name]
             options = {"n_threads": n_threads, "check_input": False}
             options.update(spec.finisher.warm_options(first))
             if self.tol is not None:
@@ -213,15 +212,14 @@ class _BaseLinear(BaseEstimator):
         """solver="auto" only (a named solver is never replaced), no max_iter of the user's, and
         a finishing solver that solves this problem (ipm's l1_cd does not take the l2 hinge)."""
         finisher = spec.finisher
+        if finisher is None:
+            return False
+        name = finisher.solver_for(self.penalty)
         return (
-            finisher is not None
-            and self._requested_solver() == "auto"
+            self._requested_solver() == "auto"
             and loss in finisher.losses
             and self.max_iter is None
-            and (
-                finisher.solver is None
-                or LINEAR_SOLVERS[finisher.solver].handles(loss, self.penalty)
-            )
+            and (name is None or LINEAR_SOLVERS[name].handles(loss, self.penalty))
         )
 
     def _exact_finisher(self, spec: SolverSpec, loss: str, req: LinearFitRequest) -> Any:
@@ -360,8 +358,9 @@ class LinearSVC(ClassifierMixin, _BaseLinear):
         on dense data with n_samples >= 20,000 and >= 100 n_features, and on dense data with
         n_samples >= n_features and C * mean ||x_i||^2 > 200 (large C or large feature
         scales, where the dual stalls; "ipm" there with at most 500 features and at most
-        1,000 samples or 4 per feature) and with regularize_intercept=False (its certificate
-        handles the free bias), "dual_cd" otherwise;
+        1,000 samples or 4 per feature, "tron" finishing where ipm ends uncertified) and with
+        regularize_intercept=False (its certificate handles the free bias), "dual_cd"
+        otherwise;
         squared_hinge + l2: "tron" when n_samples >= n_features, "dual_cd" when there are
         more features than samples (scikit-learn's dual="auto"); smoothed_hinge or
         gaussian_smoothed_hinge + l2 on dense data: "dual_cd" when n_samples <= 1.5
@@ -637,7 +636,8 @@ class LinearSVR(RegressorMixin, _BaseLinear):
     data (a sparse X whose dense form takes no more memory runs dense under solver="auto")
     that are very tall, at least 10,000 samples and 100 per feature, or badly scaled,
     solver="auto" takes "tron"'s smoothing continuation instead ("ipm" on badly scaled data
-    with at most 128 features and at most 1,000 samples or 4 per feature), where tol bounds the
+    with at most 128 features and at most 1,000 samples or 4 per feature; "tron" finishes where
+    ipm ends uncertified), where tol bounds the
     relative duality gap: the objective is certified within tol of the optimum; with at most
     128 features, where "dual_cd" ends uncertified (at max_iter, or after 100 passes over the
     data, about what ipm costs there), "ipm", the interior-point method, solves the problem,

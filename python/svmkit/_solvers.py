@@ -58,6 +58,12 @@ class Finisher:
     exact: ExactFinisher | None = None
     # Whether `solver` starts from the first run's point (else from its own start).
     from_point: bool = True
+    # The finishing solver for penalty "l2" where it differs from `solver`.
+    l2_solver: str | None = None
+
+    def solver_for(self, penalty: str) -> str | None:
+        """The finishing solver for this penalty."""
+        return self.l2_solver if penalty == "l2" and self.l2_solver is not None else self.solver
 
 
 @dataclass(frozen=True)
@@ -568,8 +574,16 @@ LINEAR_SOLVERS: dict[str, SolverSpec] = {
         # working_set_max_features of them; l1_cd's continuation (and its finishers) take the
         # problem from their own start: from ipm's interior iterate (every feature of the set
         # nonzero) l1_cd and HiGHS took 3.6 s where they take 2.1 s from w = 0 (sparse
-        # 5,000 x 50,000, C = 10).
-        finisher=Finisher("l1_cd", frozenset({"hinge"}), lambda first: {}, from_point=False),
+        # 5,000 x 50,000, C = 10). The l2 hinge and the epsilon-insensitive loss (which auto
+        # gives ipm on small badly scaled data, ipm_takes_badly_scaled) go to tron's certified
+        # smoothing continuation, the solver auto picks there otherwise.
+        finisher=Finisher(
+            "l1_cd",
+            frozenset({"hinge", "epsilon_insensitive"}),
+            lambda first: {},
+            from_point=False,
+            l2_solver="tron",
+        ),
         description="primal-dual interior-point method (Mehrotra's predictor-corrector) for the "
         "l1 / elastic-net / l2 hinge-loss SVM and the epsilon-insensitive SVR with few features",
     ),
