@@ -279,3 +279,39 @@ def test_cli_train_solves_a_dense_file_dense(monkeypatch, tmp_path) -> None:
     fitted = load_model(dense_model)
     np.testing.assert_allclose(fitted.coef_, ref.coef_, rtol=0, atol=1e-10)
     np.testing.assert_allclose(fitted.intercept_, ref.intercept_, rtol=0, atol=1e-10)
+
+
+def test_kernel_predictions_evaluate_dense_data_dense(monkeypatch) -> None:
+    """A model fitted on dense data in a CSR container keeps sparse support vectors; its
+    predictions on such data evaluate the kernel on dense rows (the support vectors' dense copy
+    from _DENSE_SV_MIN_ROWS query rows on), with the values of an independent evaluation
+    (scikit-learn's rbf_kernel over the fitted support vectors and dual coefficients)."""
+    from sklearn.metrics.pairwise import rbf_kernel
+    from svmkit import _core
+
+    X, y = load_breast_cancer(return_X_y=True)
+    X = (X - X.mean(axis=0)) / X.std(axis=0)
+    Xs = sp.csr_matrix(X)
+    clf = svmkit.SVC(probability=True, random_state=0).fit(Xs, y)
+    assert sp.issparse(clf.support_vectors_)
+    seen: list = []
+    names = ("kernel_decision_function", "kernel_predict_class_indices", "kernel_predict_proba")
+    for name in names:
+        real = getattr(_core, name)
+
+        def spy(Xc, model, threads, real=real):
+            seen.append((isinstance(Xc, tuple), isinstance(model["sv"], tuple)))
+            return real(Xc, model, threads)
+
+        monkeypatch.setattr(_core, name, spy)
+    values = clf.decision_function(Xs)
+    labels = clf.predict(Xs)
+    clf.predict_proba(Xs)
+    assert seen == [(False, False)] * 3  # dense X, dense support vectors
+    seen.clear()
+    clf.decision_function(Xs[:5])  # few rows: the support vectors stay sparse
+    assert seen == [(False, True)]
+    K = rbf_kernel(X, clf.support_vectors_.toarray(), gamma=clf._gamma_)
+    reference = K @ clf.dual_coef_.toarray().ravel() + clf.intercept_[0]
+    np.testing.assert_allclose(values, reference, rtol=0, atol=1e-10)
+    np.testing.assert_array_equal(labels, clf.classes_[(reference > 0).astype(int)])

@@ -567,9 +567,23 @@ class _BaseKernel(BaseEstimator):
     def _raw_decision(self, X: Any) -> np.ndarray:
         check_is_fitted(self, "_model")
         X = self._validate_X(X, reset=False)
-        return _core.kernel_decision_function(
-            as_core_matrix(X), self._model_dict(), self._predict_threads(X)
-        )
+        Xc, model = self._prediction_inputs(X, self._model_dict())
+        return _core.kernel_decision_function(Xc, model, self._predict_threads(X))
+
+    def _prediction_inputs(self, X: Any, model: dict) -> tuple[Any, dict]:
+        """X as the core views it and the model to predict with: a sparse X (or sparse support
+        vectors) whose dense form takes no more memory is evaluated dense (dense_if_smaller),
+        as the fit was: dense rows run the kernel up to 2x faster (splice, 680 support
+        vectors: 6.7 -> 3.0 ms). The model keeps its sparse support vectors; their dense copy,
+        n_SV x n_features, is made per call, and only for at least _DENSE_SV_MIN_ROWS rows of
+        X, whose kernel work is then that many times the copy's."""
+        X = dense_if_smaller(X)
+        sv = self.support_vectors_
+        if sp.issparse(sv) and not sp.issparse(X) and X.shape[0] >= _DENSE_SV_MIN_ROWS:
+            dense = dense_if_smaller(sv)
+            if not sp.issparse(dense):
+                model = {**model, "sv": _sv_payload(dense)}
+        return as_core_matrix(X), model
 
     def _predict_threads(self, X: Any) -> int:
         """n_jobs's thread count, or one thread when the kernel products are too few to split
@@ -822,7 +836,8 @@ class SVC(ClassifierMixin, _BaseKernel):
         model = dict(self._model_dict())
         model["prob_a"] = np.asarray(self.probA_, dtype=np.float64)
         model["prob_b"] = np.asarray(self.probB_, dtype=np.float64)
-        return _core.kernel_predict_proba(as_core_matrix(X), model, self._predict_threads(X))
+        Xc, model = self._prediction_inputs(X, model)
+        return _core.kernel_predict_proba(Xc, model, self._predict_threads(X))
 
     @available_if(lambda self: self.probability)
     def predict_log_proba(self, X: Any) -> np.ndarray:
@@ -845,9 +860,8 @@ class SVC(ClassifierMixin, _BaseKernel):
         if self.break_ties and self.decision_function_shape == "ovr" and k > 2:
             return self.classes_[np.argmax(self.decision_function(X), axis=1)]
         X = self._validate_X(X, reset=False)
-        idx = _core.kernel_predict_class_indices(
-            as_core_matrix(X), self._model, self._predict_threads(X)
-        )
+        Xc, model = self._prediction_inputs(X, self._model)
+        idx = _core.kernel_predict_class_indices(Xc, model, self._predict_threads(X))
         return self.classes_[idx]
 
 
@@ -918,6 +932,11 @@ class SVR(RegressorMixin, _BaseKernel):
 
     def predict(self, X: Any) -> np.ndarray:
         return self._raw_decision(X)[:, 0]
+
+
+# Query rows from which a prediction evaluates sparse support vectors through their dense copy
+# (_BaseKernel._prediction_inputs): the copy costs about one query row's kernel work.
+_DENSE_SV_MIN_ROWS = 16
 
 
 def _sv_payload(S: Any) -> Any:
