@@ -18,9 +18,13 @@ dense form (ms, best of 5, the largest |decision difference| between the two mod
 before and after as table 1. Table 5: liblinearutil.train(y, X, "-s N -q"), whose -s names the
 solver, on the CSR matrix as loaded: with the storage rule switched off (dense_if_smaller
 replaced by the identity: train before 2026-12-08) and on (ms, best of 5, alternately; the
-largest |w| difference between the two models).
+largest |w| difference between the two models). Table 6: the predictions of SVC() / SVR()
+fitted on the CSR matrix as loaded (sparse support vectors), on that matrix: evaluated as
+given (the prediction storage rule off: _BaseKernel._prediction_inputs replaced by the
+as-given views, the behaviour before 2026-12-08) and dense (on); ms, best of 5, alternately,
+and the largest difference of the decision values.
 
-    python bench/bench_dense_storage.py [--table 1|2|3|4|5] [--only NAME ...] [--out FILE]
+    python bench/bench_dense_storage.py [--table 1|2|3|4|5|6] [--only NAME ...] [--out FILE]
 """
 
 from __future__ import annotations
@@ -245,12 +249,49 @@ def liblinearutil_table(args) -> None:
     emit_table(columns, rows, args.out)
 
 
+def kernel_predict_table(args) -> None:
+    import svmkit
+    from svmkit import _kernel
+    from svmkit._validation import as_core_matrix
+
+    rule = _kernel._BaseKernel._prediction_inputs
+
+    def as_given(self, X, model):
+        return as_core_matrix(X), model
+
+    sets = {p: shared(p, "clf") for p in RAW} | {p: shared(p, "reg") for p in REGRESSION}
+    rows = []
+    for name, (X, y) in selected(sets, args.only):
+        Est = svmkit.SVR if name in REGRESSION else svmkit.SVC
+        model = Est().fit(X, y)
+        out = model.predict if Est is svmkit.SVR else model.decision_function
+        best, values = {}, {}
+        for _ in range(5):
+            for storage, inputs in (("csr", as_given), ("dense", rule)):
+                _kernel._BaseKernel._prediction_inputs = inputs
+                sec, values[storage] = best_time(partial(out, X), 1)
+                best[storage] = min(best.get(storage, np.inf), sec)
+        _kernel._BaseKernel._prediction_inputs = rule
+        diff = np.max(np.abs(values["csr"] - values["dense"]))
+        row = (
+            f"| {name} {X.shape[0]} x {X.shape[1]} | {Est.__name__}() | {model.support_.size} | "
+            f"{best['csr'] * 1e3:.2f} | {best['dense'] * 1e3:.2f} | "
+            f"{best['dense'] / best['csr']:.2f} | {diff:.1e} |"
+        )
+        print(row, flush=True)
+        rows.append(row)
+    columns = ["data", "estimator", "SVs", "as given ms", "dense ms", "ratio", "max |diff|"]
+    emit_table(columns, rows, args.out)
+
+
 def main() -> None:
     ap = data_set_parser(__doc__)
-    ap.add_argument("--table", choices=("1", "2", "3", "4", "5"), default="1")
+    ap.add_argument("--table", choices=("1", "2", "3", "4", "5", "6"), default="1")
     args = ap.parse_args()
     if args.table == "1":
         storage_table(args)
+    elif args.table == "6":
+        kernel_predict_table(args)
     elif args.table == "5":
         liblinearutil_table(args)
     elif args.table == "4":
