@@ -73,6 +73,11 @@ def shared(path: str, task: str):
     return load
 
 
+def raw_sets() -> dict:
+    """The raw LIBSVM sets (RAW, REGRESSION) as loaders of their CSR matrices."""
+    return {p: shared(p, "clf") for p in RAW} | {p: shared(p, "reg") for p in REGRESSION}
+
+
 def scaled_classification(n: int, d: int):
     def load():
         from sklearn.datasets import make_classification
@@ -99,7 +104,7 @@ def objective(est, X, y, task: str, params: dict) -> float:
 def storage_table(args) -> None:
     import svmkit
 
-    sets = {p: shared(p, "clf") for p in RAW} | {p: shared(p, "reg") for p in REGRESSION}
+    sets = raw_sets()
     rows = []
     for name, (X, y) in selected(sets, args.only):
         task = "reg" if name in REGRESSION else "clf"
@@ -190,7 +195,7 @@ def hinge_table(args, epsilon_loss: bool = False) -> None:
 def kernel_table(args) -> None:
     import svmkit
 
-    sets = {p: shared(p, "clf") for p in RAW} | {p: shared(p, "reg") for p in REGRESSION}
+    sets = raw_sets()
     rows = []
     for name, (X, y) in selected(sets, args.only):
         kinds = [svmkit.SVR] if name in REGRESSION else [svmkit.SVC, svmkit.SparseSVC]
@@ -214,7 +219,7 @@ def liblinearutil_table(args) -> None:
     from svmkit import liblinearutil
 
     rule = liblinearutil.dense_if_smaller
-    sets = {p: shared(p, "clf") for p in RAW} | {p: shared(p, "reg") for p in REGRESSION}
+    sets = raw_sets()
     rows = []
     for name, (X, y) in selected(sets, args.only):
         kinds = ("-s 11", "-s 13") if name in REGRESSION else ("-s 1", "-s 2", "-s 3", "-s 5")
@@ -238,15 +243,8 @@ def liblinearutil_table(args) -> None:
             )
             print(row, flush=True)
             rows.append(row)
-    columns = [
-        "data",
-        "train options",
-        "CSR (rule off) ms",
-        "dense (rule on) ms",
-        "ratio",
-        "max |w diff|",
-    ]
-    emit_table(columns, rows, args.out)
+    columns = ["data", "train options", "CSR (rule off) ms", "dense (rule on) ms", "ratio"]
+    emit_table([*columns, "max |w diff|"], rows, args.out)
 
 
 def kernel_predict_table(args) -> None:
@@ -259,7 +257,7 @@ def kernel_predict_table(args) -> None:
     def as_given(self, X, model):
         return as_core_matrix(X), model
 
-    sets = {p: shared(p, "clf") for p in RAW} | {p: shared(p, "reg") for p in REGRESSION}
+    sets = raw_sets()
     rows = []
     for name, (X, y) in selected(sets, args.only):
         Est = svmkit.SVR if name in REGRESSION else svmkit.SVC
