@@ -15,7 +15,7 @@ import svmkit
 from references import primal_svm
 from sklearn.datasets import load_breast_cancer, load_wine
 from sklearn.exceptions import ConvergenceWarning
-from svmkit import _kernel, _linear, _sparse_svc
+from svmkit import _core, _kernel, _linear, _sparse_svc
 from svmkit._solvers import (
     HINGE_DUAL_SCALE,
     IPM_EPS_MAX_FEATURES,
@@ -130,7 +130,7 @@ def test_uncertified_ipm_on_the_l2_losses_is_finished_by_tron(loss) -> None:
         warnings.simplefilter("error", ConvergenceWarning)
         est.fit(X, y)
     result = est.result_[0]
-    assert result["started_by"]["status"] == _core_status().max_iter
+    assert result["started_by"]["status"] == _core.SolverStatus.max_iter
     assert result["finished_by"] == "tron" and est.solver_ == "ipm"
     w, b = est.coef_.ravel(), est.intercept_[0]
     z = X @ w + b
@@ -138,12 +138,6 @@ def test_uncertified_ipm_on_the_l2_losses_is_finished_by_tron(loss) -> None:
     objective = 0.5 * (w @ w + b * b) + data_loss.sum()
     _, _, best = primal_svm(X, t, np.ones(len(t)), loss=loss)
     assert objective <= best * (1.0 + 1e-4)
-
-
-def _core_status():
-    from svmkit import _core
-
-    return _core.SolverStatus
 
 
 @pytest.mark.parametrize(
@@ -287,7 +281,6 @@ def test_kernel_predictions_evaluate_dense_data_dense(monkeypatch) -> None:
     from _DENSE_SV_MIN_ROWS query rows on), with the values of an independent evaluation
     (scikit-learn's rbf_kernel over the fitted support vectors and dual coefficients)."""
     from sklearn.metrics.pairwise import rbf_kernel
-    from svmkit import _core
 
     X, y = load_breast_cancer(return_X_y=True)
     X = (X - X.mean(axis=0)) / X.std(axis=0)
