@@ -578,9 +578,9 @@ class _BaseKernel(BaseEstimator):
         n_SV x n_features, is made per call, and only for at least _DENSE_SV_MIN_ROWS rows of
         X, whose kernel work is then that many times the copy's."""
         X = dense_if_smaller(X)
-        sv = self.support_vectors_
-        if sp.issparse(sv) and not sp.issparse(X) and X.shape[0] >= _DENSE_SV_MIN_ROWS:
-            dense = dense_if_smaller(sv)
+        sparse_sv = isinstance(model.get("sv"), tuple)  # the payload's CSR support vectors
+        if sparse_sv and not sp.issparse(X) and X.shape[0] >= _DENSE_SV_MIN_ROWS:
+            dense = dense_if_smaller(self.support_vectors_)
             if not sp.issparse(dense):
                 model = {**model, "sv": _sv_payload(dense)}
         return as_core_matrix(X), model
